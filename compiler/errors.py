@@ -1,0 +1,160 @@
+"""Compile error codes (one table) and their rendering as messages with a caret.
+
+Compiler phases run as numba kernels: they never raise.  They return an error code
+plus the byte span [start, end) of the offending source and one int argument; the host
+turns that into a message here.  Placeholders in a template:
+
+    {text}      the source text of the span
+    {arg}       the int argument
+    {keyword} {operator} {construct} {type} {expected} {got}   decoded from arg
+                (types: arg = expected * 16 + got)
+
+New codes are appended (a code's number is its index in _ROWS).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compiler import tokens
+from vm.valuetypes import TYPE_NAMES
+
+# Constructs outside the language that the parser names in E_UNSUPPORTED (arg = index).
+_CONSTRUCT_ROWS = [
+    ("C_KWARGS", "keyword arguments"),
+    ("C_DEFAULTS", "default parameter values"),
+    ("C_STARARGS", "*args / **kwargs"),
+    ("C_TUPLES", "tuples"),
+    ("C_LISTS", "list literals"),
+    ("C_SUBSCRIPTS", "subscripts"),
+    ("C_ATTRIBUTES", "attribute access"),
+    ("C_WHILE_ELSE", "while ... else"),
+    ("C_FOR_ELSE", "for ... else"),
+    ("C_DECORATORS", "decorators"),
+    ("C_CHAINED_ASSIGN", "chained assignments"),
+    ("C_ASSIGN_TARGET", "assignments to anything but a name"),
+    ("C_NESTED_DEF", "nested functions"),
+    ("C_MODULE_STATEMENT", "statements at module level (only def)"),
+    ("C_SEMICOLON", "semicolons"),
+    ("C_LAMBDA", "lambdas"),
+    ("C_IFEXP", "conditional expressions"),
+    ("C_COMPREHENSION", "comprehensions"),
+    ("C_DICT_SET", "dicts and sets"),
+    ("C_FOR_NOT_RANGE", "for loops over anything but range()"),
+    ("C_CALL_TARGET", "calls of anything but a function name"),
+    ("C_FLOAT", "float literals"),
+    ("C_STRING", "string literals (other than docstrings)"),
+    ("C_WALRUS", "assignment expressions (:=)"),
+    ("C_BARE_ANNOTATION", "annotations without a value"),
+]
+CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
+globals().update({ident: i for i, (ident, _) in enumerate(_CONSTRUCT_ROWS)})
+
+# name, message template
+_ROWS = [
+    ("E_OK", "no error"),
+    ("E_BAD_CHAR", "invalid character {text!r} in source"),
+    ("E_BAD_DEDENT", "unindent does not match any outer indentation level"),
+    ("E_UNEXPECTED_INDENT", "unexpected indent"),
+    ("E_EXPECTED_INDENT", "expected an indented block"),
+    ("E_UNTERMINATED_STRING", "unterminated string literal"),
+    ("E_INT_TOO_LARGE", "integer literal {text} does not fit in 64 bits"),
+    ("E_UNSUPPORTED_KEYWORD", "'{keyword}' is not supported by gpucc"),
+    ("E_UNSUPPORTED_OPERATOR", "operator '{operator}' is not supported by gpucc"),
+    ("E_UNSUPPORTED", "{construct}: not supported by gpucc"),
+    ("E_SYNTAX", "invalid syntax"),
+    ("E_EXPECTED_OP", "expected '{operator}'"),
+    ("E_EXPECTED_NAME", "expected a name"),
+    ("E_EXPECTED_EXPR", "expected an expression"),
+    ("E_EXPECTED_NEWLINE", "expected end of line"),
+    ("E_EXPECTED_TYPE", "expected a type: int, bool or None"),
+    ("E_UNKNOWN_TYPE", "unknown type '{text}': expected int, bool or None"),
+    ("E_MISSING_ANNOTATION", "parameter '{text}' needs a type annotation"),
+    ("E_MISSING_RETURN_ANNOTATION", "function '{text}' needs a return annotation (-> type)"),
+    ("E_UNDEFINED_NAME", "name '{text}' is not defined"),
+    ("E_UNBOUND", "local variable '{text}' may be used before it is assigned"),
+    ("E_TYPE_MISMATCH", "type mismatch: expected {expected}, got {got}"),
+    ("E_OPERAND_TYPES", "unsupported operand types for '{text}': {expected} and {got}"),
+    ("E_CALL_ARITY", "'{text}' takes {expected_count} argument(s), {got_count} given"),
+    ("E_UNKNOWN_FUNCTION", "'{text}' is not a function defined in this file"),
+    ("E_RETURN_TYPE", "return type mismatch: expected {expected}, got {got}"),
+    ("E_MISSING_RETURN", "function '{text}' may end without returning a value"),
+    ("E_BREAK_OUTSIDE_LOOP", "'{text}' outside loop"),
+    ("E_RETURN_OUTSIDE_FUNCTION", "'return' outside function"),
+    ("E_DUPLICATE_FUNCTION", "function '{text}' is defined more than once"),
+    ("E_DUPLICATE_PARAM", "duplicate parameter '{text}'"),
+    ("E_TOO_MANY_LOCALS", "too many local variables (limit {arg})"),
+    ("E_TOO_MANY_PARAMS", "too many parameters (limit {arg})"),
+    ("E_TOO_MANY_FUNCTIONS", "too many functions (limit {arg})"),
+    ("E_TOO_MANY_CONSTANTS", "too many constants (limit {arg})"),
+    ("E_PROGRAM_TOO_LARGE", "program too large for the compiler's buffers ({text})"),
+    ("E_NESTING_TOO_DEEP", "nesting too deep (limit {arg})"),
+    ("E_NOT_CALLABLE_BUILTIN", "built-in '{text}' is not supported yet"),
+    ("E_VOID_VALUE", "'{text}' returns None and has no value to use"),
+    ("E_NO_FUNCTIONS", "no function definitions found"),
+]
+
+NAMES = tuple(r[0] for r in _ROWS)
+TEMPLATES = tuple(r[1] for r in _ROWS)
+globals().update({name: i for i, name in enumerate(NAMES)})
+
+
+def _type_name(code: int) -> str:
+    return TYPE_NAMES[code] if 0 <= code < len(TYPE_NAMES) else "?"
+
+
+@dataclass(frozen=True)
+class CompileError:
+    """A rendered compile error: what and where, ready to print."""
+
+    code: int
+    message: str
+    line: int  # 1-based
+    col: int  # 1-based
+    source_line: str
+    filename: str = "<candidate>"
+
+    def format(self) -> str:
+        caret = " " * (self.col - 1) + "^"
+        return f"{self.filename}:{self.line}:{self.col}: error: {self.message}\n    {self.source_line}\n    {caret}"
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def message(source: str, code: int, start: int, end: int, arg: int) -> str:
+    """The message text for an error code (no location)."""
+    src = source.encode()
+    text = src[max(0, start) : max(start, end)].decode(errors="replace")
+    fields = {
+        "text": text,
+        "arg": arg,
+        "keyword": tokens.KEYWORDS[arg] if 0 <= arg < len(tokens.KEYWORDS) else text,
+        "operator": tokens.OPERATORS[arg] if 0 <= arg < len(tokens.OPERATORS) else text,
+        "construct": CONSTRUCTS[arg] if 0 <= arg < len(CONSTRUCTS) else text,
+        "expected": _type_name(arg // 16),
+        "got": _type_name(arg % 16),
+        "expected_count": arg // 256,
+        "got_count": arg % 256,
+    }
+    template = TEMPLATES[code] if 0 <= code < len(TEMPLATES) else f"compile error {code}"
+    return template.format(**fields)
+
+
+def render(source: str, code: int, start: int, end: int, arg: int, filename: str = "<candidate>") -> CompileError:
+    """Turn a compiler kernel's (code, byte span, arg) into a located message."""
+    src = source.encode()
+    start = min(max(0, start), len(src))
+    line_start = src.rfind(b"\n", 0, start) + 1
+    line_end = src.find(b"\n", start)
+    line_end = len(src) if line_end < 0 else line_end
+    line = src.count(b"\n", 0, start) + 1
+    col = len(src[line_start:start].decode(errors="replace")) + 1
+    return CompileError(
+        code=code,
+        message=message(source, code, start, end, arg),
+        line=line,
+        col=col,
+        source_line=src[line_start:line_end].decode(errors="replace"),
+        filename=filename,
+    )

@@ -1,0 +1,59 @@
+"""AST node kinds and operator codes: the parser's output format, one table.
+
+The AST of one source lives in parallel int arrays, one entry per node:
+
+    kind[i]   node kind (below)          op[i]    sub-operator / type code / count
+    tok[i]    token index (location)     val[i]   int64 literal value
+    first[i]  first child (-1 if none)   next[i]  next sibling (-1 if none)
+
+filled by the type checker:
+
+    type[i]   static type code (vm.valuetypes)   slot[i]  local slot / function index
+
+Node 0 is the MODULE.  Children are linked first-child / next-sibling in source order.
+Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
+
+    MODULE     FUNCDEF*
+    FUNCDEF    PARAM* BLOCK            tok = name, op = return type
+    PARAM      -                        tok = name, op = type
+    BLOCK      statement*
+    ASSIGN     value                    tok = target name, op = annotated type or -1
+    AUGASSIGN  value                    tok = target name, op = BIN_* code
+    EXPR_STMT  expr
+    IF         cond BLOCK [BLOCK|IF]    an elif chain is a nested IF in the else position
+    WHILE      cond BLOCK
+    FOR_RANGE  arg arg? arg? BLOCK      tok = loop variable, op = number of range() args
+    BREAK CONTINUE PASS DOCSTRING ELLIPSIS   no children (tok = their first token)
+    RETURN     [expr]
+    ASSERT     expr
+    INT BOOL   -                        val = value (bool: 0/1)
+    NONE       -                        the literal None
+    NAME       -                        tok = the name
+    UNARY      operand                  op = UN_* code
+    BINARY     left right               op = BIN_* code, tok = operator token
+    BOOLOP     left right               op = BOOL_AND / BOOL_OR (a and b and c nests left)
+    COMPARE    operand CMP_LINK+        a < b <= c  ->  COMPARE(a, LINK(<, b), LINK(<=, c))
+    CMP_LINK   operand                  op = vm.opcodes CMP_* code, tok = operator token
+    CALL       arg*                     tok = the called name
+"""
+
+from __future__ import annotations
+
+KIND_NAMES = (
+    "MODULE", "FUNCDEF", "PARAM", "BLOCK", "ASSIGN", "AUGASSIGN", "EXPR_STMT", "IF", "WHILE",
+    "FOR_RANGE", "BREAK", "CONTINUE", "PASS", "DOCSTRING", "ELLIPSIS", "RETURN", "ASSERT",
+    "INT", "BOOL", "NONE", "NAME", "UNARY", "BINARY", "BOOLOP", "COMPARE", "CMP_LINK", "CALL",
+)  # fmt: skip
+globals().update({"N_" + k: i for i, k in enumerate(KIND_NAMES)})
+
+BIN_NAMES = ("+", "-", "*", "//", "%")
+BIN_ADD, BIN_SUB, BIN_MUL, BIN_FLOORDIV, BIN_MOD = range(len(BIN_NAMES))
+
+UN_NAMES = ("-", "+", "not")
+UN_NEG, UN_POS, UN_NOT = range(len(UN_NAMES))
+
+BOOL_NAMES = ("and", "or")
+BOOL_AND, BOOL_OR = range(len(BOOL_NAMES))
+
+# No annotation on an assignment.
+NO_TYPE = -1

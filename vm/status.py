@@ -1,0 +1,24 @@
+"""Result statuses a VM job (one candidate x test x case) can end with: one table."""
+
+from __future__ import annotations
+
+# number order is the table order; name, short label for reports, meaning
+_ROWS = [
+    ("OK", "passed", "returned normally"),
+    ("ASSERT_FAILED", "AssertionError", "an assert was false"),
+    ("ZERO_DIVISION", "ZeroDivisionError", "integer division or modulo by zero"),
+    ("INDEX_ERROR", "IndexError", "index out of range"),
+    ("OVERFLOW", "OverflowError", "an int result outside 64 bits"),
+    ("VALUE_ERROR", "ValueError", "e.g. range() step is zero"),
+    ("STEP_LIMIT", "step limit", "ran past the step limit (the deterministic timeout)"),
+    ("STACK_LIMIT", "stack limit", "value stack exhausted"),
+    ("RECURSION_LIMIT", "RecursionError", "call depth past the recursion limit"),
+    ("MEMORY_LIMIT", "memory limit", "list heap exhausted"),
+    ("INVALID_BYTECODE", "invalid bytecode", "bad opcode, operand or jump at run time"),
+    ("NOT_RUN", "not run", "the job was not launched (compile or link error)"),
+]
+
+NAMES = tuple(r[0] for r in _ROWS)
+LABELS = tuple(r[1] for r in _ROWS)
+MEANINGS = tuple(r[2] for r in _ROWS)
+globals().update({name: i for i, name in enumerate(NAMES)})
