@@ -1,0 +1,15 @@
+"""The gpucc compiler: sources -> VM bytecode, all units of a batch in one launch.
+
+`compile_batch`, `compile_source` and `CompiledBatch` live in compiler.batch; they are
+imported lazily so that `import compiler.errors` (and friends) stays cheap.
+"""
+
+__all__ = ["CompiledBatch", "compile_batch", "compile_source"]
+
+
+def __getattr__(name):
+    if name in __all__:
+        from compiler import batch
+
+        return getattr(batch, name)
+    raise AttributeError(f"module 'compiler' has no attribute {name!r}")

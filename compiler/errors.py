@@ -46,6 +46,7 @@ _CONSTRUCT_ROWS = [
     ("C_STRING", "string literals (other than docstrings)"),
     ("C_WALRUS", "assignment expressions (:=)"),
     ("C_BARE_ANNOTATION", "annotations without a value"),
+    ("C_ASSERT_MESSAGE", "assert messages"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 globals().update({ident: i for i, (ident, _) in enumerate(_CONSTRUCT_ROWS)})
@@ -92,6 +93,10 @@ _ROWS = [
     ("E_NOT_CALLABLE_BUILTIN", "built-in '{text}' is not supported yet"),
     ("E_VOID_VALUE", "'{text}' returns None and has no value to use"),
     ("E_NO_FUNCTIONS", "no function definitions found"),
+    ("E_BAD_NUMBER", "invalid number literal '{text}'"),
+    ("E_NONE_VALUE", "None is only allowed as a return value (-> None, return None)"),
+    ("E_TAB_ERROR", "inconsistent use of tabs and spaces in indentation"),
+    ("E_BAD_ESCAPE", "invalid escape sequence '{text}' in string literal"),
 ]
 
 NAMES = tuple(r[0] for r in _ROWS)

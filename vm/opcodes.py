@@ -82,6 +82,20 @@ _ROWS = [
     ("RETURN", ARG_NONE, 1, 0, 2, "return the top of stack to the caller"),
     ("ASSERT_TRUE", ARG_NONE, 1, 0, 1, "pop; AssertionError if false"),
     ("ASSERT_CMP", ARG_ASSERT, 2, 0, 1, "pop b, a; AssertionError unless a <cmp> b (cmp = arg % 8)"),
+    # Superinstructions (optional peepholes for codegen).  Each costs what the sequence it
+    # replaces costs, so a candidate's cost does not depend on whether they were used.
+    ("JUMP_IF_NOT_LT", ARG_JUMP, 2, 0, 2, "pop b, a; jump unless a < b (COMPARE_LT + JUMP_IF_FALSE)"),
+    ("JUMP_IF_NOT_LE", ARG_JUMP, 2, 0, 2, "pop b, a; jump unless a <= b"),
+    ("JUMP_IF_NOT_EQ", ARG_JUMP, 2, 0, 2, "pop b, a; jump unless a == b"),
+    ("JUMP_IF_NOT_NE", ARG_JUMP, 2, 0, 2, "pop b, a; jump unless a != b"),
+    ("JUMP_IF_NOT_GT", ARG_JUMP, 2, 0, 2, "pop b, a; jump unless a > b"),
+    ("JUMP_IF_NOT_GE", ARG_JUMP, 2, 0, 2, "pop b, a; jump unless a >= b"),
+    ("BINARY_ADD_INT", ARG_IMM, 1, 1, 2, "a + arg (LOAD_INT arg + BINARY_ADD)"),
+    ("BINARY_SUB_INT", ARG_IMM, 1, 1, 2, "a - arg (LOAD_INT arg + BINARY_SUB)"),
+    ("BINARY_MUL_INT", ARG_IMM, 1, 1, 3, "a * arg (LOAD_INT arg + BINARY_MUL)"),
+    ("BINARY_FLOORDIV_INT", ARG_IMM, 1, 1, 5, "a // arg (LOAD_INT arg + BINARY_FLOORDIV)"),
+    ("BINARY_MOD_INT", ARG_IMM, 1, 1, 5, "a % arg (LOAD_INT arg + BINARY_MOD)"),
+    ("INC_VAR", ARG_LOCAL, 0, 0, 4, "local slot arg += 1 (LOAD_VAR, LOAD_INT 1, BINARY_ADD, STORE_VAR)"),
 ]
 
 TABLE: tuple[Op, ...] = tuple(Op(i, *row) for i, row in enumerate(_ROWS))

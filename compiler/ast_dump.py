@@ -1,0 +1,133 @@
+"""Host side of the parser: the `Ast` that compiler.parser.parse_source returns, ParseError,
+and `dump`, a readable S-expression for golden tests and debugging.
+
+Dump format: statements one per line, indented by nesting; expressions inline:
+`(FUNCDEF f -> int (PARAM a int) (BLOCK ...))`, `(ASSIGN x: int (BINARY + a 1))`,
+`(UNARY - a)`, `(BOOLOP and a b)`, `(COMPARE a < b <= c)`, `(CALL f a b)`, atoms bare.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from compiler import nodes
+from compiler.lexer import LexError
+from vm.opcodes import CMP_NAMES
+from vm.valuetypes import TYPE_NAMES
+
+
+class ParseError(LexError):
+    """A compile error found by the lexer or the parser; `.error` is the CompileError."""
+
+
+@dataclass
+class Ast:
+    """One parsed source: node arrays (compiler.nodes layout) and the token arrays they index."""
+
+    source: str
+    n_nodes: int
+    kind: np.ndarray
+    op: np.ndarray
+    tok: np.ndarray
+    first: np.ndarray
+    next_: np.ndarray
+    val: np.ndarray
+    n_tokens: int
+    tok_kind: np.ndarray
+    tok_sub: np.ndarray
+    tok_start: np.ndarray
+    tok_end: np.ndarray
+    tok_line: np.ndarray
+    tok_val: np.ndarray
+
+    def children(self, i: int) -> list[int]:
+        out, c = [], int(self.first[i])
+        while c >= 0:
+            out.append(c)
+            c = int(self.next_[c])
+        return out
+
+    def text(self, i: int) -> str:
+        """Source text of node i's token."""
+        t = int(self.tok[i])
+        return self.source.encode()[self.tok_start[t] : self.tok_end[t]].decode()
+
+    def line(self, i: int) -> int:
+        return int(self.tok_line[self.tok[i]])
+
+    def kind_name(self, i: int) -> str:
+        return nodes.KIND_NAMES[self.kind[i]]
+
+
+def _expr(a: Ast, i: int) -> str:
+    k = nodes.KIND_NAMES[a.kind[i]]
+    kids = a.children(i)
+    if k == "INT":
+        return str(int(a.val[i]))
+    if k == "BOOL":
+        return "True" if a.val[i] else "False"
+    if k == "NONE":
+        return "None"
+    if k == "NAME":
+        return a.text(i)
+    if k == "UNARY":
+        return f"(UNARY {nodes.UN_NAMES[a.op[i]]} {_expr(a, kids[0])})"
+    if k == "BINARY":
+        return f"(BINARY {nodes.BIN_NAMES[a.op[i]]} {_expr(a, kids[0])} {_expr(a, kids[1])})"
+    if k == "BOOLOP":
+        return f"(BOOLOP {nodes.BOOL_NAMES[a.op[i]]} {_expr(a, kids[0])} {_expr(a, kids[1])})"
+    if k == "COMPARE":
+        parts = [_expr(a, kids[0])]
+        for link in kids[1:]:
+            parts += [CMP_NAMES[a.op[link]], _expr(a, a.children(link)[0])]
+        return "(COMPARE " + " ".join(parts) + ")"
+    if k == "CALL":
+        return "(CALL " + " ".join([a.text(i)] + [_expr(a, c) for c in kids]) + ")"
+    return f"(?{k})"
+
+
+def _stmt(a: Ast, i: int, depth: int, out: list[str]) -> None:
+    k = nodes.KIND_NAMES[a.kind[i]]
+    kids = a.children(i)
+    pad = "  " * depth
+    if k in ("MODULE", "BLOCK"):
+        out.append(f"{pad}({k}")
+        for c in kids:
+            _stmt(a, c, depth + 1, out)
+        out[-1] += ")"
+        return
+    if k == "FUNCDEF":
+        params = " ".join(f"(PARAM {a.text(p)} {TYPE_NAMES[a.op[p]]})" for p in kids[:-1])
+        head = f"{pad}(FUNCDEF {a.text(i)} -> {TYPE_NAMES[a.op[i]]}" + (f" {params}" if params else "")
+        out.append(head)
+        _stmt(a, kids[-1], depth + 1, out)
+        out[-1] += ")"
+        return
+    if k in ("IF", "WHILE", "FOR_RANGE"):
+        if k == "FOR_RANGE":
+            head = f"(FOR_RANGE {a.text(i)} " + " ".join(_expr(a, c) for c in kids[:-1])
+            blocks = kids[-1:]
+        else:
+            head = f"({k} {_expr(a, kids[0])}"
+            blocks = kids[1:]
+        out.append(pad + head)
+        for b in blocks:
+            _stmt(a, b, depth + 1, out)
+        out[-1] += ")"
+        return
+    if k == "ASSIGN":
+        ann = "" if a.op[i] == nodes.NO_TYPE else f": {TYPE_NAMES[a.op[i]]}"
+        out.append(f"{pad}(ASSIGN {a.text(i)}{ann} {_expr(a, kids[0])})")
+    elif k == "AUGASSIGN":
+        out.append(f"{pad}(AUGASSIGN {a.text(i)} {nodes.BIN_NAMES[a.op[i]]}= {_expr(a, kids[0])})")
+    else:  # EXPR_STMT RETURN ASSERT BREAK CONTINUE PASS DOCSTRING ELLIPSIS
+        out.append(f"{pad}({k}" + "".join(" " + _expr(a, c) for c in kids) + ")")
+
+
+def dump(a: Ast) -> str:
+    """Indented S-expression of the whole tree (see the module docstring)."""
+    out: list[str] = []
+    _stmt(a, 0, 0, out)
+    return "\n".join(out)

@@ -1,0 +1,544 @@
+"""Lexer: source bytes -> token arrays (phase 1 of the compiler).
+
+`lex` is a kernel body (numba subset, allocates nothing, never raises).  It follows
+Python's tokenizer for what the gpucc language needs: NEWLINE at logical line ends,
+INDENT/DEDENT from an indentation stack, implicit line joining inside brackets,
+backslash continuation, comments, int/float/string literals, keywords and operators.
+
+Token fields (compiler.tokens): kind, sub (keyword / operator index, else -1), start and
+end byte offsets relative to `lo`, 1-based line, val (int literals: the value).
+The indentation stack lives in the INDENT tokens themselves: an INDENT's val is its
+column + (its column with tabs of width 1) << 32, and its sub is the token index of the
+enclosing INDENT (-1 for column 0).
+INDENT and DEDENT tokens are empty spans at the first character of their line.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numba.extending import register_jitable
+
+from compiler import errors, limits, tokens
+
+TK_END, TK_NEWLINE, TK_INDENT, TK_DEDENT = tokens.TK_END, tokens.TK_NEWLINE, tokens.TK_INDENT, tokens.TK_DEDENT
+TK_NAME, TK_INT, TK_FLOAT, TK_STRING = tokens.TK_NAME, tokens.TK_INT, tokens.TK_FLOAT, tokens.TK_STRING
+TK_KEYWORD, TK_OP = tokens.TK_KEYWORD, tokens.TK_OP
+KEYWORD_BYTES, KEYWORD_LENS = tokens.KEYWORD_BYTES, tokens.KEYWORD_LENS
+OPERATOR_BYTES, OPERATOR_LENS = tokens.OPERATOR_BYTES, tokens.OPERATOR_LENS
+N_KEYWORDS, N_OPERATORS = len(tokens.KEYWORDS), len(tokens.OPERATORS)
+OP_LPAR, OP_RPAR, OP_LSQB = tokens.OP_LPAR, tokens.OP_RPAR, tokens.OP_LSQB
+OP_RSQB, OP_LBRACE, OP_RBRACE = tokens.OP_RSQB, tokens.OP_LBRACE, tokens.OP_RBRACE
+E_BAD_CHAR, E_BAD_DEDENT, E_BAD_NUMBER = errors.E_BAD_CHAR, errors.E_BAD_DEDENT, errors.E_BAD_NUMBER
+E_UNTERMINATED_STRING, E_INT_TOO_LARGE = errors.E_UNTERMINATED_STRING, errors.E_INT_TOO_LARGE
+E_TAB_ERROR, E_SYNTAX, E_BAD_ESCAPE = errors.E_TAB_ERROR, errors.E_SYNTAX, errors.E_BAD_ESCAPE
+E_PROGRAM_TOO_LARGE, E_NESTING_TOO_DEEP = errors.E_PROGRAM_TOO_LARGE, errors.E_NESTING_TOO_DEEP
+MAX_INDENT = limits.MAX_INDENT
+INT64_MAX = np.int64(9223372036854775807)
+
+# bytes
+NL, CR, TAB, FF, SP, HASH, BSLASH, DOT, USCORE = 10, 13, 9, 12, 32, 35, 92, 46, 95
+SQUOTE, DQUOTE = 39, 34
+
+
+@register_jitable
+def _fail(err, code, start, end, arg):
+    err[0] = code
+    err[1] = start
+    err[2] = end
+    err[3] = arg
+    return -1
+
+
+@register_jitable
+def _lower(c):
+    return c + 32 if 65 <= c <= 90 else c
+
+
+@register_jitable
+def _is_digit(c):
+    return 48 <= c <= 57
+
+
+@register_jitable
+def _digit_value(c):
+    """Value of a digit in any base up to 16, or 99."""
+    if 48 <= c <= 57:
+        return c - 48
+    c = _lower(c)
+    if 97 <= c <= 102:
+        return c - 87
+    return 99
+
+
+@register_jitable
+def _is_name_start(c):
+    return (65 <= c <= 90) or (97 <= c <= 122) or c == USCORE
+
+
+@register_jitable
+def _is_name_char(c):
+    return _is_name_start(c) or _is_digit(c)
+
+
+@register_jitable
+def _is_string_prefix(src, start, end):
+    """True for r, b, u, f, br, rb, fr, rf in any case."""
+    if end - start == 1:
+        c = _lower(src[start])
+        return c == 114 or c == 98 or c == 117 or c == 102
+    if end - start == 2:
+        a = _lower(src[start])
+        b = _lower(src[start + 1])
+        if a == 114:
+            return b == 98 or b == 102
+        return (a == 98 or a == 102) and b == 114
+    return False
+
+
+@register_jitable
+def _match_table(src, start, hi, table, lens, count, length):
+    """Index of the table row of exactly `length` bytes equal to src[start:start+length], or -1."""
+    if start + length > hi:
+        return -1
+    for r in range(count):
+        if lens[r] != length:
+            continue
+        same = True
+        for j in range(length):
+            if table[r, j] != src[start + j]:
+                same = False
+                break
+        if same:
+            return r
+    return -1
+
+
+@register_jitable
+def _scan_string(src, q, hi):
+    """End of the string literal whose opening quote is at q (exclusive) and the number of
+    newlines inside it; end = -pos - 1 where it is unterminated (pos: where scanning stopped)."""
+    quote = src[q]
+    triple = q + 2 < hi and src[q + 1] == quote and src[q + 2] == quote
+    p = q + 3 if triple else q + 1
+    lines = 0
+    while p < hi:
+        c = src[p]
+        if c == BSLASH:
+            if p + 1 < hi and src[p + 1] == NL:
+                lines += 1
+            elif p + 2 < hi and src[p + 1] == CR and src[p + 2] == NL:
+                lines += 1
+                p += 1
+            p += 2
+            continue
+        if c == NL:
+            if not triple:
+                return -p - 1, lines
+            lines += 1
+        elif c == quote:
+            if not triple:
+                return p + 1, lines
+            if p + 2 < hi and src[p + 1] == quote and src[p + 2] == quote:
+                return p + 3, lines
+        p += 1
+    return -min(p, hi) - 1, lines
+
+
+@register_jitable
+def _hex_digits(src, p, hi, count):
+    for j in range(p, p + count):
+        if j >= hi or _digit_value(src[j]) >= 16:
+            return False
+    return True
+
+
+@register_jitable
+def _check_string(src, start, q, end):
+    """Validate the literal src[start:end] (prefix up to the quote at q) as CPython does when
+    it builds the value: returns (error code, span start, span end), code 0 when valid."""
+    raw = False
+    is_bytes = False
+    for p in range(start, q):
+        c = _lower(src[p])
+        raw = raw or c == 114
+        is_bytes = is_bytes or c == 98
+    p = q
+    while p < end:
+        c = src[p]
+        if c >= 0x80 and is_bytes:
+            return E_BAD_CHAR, p, min(p + _utf8_len(c), end)
+        if c == BSLASH and not raw:
+            x = src[p + 1]
+            need = 0
+            if x == 120:  # \xhh
+                need = 2
+            elif (x == 117 or x == 85 or x == 78) and not is_bytes:  # \uhhhh \Uhhhhhhhh \N{name}
+                need = 4 if x == 117 else 8
+                if x == 78:  # a name the kernel cannot look up: refuse
+                    return E_BAD_ESCAPE, p, p + 2
+                if x == 85 and _hex_digits(src, p + 2, end, 8):
+                    value = 0
+                    for j in range(p + 2, p + 10):
+                        value = value * 16 + _digit_value(src[j])
+                    if value > 0x10FFFF:
+                        return E_BAD_ESCAPE, p, p + 10
+            if need > 0 and not _hex_digits(src, p + 2, end - 1, need):
+                return E_BAD_ESCAPE, p, min(p + 2 + need, end)
+            p += 2
+            continue
+        p += 1
+    return 0, 0, 0
+
+
+@register_jitable
+def _scan_digits(src, p, hi, base):
+    """Skip digits of `base` with single '_' separators between digits; returns (end, ok)."""
+    ok = True
+    prev_digit = False
+    while p < hi:
+        c = src[p]
+        if c == USCORE:
+            if not prev_digit:
+                ok = False
+            prev_digit = False
+        elif _digit_value(c) < base:
+            prev_digit = True
+        else:
+            break
+        p += 1
+    return p, ok and prev_digit
+
+
+@register_jitable
+def _scan_number(src, p, hi):
+    """Scan a numeric literal at p.  Returns (end, kind, value, error) with kind TK_INT or
+    TK_FLOAT and error one of 0, E_BAD_NUMBER, E_INT_TOO_LARGE."""
+    start = p
+    base = 10
+    if src[p] == 48 and p + 1 < hi:
+        x = _lower(src[p + 1])
+        if x == 120:
+            base = 16
+        elif x == 111:
+            base = 8
+        elif x == 98:
+            base = 2
+    kind = TK_INT
+    ok = True
+    if base != 10:
+        p += 2
+        if p < hi and src[p] == USCORE:  # 0x_ff is legal
+            p += 1
+        p, ok = _scan_digits(src, p, hi, base)
+    else:
+        if src[p] != DOT:
+            p, ok = _scan_digits(src, p, hi, 10)
+        if p < hi and src[p] == DOT:
+            kind = TK_FLOAT
+            p += 1
+            if p < hi and _is_digit(src[p]):
+                p, ok2 = _scan_digits(src, p, hi, 10)
+                ok = ok and ok2
+        if p < hi and (src[p] == 101 or src[p] == 69):  # e E
+            kind = TK_FLOAT
+            p += 1
+            if p < hi and (src[p] == 43 or src[p] == 45):
+                p += 1
+            p, ok2 = _scan_digits(src, p, hi, 10)
+            ok = ok and ok2
+        if p < hi and (src[p] == 106 or src[p] == 74):  # j J: imaginary
+            kind = TK_FLOAT
+            p += 1
+    while p < hi and (_is_name_char(src[p]) or src[p] == DOT):  # 12abc, 0x1g, 1.2.3
+        ok = False
+        p += 1
+    if not ok:
+        return p, kind, 0, E_BAD_NUMBER
+    if kind == TK_FLOAT:
+        return p, kind, 0, 0
+    value = np.int64(0)
+    q = start + 2 if base != 10 else start
+    leading_zero = base == 10 and src[start] == 48
+    while q < p:
+        d = _digit_value(src[q])
+        q += 1
+        if d >= base:
+            continue
+        if leading_zero and d != 0:  # 007 is not Python 3
+            return p, kind, 0, E_BAD_NUMBER
+        if value > (INT64_MAX - d) // base:
+            return p, kind, 0, E_INT_TOO_LARGE
+        value = value * base + d
+    return p, kind, value, 0
+
+
+@register_jitable
+def _utf8_len(c):
+    if 0xC0 <= c < 0xE0:
+        return 2
+    if 0xE0 <= c < 0xF0:
+        return 3
+    if 0xF0 <= c < 0xF8:
+        return 4
+    return 1
+
+
+@register_jitable
+def lex(src, lo, hi, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, err):
+    """Tokenize src[lo:hi]; returns the token count (last token TK_END) or -1 (err set)."""
+    cap = tok_kind.shape[0]
+    for j in range(4):
+        err[j] = 0
+    for p in range(lo, hi):  # NUL is refused by Python, a lone CR is a line end: refuse both
+        if src[p] == 0 or (src[p] == CR and (p + 1 >= hi or src[p + 1] != NL)):
+            return _fail(err, E_BAD_CHAR, p - lo, p - lo + 1, 0)
+    n = 0
+    pos = lo
+    line = 1
+    depth = 0  # open brackets
+    indent_top = -1  # token index of the innermost open INDENT
+    cur_indent = 0
+    cur_alt = 0
+    n_indent = 0
+    at_line_start = True
+    line_has_tokens = False
+    while True:
+        if at_line_start and depth == 0:
+            col = 0
+            alt = 0  # the column with tabs of width 1: the two must agree (Python's TabError)
+            p = pos
+            while p < hi:
+                c = src[p]
+                if c == SP:
+                    col += 1
+                    alt += 1
+                elif c == TAB:
+                    col = (col // 8 + 1) * 8
+                    alt += 1
+                elif c == FF:
+                    col = 0
+                    alt = 0
+                else:
+                    break
+                p += 1
+            if p >= hi:
+                pos = p
+                break
+            c = src[p]
+            if c == HASH:
+                while p < hi and src[p] != NL:
+                    p += 1
+                pos = p
+                continue  # the newline is handled below as a blank line
+            if c == NL or c == CR:
+                if c == NL:
+                    line += 1
+                pos = p + 1
+                continue
+            at_line_start = False
+            if col > cur_indent:
+                if alt <= cur_alt:
+                    return _fail(err, E_TAB_ERROR, p - lo, p - lo + 1, 0)
+                if n_indent >= MAX_INDENT:
+                    return _fail(err, E_NESTING_TOO_DEEP, p - lo, p - lo + 1, MAX_INDENT)
+                if n >= cap:
+                    return _fail(err, E_PROGRAM_TOO_LARGE, p - lo, p - lo + 1, 0)
+                tok_kind[n] = TK_INDENT
+                tok_sub[n] = indent_top
+                tok_start[n] = p - lo
+                tok_end[n] = p - lo
+                tok_line[n] = line
+                tok_val[n] = col + (np.int64(alt) << 32)
+                indent_top = n
+                n += 1
+                n_indent += 1
+                cur_indent = col
+                cur_alt = alt
+            while col < cur_indent:
+                if n >= cap:
+                    return _fail(err, E_PROGRAM_TOO_LARGE, p - lo, p - lo + 1, 0)
+                tok_kind[n] = TK_DEDENT
+                tok_sub[n] = -1
+                tok_start[n] = p - lo
+                tok_end[n] = p - lo
+                tok_line[n] = line
+                tok_val[n] = 0
+                n += 1
+                indent_top = tok_sub[indent_top]
+                cur_indent = (tok_val[indent_top] & 0xFFFFFFFF) if indent_top >= 0 else 0
+                cur_alt = (tok_val[indent_top] >> 32) if indent_top >= 0 else 0
+                n_indent -= 1
+                if col > cur_indent:
+                    return _fail(err, E_BAD_DEDENT, p - lo, p - lo + 1, 0)
+            if alt != cur_alt:
+                return _fail(err, E_TAB_ERROR, p - lo, p - lo + 1, 0)
+            pos = p
+            continue
+        if pos >= hi:
+            break
+        c = src[pos]
+        if c == SP or c == TAB or c == FF or c == CR:
+            pos += 1
+            continue
+        if c == HASH:
+            while pos < hi and src[pos] != NL:
+                pos += 1
+            continue
+        if c == NL:
+            if depth == 0:
+                if line_has_tokens:
+                    if n >= cap:
+                        return _fail(err, E_PROGRAM_TOO_LARGE, pos - lo, pos - lo + 1, 0)
+                    tok_kind[n] = TK_NEWLINE
+                    tok_sub[n] = -1
+                    tok_start[n] = pos - lo
+                    tok_end[n] = pos - lo + 1
+                    tok_line[n] = line
+                    tok_val[n] = 0
+                    n += 1
+                    line_has_tokens = False
+                at_line_start = True
+            pos += 1
+            line += 1
+            continue
+        if c == BSLASH:
+            skip = 2 if pos + 1 < hi and src[pos + 1] == NL else 0
+            if pos + 2 < hi and src[pos + 1] == CR and src[pos + 2] == NL:
+                skip = 3
+            if skip == 0:
+                return _fail(err, E_BAD_CHAR, pos - lo, pos - lo + 1, 0)
+            if pos + skip >= hi:  # continuation into the end of the file
+                return _fail(err, E_SYNTAX, pos - lo, pos - lo + 1, 0)
+            pos += skip
+            line += 1
+            continue
+        # a real token starts at pos
+        if n >= cap:
+            return _fail(err, E_PROGRAM_TOO_LARGE, pos - lo, pos - lo + 1, 0)
+        start = pos
+        kind = -1
+        sub = -1
+        value = np.int64(0)
+        tok_line[n] = line
+        if _is_name_start(c):
+            p = pos + 1
+            while p < hi and _is_name_char(src[p]):
+                p += 1
+            if p < hi and (src[p] == SQUOTE or src[p] == DQUOTE) and _is_string_prefix(src, pos, p):
+                end, nl = _scan_string(src, p, hi)
+                if end < 0:
+                    return _fail(err, E_UNTERMINATED_STRING, start - lo, -end - 1 - lo, 0)
+                code, e0, e1 = _check_string(src, start, p, end)
+                if code != 0:
+                    return _fail(err, code, e0 - lo, e1 - lo, 0)
+                kind = TK_STRING
+                pos = end
+                line += nl
+            else:
+                kind = TK_NAME
+                sub = _match_table(src, pos, hi, KEYWORD_BYTES, KEYWORD_LENS, N_KEYWORDS, p - pos)
+                if sub >= 0:
+                    kind = TK_KEYWORD
+                pos = p
+        elif c == SQUOTE or c == DQUOTE:
+            end, nl = _scan_string(src, pos, hi)
+            if end < 0:
+                return _fail(err, E_UNTERMINATED_STRING, start - lo, -end - 1 - lo, 0)
+            code, e0, e1 = _check_string(src, start, pos, end)
+            if code != 0:
+                return _fail(err, code, e0 - lo, e1 - lo, 0)
+            kind = TK_STRING
+            pos = end
+            line += nl
+        elif _is_digit(c) or (c == DOT and pos + 1 < hi and _is_digit(src[pos + 1])):
+            end, kind, value, code = _scan_number(src, pos, hi)
+            if code != 0:
+                return _fail(err, code, start - lo, end - lo, 0)
+            pos = end
+        else:
+            for length in range(3, 0, -1):
+                sub = _match_table(src, pos, hi, OPERATOR_BYTES, OPERATOR_LENS, N_OPERATORS, length)
+                if sub >= 0:
+                    kind = TK_OP
+                    pos += length
+                    break
+            if kind < 0:
+                end = min(pos + (_utf8_len(c) if c >= 0x80 else 1), hi)
+                return _fail(err, E_BAD_CHAR, start - lo, end - lo, 0)
+            if sub == OP_LPAR or sub == OP_LSQB or sub == OP_LBRACE:
+                depth += 1
+            elif (sub == OP_RPAR or sub == OP_RSQB or sub == OP_RBRACE) and depth > 0:
+                depth -= 1
+        tok_kind[n] = kind
+        tok_sub[n] = sub
+        tok_start[n] = start - lo
+        tok_end[n] = pos - lo
+        tok_val[n] = value
+        n += 1
+        line_has_tokens = True
+    # end of input: final NEWLINE, close every block, END
+    if n + n_indent + 2 > cap:
+        return _fail(err, E_PROGRAM_TOO_LARGE, hi - lo, hi - lo, 0)
+    if line_has_tokens:
+        tok_kind[n] = TK_NEWLINE
+        tok_sub[n] = -1
+        tok_start[n] = hi - lo
+        tok_end[n] = hi - lo
+        tok_line[n] = line
+        tok_val[n] = 0
+        n += 1
+    for _ in range(n_indent + 1):
+        tok_kind[n] = TK_DEDENT
+        tok_sub[n] = -1
+        tok_start[n] = hi - lo
+        tok_end[n] = hi - lo
+        tok_line[n] = line
+        tok_val[n] = 0
+        n += 1
+    tok_kind[n - 1] = TK_END
+    return n
+
+
+# ---------------------------------------------------------------- host side
+
+
+class LexError(Exception):
+    """A compile error found while tokenizing; `.error` is the rendered CompileError."""
+
+    def __init__(self, error: errors.CompileError, span: tuple[int, int] = (0, 0)):
+        super().__init__(str(error))
+        self.error = error
+        self.code = error.code
+        self.span = span  # byte offsets [start, end) as the kernel reported them
+
+
+@njit(cache=True)
+def _lex_all(src, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, err):
+    return lex(src, 0, src.shape[0], tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, err)
+
+
+def token_arrays(n_bytes: int):
+    """Fresh (kind, sub, start, end, line, val) arrays sized for a source of n_bytes."""
+    cap = limits.token_capacity(n_bytes)
+    i32 = [np.zeros(cap, dtype=np.int32) for _ in range(5)]
+    return (*i32, np.zeros(cap, dtype=np.int64))
+
+
+def lex_source(source: str, filename: str = "<candidate>"):
+    """Run the compiled lexer on one source; returns (n, kind, sub, start, end, line, val)."""
+    src = np.frombuffer(source.encode(), dtype=np.uint8)
+    arrays = token_arrays(len(src))
+    err = np.zeros(4, dtype=np.int32)
+    n = _lex_all(src, *arrays, err)
+    if n < 0:
+        error = errors.render(source, int(err[0]), int(err[1]), int(err[2]), int(err[3]), filename)
+        raise LexError(error, (int(err[1]), int(err[2])))
+    return (int(n), *arrays)
+
+
+def tokenize(source: str) -> list[tuple[str, str]]:
+    """(kind name, token text) for every token: a readable view for tests and debugging."""
+    n, kind, _sub, start, end, _line, _val = lex_source(source)
+    raw = source.encode()
+    return [(tokens.KIND_NAMES[kind[i]], raw[start[i] : end[i]].decode()) for i in range(n)]

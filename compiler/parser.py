@@ -1,0 +1,500 @@
+"""Parser: token arrays -> AST arrays (phase 2 of the compiler).
+
+`parse` is a kernel body (numba subset, allocates nothing, never raises, no recursion):
+statements are parsed with an explicit block stack, expressions by
+compiler.parser_expr.parse_expr.  The output layout is compiler.nodes'.  Node indices
+are NOT in pre-order (an operator node is created after its operands); walk the tree
+through first/next_.  Every construct outside the language is rejected with an error
+code and the byte span of the tokens at fault.
+
+Host side: parse_source(source) -> Ast; Ast, ParseError and dump come from compiler.ast_dump.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numba.extending import register_jitable
+
+from compiler import errors, limits, nodes, tokens
+from compiler.ast_dump import Ast, ParseError, dump
+from compiler.lexer import LexError, lex_source
+from compiler import parser_expr as px
+from compiler.parser_expr import fail_tok, is_kw, is_op, new_node, parse_expr
+from vm import valuetypes
+
+T = tokens
+MAX_NESTING = px.MAX_NESTING
+S_COUNT, S_NBLK, S_BLOCK = px.S_COUNT, px.S_NBLK, px.S_BLOCK
+TK_END, TK_NEWLINE, TK_INDENT, TK_DEDENT = T.TK_END, T.TK_NEWLINE, T.TK_INDENT, T.TK_DEDENT
+TK_NAME, TK_STRING, TK_KEYWORD, TK_OP = T.TK_NAME, T.TK_STRING, T.TK_KEYWORD, T.TK_OP
+N = nodes
+E_SYNTAX, E_UNSUPPORTED, E_UNSUPPORTED_KEYWORD = errors.E_SYNTAX, errors.E_UNSUPPORTED, errors.E_UNSUPPORTED_KEYWORD
+E_EXPECTED_OP, E_PROGRAM_TOO_LARGE = errors.E_EXPECTED_OP, errors.E_PROGRAM_TOO_LARGE
+
+WORD_INT = np.frombuffer(b"int", dtype=np.uint8)
+WORD_BOOL = np.frombuffer(b"bool", dtype=np.uint8)
+WORD_RANGE = np.frombuffer(b"range", dtype=np.uint8)
+
+
+def scratch_size(n_tokens: int) -> int:
+    """Entries of the int32 `stack` scratch array parse() needs (independent of n_tokens:
+    nesting is bounded by compiler.limits.MAX_NESTING)."""
+    return px.SCRATCH_SIZE
+
+
+@register_jitable
+def _word_is(src, ts, te, i, word):
+    if te[i] - ts[i] != word.shape[0]:
+        return False
+    for j in range(word.shape[0]):
+        if src[ts[i] + j] != word[j]:
+            return False
+    return True
+
+
+@register_jitable
+def _type(src, tk, tsub, ts, te, i, err):
+    """Type code of the annotation at token i (int, bool, None), or -1 with err set."""
+    if tk[i] == TK_NAME and _word_is(src, ts, te, i, WORD_INT):
+        return valuetypes.T_INT
+    if tk[i] == TK_NAME and _word_is(src, ts, te, i, WORD_BOOL):
+        return valuetypes.T_BOOL
+    if is_kw(tk, tsub, i, T.KW_NONE):
+        return valuetypes.T_NONE
+    if tk[i] == TK_NAME or tk[i] == TK_STRING or tk[i] == TK_KEYWORD:
+        return fail_tok(err, ts, te, i, i, errors.E_UNKNOWN_TYPE, 0)
+    return fail_tok(err, ts, te, i, i, errors.E_EXPECTED_TYPE, 0)
+
+
+@register_jitable
+def _prefix_has(src, ts, i, letter):
+    """Whether the prefix of the string token at i contains `letter` (lower case) in any case."""
+    p = ts[i]
+    while src[p] != 39 and src[p] != 34:
+        if src[p] | 32 == letter:
+            return True
+        p += 1
+    return False
+
+
+@register_jitable
+def _docstring_end(src, tk, ts, te, i, err):
+    """Token after the adjacent string literals at i, or -1 (err set) if they cannot be a no-op
+    docstring: f-strings run code, bytes mixed with str is a SyntaxError."""
+    j = i
+    is_bytes = _prefix_has(src, ts, i, 98)
+    while tk[j] == TK_STRING:
+        if _prefix_has(src, ts, j, 102):
+            return fail_tok(err, ts, te, j, j, E_UNSUPPORTED, errors.C_STRING)
+        if _prefix_has(src, ts, j, 98) != is_bytes:
+            return fail_tok(err, ts, te, j, j, E_SYNTAX, 0)
+        j += 1
+    return j
+
+
+@register_jitable
+def _append(first, next_, st, node):
+    """Append a statement to the innermost open block."""
+    d = S_BLOCK + 4 * (st[S_NBLK] - 1)
+    if st[d + 1] < 0:
+        first[st[d]] = node
+    else:
+        next_[st[d + 1]] = node
+    st[d + 1] = node
+
+
+@register_jitable
+def _open_body(tk, ts, te, i, kind, op, tok, first, next_, val, st, err, owner):
+    """After a header's ':' (token i-1): a BLOCK, pushed on the block stack.  Returns (block,
+    next token) with block -1 on error.  `if x: stmt` gives a single-line block."""
+    single = 1
+    t = i
+    if tk[i] == TK_NEWLINE:
+        if tk[i + 1] != TK_INDENT:
+            return fail_tok(err, ts, te, i + 1, i + 1, errors.E_EXPECTED_INDENT, 0), i
+        single = 0
+        t = i + 1
+    if st[S_NBLK] >= MAX_NESTING:
+        return fail_tok(err, ts, te, t, t, errors.E_NESTING_TOO_DEEP, MAX_NESTING), i
+    blk = new_node(kind, op, tok, first, next_, val, st, N.N_BLOCK, 0, t, 0)
+    if blk < 0:
+        return fail_tok(err, ts, te, t, t, E_PROGRAM_TOO_LARGE, 0), i
+    d = S_BLOCK + 4 * st[S_NBLK]
+    st[d] = blk
+    st[d + 1] = -1
+    st[d + 2] = owner
+    st[d + 3] = single
+    st[S_NBLK] += 1
+    return blk, (i if single else i + 2)
+
+
+@register_jitable
+def _end_simple(tk, tsub, ts, te, i, err):
+    """A simple statement ends at NEWLINE: returns the token after it, or -1."""
+    if tk[i] == TK_NEWLINE:
+        return i + 1
+    if is_op(tk, tsub, i, T.OP_SEMI):
+        return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_SEMICOLON)
+    if is_op(tk, tsub, i, T.OP_COMMA):
+        return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_TUPLES)
+    if is_op(tk, tsub, i, T.OP_ASSIGN):
+        return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_CHAINED_ASSIGN)
+    return fail_tok(err, ts, te, i, i, errors.E_EXPECTED_NEWLINE, 0)
+
+
+@register_jitable
+def _header(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err, node):
+    """`cond :` body of an if / elif / while whose keyword is token i-1: links cond and the
+    block under node.  Returns the next token or -1."""
+    cond, i = parse_expr(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err)
+    if cond < 0:
+        return -1
+    if not is_op(tk, tsub, i, T.OP_COLON):
+        return fail_tok(err, ts, te, i, i, E_EXPECTED_OP, T.OP_COLON)
+    first[node] = cond
+    blk, i = _open_body(tk, ts, te, i + 1, kind, op, tok, first, next_, val, st, err, node)
+    next_[cond] = blk
+    return i if blk >= 0 else -1
+
+
+@register_jitable
+def _after_block(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err, owner):
+    """A block of `owner` just closed: attach an elif / else that follows.  Returns next token."""
+    if owner < 0 or tk[i] != TK_KEYWORD:
+        return i
+    s = tsub[i]
+    k = kind[owner]
+    if k == N.N_IF and (s == T.KW_ELIF or s == T.KW_ELSE):
+        body = next_[first[owner]]
+        if s == T.KW_ELIF:
+            node = new_node(kind, op, tok, first, next_, val, st, N.N_IF, 0, i, 0)
+            if node < 0:
+                return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0)
+            next_[body] = node
+            return _header(tk, tsub, ts, te, tv, i + 1, kind, op, tok, first, next_, val, st, err, node)
+        if not is_op(tk, tsub, i + 1, T.OP_COLON):
+            return fail_tok(err, ts, te, i + 1, i + 1, E_EXPECTED_OP, T.OP_COLON)
+        blk, j = _open_body(tk, ts, te, i + 2, kind, op, tok, first, next_, val, st, err, -1)
+        next_[body] = blk
+        return j if blk >= 0 else -1
+    if k == N.N_WHILE and s == T.KW_ELSE:
+        return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_WHILE_ELSE)
+    if k == N.N_FOR_RANGE and s == T.KW_ELSE:
+        return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_FOR_ELSE)
+    return i
+
+
+@register_jitable
+def _funcdef(src, tk, tsub, ts, te, i, kind, op, tok, first, next_, val, st, err):
+    """`def name(p: T, ...) -> T:` body, `def` at token i.  Returns the next token or -1."""
+    if tk[i + 1] != TK_NAME:
+        return fail_tok(err, ts, te, i + 1, i + 1, errors.E_EXPECTED_NAME, 0)
+    if not is_op(tk, tsub, i + 2, T.OP_LPAR):
+        return fail_tok(err, ts, te, i + 2, i + 2, E_EXPECTED_OP, T.OP_LPAR)
+    fn = new_node(kind, op, tok, first, next_, val, st, N.N_FUNCDEF, -1, i + 1, 0)
+    if fn < 0:
+        return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0)
+    last = -1
+    j = i + 3
+    while not is_op(tk, tsub, j, T.OP_RPAR):
+        if is_op(tk, tsub, j, T.OP_STAR) or is_op(tk, tsub, j, T.OP_DSTAR):
+            return fail_tok(err, ts, te, j, j, E_UNSUPPORTED, errors.C_STARARGS)
+        if is_op(tk, tsub, j, T.OP_SLASH):
+            return fail_tok(err, ts, te, j, j, errors.E_UNSUPPORTED_OPERATOR, T.OP_SLASH)
+        if tk[j] != TK_NAME:
+            return fail_tok(err, ts, te, j, j, errors.E_EXPECTED_NAME, 0)
+        if is_op(tk, tsub, j + 1, T.OP_ASSIGN):
+            return fail_tok(err, ts, te, j, j + 1, E_UNSUPPORTED, errors.C_DEFAULTS)
+        if not is_op(tk, tsub, j + 1, T.OP_COLON):
+            return fail_tok(err, ts, te, j, j, errors.E_MISSING_ANNOTATION, 0)
+        t = _type(src, tk, tsub, ts, te, j + 2, err)
+        if t < 0:
+            return -1
+        if is_op(tk, tsub, j + 3, T.OP_ASSIGN):
+            return fail_tok(err, ts, te, j, j + 3, E_UNSUPPORTED, errors.C_DEFAULTS)
+        p = new_node(kind, op, tok, first, next_, val, st, N.N_PARAM, t, j, 0)
+        if p < 0:
+            return fail_tok(err, ts, te, j, j, E_PROGRAM_TOO_LARGE, 0)
+        if last < 0:
+            first[fn] = p
+        else:
+            next_[last] = p
+        last = p
+        j += 3
+        if is_op(tk, tsub, j, T.OP_COMMA):
+            j += 1
+        elif not is_op(tk, tsub, j, T.OP_RPAR):
+            return fail_tok(err, ts, te, j, j, E_EXPECTED_OP, T.OP_RPAR)
+    j += 1
+    if is_op(tk, tsub, j, T.OP_ARROW):
+        t = _type(src, tk, tsub, ts, te, j + 1, err)
+        if t < 0:
+            return -1
+        op[fn] = t
+        j += 2
+    elif is_op(tk, tsub, j, T.OP_COLON):
+        return fail_tok(err, ts, te, i + 1, i + 1, errors.E_MISSING_RETURN_ANNOTATION, 0)
+    if not is_op(tk, tsub, j, T.OP_COLON):
+        return fail_tok(err, ts, te, j, j, E_EXPECTED_OP, T.OP_COLON)
+    _append(first, next_, st, fn)
+    blk, j = _open_body(tk, ts, te, j + 1, kind, op, tok, first, next_, val, st, err, fn)
+    if blk < 0:
+        return -1
+    if last < 0:
+        first[fn] = blk
+    else:
+        next_[last] = blk
+    return j
+
+
+@register_jitable
+def _for(src, tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err):
+    """`for NAME in range(a[, b[, c]]):` body, `for` at token i.  Returns next token or -1."""
+    if tk[i + 1] != TK_NAME:
+        return fail_tok(err, ts, te, i + 1, i + 1, errors.E_EXPECTED_NAME, 0)
+    if is_op(tk, tsub, i + 2, T.OP_COMMA):
+        return fail_tok(err, ts, te, i + 1, i + 2, E_UNSUPPORTED, errors.C_TUPLES)
+    if not is_kw(tk, tsub, i + 2, T.KW_IN):
+        return fail_tok(err, ts, te, i + 2, i + 2, E_SYNTAX, 0)
+    r = i + 3
+    if not (tk[r] == TK_NAME and _word_is(src, ts, te, r, WORD_RANGE) and is_op(tk, tsub, r + 1, T.OP_LPAR)):
+        return fail_tok(err, ts, te, r, r, E_UNSUPPORTED, errors.C_FOR_NOT_RANGE)
+    node = new_node(kind, op, tok, first, next_, val, st, N.N_FOR_RANGE, 0, i + 1, 0)
+    if node < 0:
+        return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0)
+    nargs = 0
+    last = -1
+    j = r + 2
+    while not is_op(tk, tsub, j, T.OP_RPAR):
+        e, j = parse_expr(tk, tsub, ts, te, tv, j, kind, op, tok, first, next_, val, st, err)
+        if e < 0:
+            return -1
+        if last < 0:
+            first[node] = e
+        else:
+            next_[last] = e
+        last = e
+        nargs += 1
+        if is_op(tk, tsub, j, T.OP_COMMA):
+            j += 1
+        elif is_op(tk, tsub, j, T.OP_ASSIGN):
+            return fail_tok(err, ts, te, j - 1, j, E_UNSUPPORTED, errors.C_KWARGS)
+        elif not is_op(tk, tsub, j, T.OP_RPAR):
+            return fail_tok(err, ts, te, j, j, E_EXPECTED_OP, T.OP_RPAR)
+    if nargs < 1 or nargs > 3 or not is_op(tk, tsub, j + 1, T.OP_COLON):
+        return fail_tok(err, ts, te, r, j + 1, E_UNSUPPORTED, errors.C_FOR_NOT_RANGE)
+    op[node] = nargs
+    _append(first, next_, st, node)
+    blk, j = _open_body(tk, ts, te, j + 2, kind, op, tok, first, next_, val, st, err, node)
+    next_[last] = blk
+    return j if blk >= 0 else -1
+
+
+@register_jitable
+def _augop(s):
+    """BIN_* code of an augmented assignment operator, -2 for unsupported ones, -1 for others."""
+    if s == T.OP_PLUS_ASSIGN:
+        return N.BIN_ADD
+    if s == T.OP_MINUS_ASSIGN:
+        return N.BIN_SUB
+    if s == T.OP_STAR_ASSIGN:
+        return N.BIN_MUL
+    if s == T.OP_DSLASH_ASSIGN:
+        return N.BIN_FLOORDIV
+    if s == T.OP_PERCENT_ASSIGN:
+        return N.BIN_MOD
+    if T.OP_PLUS_ASSIGN <= s <= T.OP_CARET_ASSIGN:
+        return -2
+    return -1
+
+
+@register_jitable
+def _simple(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err, k, o, t, e0):
+    """A statement node (k, o, t) whose optional value expression starts at token e0 (-1: none),
+    ending at NEWLINE.  Returns the next token or -1."""
+    node = new_node(kind, op, tok, first, next_, val, st, k, o, t, 0)
+    if node < 0:
+        return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0)
+    _append(first, next_, st, node)
+    if e0 < 0:
+        return _end_simple(tk, tsub, ts, te, i, err)
+    e, j = parse_expr(tk, tsub, ts, te, tv, e0, kind, op, tok, first, next_, val, st, err)
+    if e < 0:
+        return -1
+    first[node] = e
+    if k == N.N_ASSERT and is_op(tk, tsub, j, T.OP_COMMA):
+        return fail_tok(err, ts, te, j, j, E_UNSUPPORTED, errors.C_ASSERT_MESSAGE)
+    if k == N.N_EXPR_STMT and tk[j] == TK_OP:
+        s = tsub[j]
+        if s == T.OP_ASSIGN or s == T.OP_COLON or _augop(s) != -1:  # f(x) = 1, (a) += 1
+            return fail_tok(err, ts, te, e0, e0, E_UNSUPPORTED, errors.C_ASSIGN_TARGET)
+    return _end_simple(tk, tsub, ts, te, j, err)
+
+
+@register_jitable
+def _statement(src, tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err):
+    """One statement inside a function body at token i.  Returns the next token or -1."""
+    k = tk[i]
+    s = tsub[i]
+    single = st[S_BLOCK + 4 * (st[S_NBLK] - 1) + 3] == 1
+    if k == TK_KEYWORD:
+        if s == T.KW_IF or s == T.KW_WHILE or s == T.KW_FOR:
+            if single:  # `if a: while b: ...` is not Python either
+                return fail_tok(err, ts, te, i, i, E_SYNTAX, 0)
+            if s == T.KW_FOR:
+                return _for(src, tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err)
+            node = new_node(kind, op, tok, first, next_, val, st, N.N_IF if s == T.KW_IF else N.N_WHILE, 0, i, 0)
+            if node < 0:
+                return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0)
+            _append(first, next_, st, node)
+            return _header(tk, tsub, ts, te, tv, i + 1, kind, op, tok, first, next_, val, st, err, node)
+        if s == T.KW_DEF:
+            return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_NESTED_DEF)
+        if s == T.KW_RETURN:
+            bare = tk[i + 1] == TK_NEWLINE or is_op(tk, tsub, i + 1, T.OP_SEMI)
+            return _simple(tk, tsub, ts, te, tv, i + 1, kind, op, tok, first, next_, val, st, err,
+                           N.N_RETURN, 0, i, -1 if bare else i + 1)  # fmt: skip
+        if s == T.KW_ASSERT:
+            return _simple(tk, tsub, ts, te, tv, i + 1, kind, op, tok, first, next_, val, st, err,
+                           N.N_ASSERT, 0, i, i + 1)  # fmt: skip
+        if s == T.KW_PASS or s == T.KW_BREAK or s == T.KW_CONTINUE:
+            nk = N.N_PASS if s == T.KW_PASS else (N.N_BREAK if s == T.KW_BREAK else N.N_CONTINUE)
+            return _simple(tk, tsub, ts, te, tv, i + 1, kind, op, tok, first, next_, val, st, err, nk, 0, i, -1)
+        if s == T.KW_ELIF or s == T.KW_ELSE:
+            return fail_tok(err, ts, te, i, i, E_SYNTAX, 0)
+        if px.kw_unsupported(s) and s != T.KW_AWAIT and s != T.KW_YIELD:
+            return fail_tok(err, ts, te, i, i, E_UNSUPPORTED_KEYWORD, s)
+    elif k == TK_OP and s == T.OP_AT:
+        return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_DECORATORS)
+    elif k == TK_OP and s == T.OP_ELLIPSIS and tk[i + 1] == TK_NEWLINE:
+        return _simple(tk, tsub, ts, te, tv, i + 1, kind, op, tok, first, next_, val, st, err, N.N_ELLIPSIS, 0, i, -1)
+    elif k == TK_STRING:
+        j = _docstring_end(src, tk, ts, te, i, err)
+        if j < 0:
+            return -1
+        if tk[j] == TK_NEWLINE or is_op(tk, tsub, j, T.OP_SEMI):
+            return _simple(tk, tsub, ts, te, tv, j, kind, op, tok, first, next_, val, st, err, N.N_DOCSTRING, 0, i, -1)
+    elif k == TK_NAME and tk[i + 1] == TK_OP:
+        s1 = tsub[i + 1]
+        if s1 == T.OP_ASSIGN:
+            return _simple(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err,
+                           N.N_ASSIGN, N.NO_TYPE, i, i + 2)  # fmt: skip
+        if s1 == T.OP_COLON:
+            t = _type(src, tk, tsub, ts, te, i + 2, err)
+            if t < 0:
+                return -1
+            if tk[i + 3] == TK_NEWLINE:
+                return fail_tok(err, ts, te, i, i + 2, E_UNSUPPORTED, errors.C_BARE_ANNOTATION)
+            if not is_op(tk, tsub, i + 3, T.OP_ASSIGN):
+                return fail_tok(err, ts, te, i + 3, i + 3, E_EXPECTED_OP, T.OP_ASSIGN)
+            return _simple(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err, N.N_ASSIGN, t, i, i + 4)
+        a = _augop(s1)
+        if a == -2:
+            return fail_tok(err, ts, te, i + 1, i + 1, errors.E_UNSUPPORTED_OPERATOR, s1)
+        if a >= 0:
+            return _simple(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err, N.N_AUGASSIGN, a, i, i + 2)
+    return _simple(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err, N.N_EXPR_STMT, 0, i, i)
+
+
+@register_jitable
+def _module_statement(src, tk, tsub, ts, te, i, kind, op, tok, first, next_, val, st, err):
+    """A top-level statement: only `def` (and a module docstring, which makes no node)."""
+    k = tk[i]
+    s = tsub[i]
+    if is_kw(tk, tsub, i, T.KW_DEF):
+        return _funcdef(src, tk, tsub, ts, te, i, kind, op, tok, first, next_, val, st, err)
+    if is_op(tk, tsub, i, T.OP_AT):
+        return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_DECORATORS)
+    if k == TK_STRING:
+        j = _docstring_end(src, tk, ts, te, i, err)
+        if j < 0:
+            return -1
+        if tk[j] == TK_NEWLINE:
+            return j + 1
+    if k == TK_KEYWORD and (px.kw_unsupported(s) or s == T.KW_LAMBDA):
+        return fail_tok(err, ts, te, i, i, E_UNSUPPORTED_KEYWORD, s)
+    return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_MODULE_STATEMENT)
+
+
+@register_jitable
+def parse(src, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n_tok,
+          kind, op, tok, first, next_, val, stack, err):  # fmt: skip
+    """Build the AST of one token stream (src: that source's bytes).  Returns the node count,
+    or -1 with err = (code, start, end, arg)."""
+    tk, tsub, ts, te, tv, st = tok_kind, tok_sub, tok_start, tok_end, tok_val, stack
+    for j in range(4):
+        err[j] = 0
+    st[S_COUNT] = 0
+    if kind.shape[0] < 1 or n_tok < 1:
+        err[0] = E_PROGRAM_TOO_LARGE
+        return -1
+    new_node(kind, op, tok, first, next_, val, st, N.N_MODULE, 0, 0, 0)
+    st[S_BLOCK] = 0
+    st[S_BLOCK + 1] = -1
+    st[S_BLOCK + 2] = -1
+    st[S_BLOCK + 3] = 0
+    st[S_NBLK] = 1
+    i = 0
+    while True:
+        k = tk[i]
+        if k == TK_END:
+            if st[S_NBLK] != 1:
+                return fail_tok(err, ts, te, i, i, E_SYNTAX, 0)
+            return st[S_COUNT]
+        if k == TK_DEDENT:
+            if st[S_NBLK] <= 1:
+                return fail_tok(err, ts, te, i, i, E_SYNTAX, 0)
+            st[S_NBLK] -= 1
+            owner = st[S_BLOCK + 4 * st[S_NBLK] + 2]
+            i = _after_block(tk, tsub, ts, te, tv, i + 1, kind, op, tok, first, next_, val, st, err, owner)
+            if i < 0:
+                return -1
+            continue
+        if k == TK_INDENT:
+            return fail_tok(err, ts, te, i, i, errors.E_UNEXPECTED_INDENT, 0)
+        if k == TK_NEWLINE:
+            return fail_tok(err, ts, te, i, i, E_SYNTAX, 0)
+        if st[S_NBLK] == 1:
+            i = _module_statement(src, tk, tsub, ts, te, i, kind, op, tok, first, next_, val, st, err)
+        else:
+            i = _statement(src, tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err)
+        if i < 0:
+            return -1
+        d = S_BLOCK + 4 * (st[S_NBLK] - 1)
+        if st[d + 3] == 1 and st[d + 1] >= 0:  # a single-line block ends with its statement
+            st[S_NBLK] -= 1
+            i = _after_block(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err, st[d + 2])
+            if i < 0:
+                return -1
+
+
+# ---------------------------------------------------------------- host side
+
+
+@njit(cache=True)
+def _parse_one(src, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n_tok,
+               kind, op, tok, first, next_, val, stack, err):  # fmt: skip
+    return parse(src, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n_tok,
+                 kind, op, tok, first, next_, val, stack, err)  # fmt: skip
+
+
+def parse_source(source: str, filename: str = "<candidate>") -> Ast:
+    """Lex and parse one source with the compiled kernels; raises ParseError on a compile error."""
+    try:
+        n_tok, *tok_arrays = lex_source(source, filename)
+    except LexError as e:
+        raise ParseError(e.error, e.span) from None
+    src = np.frombuffer(source.encode(), dtype=np.uint8)
+    cap = limits.node_capacity(len(src))
+    node_arrays = [np.zeros(cap, dtype=np.int32) for _ in range(5)] + [np.zeros(cap, dtype=np.int64)]
+    stack = np.zeros(scratch_size(n_tok), dtype=np.int32)
+    err = np.zeros(4, dtype=np.int32)
+    n = _parse_one(src, *tok_arrays, n_tok, *node_arrays, stack, err)
+    if n < 0:
+        error = errors.render(source, int(err[0]), int(err[1]), int(err[2]), int(err[3]), filename)
+        raise ParseError(error, (int(err[1]), int(err[2])))
+    return Ast(source, int(n), *node_arrays, n_tok, *tok_arrays)
+
+
+__all__ = ["parse", "scratch_size", "parse_source", "Ast", "ParseError", "dump"]

@@ -1,0 +1,432 @@
+"""Expression parsing for compiler.parser: tokens -> AST nodes, no recursion.
+
+Shunting-yard with an explicit operator stack and operand stack (both in the parser's
+int32 scratch array).  Python's precedence, lowest first:
+
+    or < and < not < comparisons < + - < * // % < unary - + < call / atom
+
+A comparison chain becomes ONE COMPARE node: its first operand, then one CMP_LINK per
+operator (the link's child is the right operand).  Calls link their arguments as they
+complete, so the operand stack holds at most one operand per pending binary operator.
+
+Also home of the helpers shared with the statement parser: the scratch layout, node
+allocation and error filling.
+"""
+
+from __future__ import annotations
+
+from numba.extending import register_jitable
+
+from compiler import errors, limits, nodes, tokens
+from vm import opcodes
+
+MAX_NESTING = limits.MAX_NESTING
+
+# scratch layout (int32): counters, block stack, operator stack, operand stack
+S_COUNT, S_NOPS, S_NVALS, S_NBLK = 0, 1, 2, 3
+S_BLOCK = 4  # MAX_NESTING entries of 4: block node, last statement, owner node, single-line
+S_OPS = S_BLOCK + 4 * MAX_NESTING  # MAX_NESTING entries of 4: code, token, a, b
+S_VALS = S_OPS + 4 * MAX_NESTING  # MAX_NESTING + 2 operand nodes
+SCRATCH_SIZE = S_VALS + MAX_NESTING + 2
+
+# operator-stack codes; a = node, b = last child for CALL (last argument) and CMP (last link)
+X_PAREN, X_CALL, X_CMP, X_NOT, X_NEG, X_POS, X_AND, X_OR, X_BIN = range(9)  # X_BIN + BIN_* code
+P_CMP = 4
+
+TK_END, TK_NEWLINE, TK_NAME, TK_INT = tokens.TK_END, tokens.TK_NEWLINE, tokens.TK_NAME, tokens.TK_INT
+TK_FLOAT, TK_STRING, TK_KEYWORD, TK_OP = tokens.TK_FLOAT, tokens.TK_STRING, tokens.TK_KEYWORD, tokens.TK_OP
+T = tokens
+N_CALL, N_NAME, N_INT, N_BOOL, N_NONE = nodes.N_CALL, nodes.N_NAME, nodes.N_INT, nodes.N_BOOL, nodes.N_NONE
+N_UNARY, N_BINARY, N_BOOLOP = nodes.N_UNARY, nodes.N_BINARY, nodes.N_BOOLOP
+N_COMPARE, N_CMP_LINK = nodes.N_COMPARE, nodes.N_CMP_LINK
+E_SYNTAX, E_EXPECTED_EXPR, E_EXPECTED_OP = errors.E_SYNTAX, errors.E_EXPECTED_EXPR, errors.E_EXPECTED_OP
+E_UNSUPPORTED, E_UNSUPPORTED_KEYWORD = errors.E_UNSUPPORTED, errors.E_UNSUPPORTED_KEYWORD
+E_UNSUPPORTED_OPERATOR, E_PROGRAM_TOO_LARGE = errors.E_UNSUPPORTED_OPERATOR, errors.E_PROGRAM_TOO_LARGE
+E_NESTING_TOO_DEEP = errors.E_NESTING_TOO_DEEP
+
+
+@register_jitable
+def fail_tok(err, ts, te, i, j, code, arg):
+    """Fill err with `code` spanning tokens i..j (inclusive); returns -1."""
+    err[0] = code
+    err[1] = ts[i]
+    err[2] = max(te[j], ts[i])
+    err[3] = arg
+    return -1
+
+
+@register_jitable
+def new_node(kind, op, tok, first, next_, val, st, k, o, t, v):
+    """Append a node; returns its index, or -1 when the node arrays are full."""
+    n = st[S_COUNT]
+    if n >= kind.shape[0]:
+        return -1
+    kind[n] = k
+    op[n] = o
+    tok[n] = t
+    first[n] = -1
+    next_[n] = -1
+    val[n] = v
+    st[S_COUNT] = n + 1
+    return n
+
+
+@register_jitable
+def is_op(tk, tsub, i, sub):
+    return tk[i] == TK_OP and tsub[i] == sub
+
+
+@register_jitable
+def is_kw(tk, tsub, i, sub):
+    return tk[i] == TK_KEYWORD and tsub[i] == sub
+
+
+@register_jitable
+def kw_unsupported(s):
+    """Keywords outside the language (lambda excepted: it is reported as a construct)."""
+    return (
+        s == T.KW_AS or s == T.KW_ASYNC or s == T.KW_AWAIT or s == T.KW_CLASS or s == T.KW_DEL
+        or s == T.KW_EXCEPT or s == T.KW_FINALLY or s == T.KW_FROM or s == T.KW_GLOBAL
+        or s == T.KW_IMPORT or s == T.KW_IN or s == T.KW_IS or s == T.KW_NONLOCAL
+        or s == T.KW_RAISE or s == T.KW_TRY or s == T.KW_WITH or s == T.KW_YIELD
+    )  # fmt: skip
+
+
+@register_jitable
+def bin_code(s):
+    if s == T.OP_PLUS:
+        return nodes.BIN_ADD
+    if s == T.OP_MINUS:
+        return nodes.BIN_SUB
+    if s == T.OP_STAR:
+        return nodes.BIN_MUL
+    if s == T.OP_DSLASH:
+        return nodes.BIN_FLOORDIV
+    if s == T.OP_PERCENT:
+        return nodes.BIN_MOD
+    return -1
+
+
+@register_jitable
+def _cmp_code(s):
+    if s == T.OP_LT:
+        return opcodes.CMP_LT
+    if s == T.OP_LE:
+        return opcodes.CMP_LE
+    if s == T.OP_EQ:
+        return opcodes.CMP_EQ
+    if s == T.OP_NE:
+        return opcodes.CMP_NE
+    if s == T.OP_GT:
+        return opcodes.CMP_GT
+    if s == T.OP_GE:
+        return opcodes.CMP_GE
+    return -1
+
+
+@register_jitable
+def _binop_unsupported(s):
+    return (
+        s == T.OP_SLASH or s == T.OP_DSTAR or s == T.OP_AT or s == T.OP_LSHIFT or s == T.OP_RSHIFT
+        or s == T.OP_AMP or s == T.OP_VBAR or s == T.OP_CARET
+    )  # fmt: skip
+
+
+@register_jitable
+def _prec(code):
+    if code == X_OR:
+        return 1
+    if code == X_AND:
+        return 2
+    if code == X_NOT:
+        return 3
+    if code == X_CMP:
+        return P_CMP
+    if code == X_BIN + nodes.BIN_ADD or code == X_BIN + nodes.BIN_SUB:
+        return 5
+    if code >= X_BIN:
+        return 6
+    if code == X_NEG or code == X_POS:
+        return 7
+    return 0  # markers
+
+
+@register_jitable
+def _top(st):
+    """Code of the operator on top of the stack, or -1 when empty."""
+    return st[S_OPS + 4 * (st[S_NOPS] - 1)] if st[S_NOPS] > 0 else -1
+
+
+@register_jitable
+def _innermost_marker(st):
+    for d in range(st[S_NOPS] - 1, -1, -1):
+        code = st[S_OPS + 4 * d]
+        if code == X_PAREN or code == X_CALL:
+            return code
+    return -1
+
+
+@register_jitable
+def _push_op(st, code, t, a, b):
+    d = st[S_NOPS]
+    if d >= MAX_NESTING:
+        return False
+    o = S_OPS + 4 * d
+    st[o] = code
+    st[o + 1] = t
+    st[o + 2] = a
+    st[o + 3] = b
+    st[S_NOPS] = d + 1
+    return True
+
+
+@register_jitable
+def _push_val(st, node):
+    d = st[S_NVALS]
+    if d >= MAX_NESTING + 2:
+        return False
+    st[S_VALS + d] = node
+    st[S_NVALS] = d + 1
+    return True
+
+
+@register_jitable
+def _pop_val(st):
+    st[S_NVALS] -= 1
+    return st[S_VALS + st[S_NVALS]]
+
+
+@register_jitable
+def _reduce_top(kind, op, tok, first, next_, val, st):
+    """Apply the (non-marker) operator on top of the stack; False when out of nodes."""
+    o = S_OPS + 4 * (st[S_NOPS] - 1)
+    code, t, a, b = st[o], st[o + 1], st[o + 2], st[o + 3]
+    st[S_NOPS] -= 1
+    x = _pop_val(st)
+    if code == X_CMP:
+        first[b] = x
+        return _push_val(st, a)
+    if code == X_NOT or code == X_NEG or code == X_POS:
+        un = nodes.UN_NOT if code == X_NOT else (nodes.UN_NEG if code == X_NEG else nodes.UN_POS)
+        node = new_node(kind, op, tok, first, next_, val, st, N_UNARY, un, t, 0)
+        if node < 0:
+            return False
+        first[node] = x
+    else:
+        left = _pop_val(st)
+        if code == X_AND or code == X_OR:
+            sub = nodes.BOOL_AND if code == X_AND else nodes.BOOL_OR
+            node = new_node(kind, op, tok, first, next_, val, st, N_BOOLOP, sub, t, 0)
+        else:
+            node = new_node(kind, op, tok, first, next_, val, st, N_BINARY, code - X_BIN, t, 0)
+        if node < 0:
+            return False
+        first[node] = left
+        next_[left] = x
+    return _push_val(st, node)
+
+
+@register_jitable
+def _reduce_above(kind, op, tok, first, next_, val, st, p):
+    """Reduce while the top operator binds at least as tightly as precedence p."""
+    while st[S_NOPS] > 0 and _prec(_top(st)) >= p:
+        if not _reduce_top(kind, op, tok, first, next_, val, st):
+            return False
+    return True
+
+
+@register_jitable
+def _add_arg(first, next_, st):
+    """Link the completed operand as the next argument of the CALL on top of the stack."""
+    o = S_OPS + 4 * (st[S_NOPS] - 1)
+    x = _pop_val(st)
+    if st[o + 3] < 0:
+        first[st[o + 2]] = x
+    else:
+        next_[st[o + 3]] = x
+    st[o + 3] = x
+
+
+@register_jitable
+def parse_expr(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err):
+    """Parse one expression starting at token i.  Returns (node, next token index); node is -1
+    on error (err filled).  Stops before the first token that cannot continue it."""
+    st[S_NOPS] = 0
+    st[S_NVALS] = 0
+    expect_operand = True
+    while True:
+        k = tk[i]
+        s = tsub[i]
+        if expect_operand:
+            node = -1
+            if k == TK_NAME:
+                if is_op(tk, tsub, i + 1, T.OP_LPAR):
+                    node = new_node(kind, op, tok, first, next_, val, st, N_CALL, 0, i, 0)
+                    if node < 0:
+                        return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0), i
+                    if is_op(tk, tsub, i + 2, T.OP_RPAR):
+                        i += 2
+                    else:
+                        if not _push_op(st, X_CALL, i, node, -1):
+                            return fail_tok(err, ts, te, i, i, E_NESTING_TOO_DEEP, MAX_NESTING), i
+                        i += 2
+                        continue
+                else:
+                    node = new_node(kind, op, tok, first, next_, val, st, N_NAME, 0, i, 0)
+            elif k == TK_INT:
+                node = new_node(kind, op, tok, first, next_, val, st, N_INT, 0, i, tv[i])
+            elif k == TK_KEYWORD:
+                if s == T.KW_TRUE or s == T.KW_FALSE:
+                    node = new_node(kind, op, tok, first, next_, val, st, N_BOOL, 0, i, 1 if s == T.KW_TRUE else 0)
+                elif s == T.KW_NONE:
+                    node = new_node(kind, op, tok, first, next_, val, st, N_NONE, 0, i, 0)
+                elif s == T.KW_NOT:
+                    top = _top(st)
+                    if not (top < 0 or _prec(top) == 0 or top == X_AND or top == X_OR or top == X_NOT):
+                        return fail_tok(err, ts, te, i, i, E_SYNTAX, 0), i
+                    if not _push_op(st, X_NOT, i, -1, -1):
+                        return fail_tok(err, ts, te, i, i, E_NESTING_TOO_DEEP, MAX_NESTING), i
+                    i += 1
+                    continue
+                elif s == T.KW_LAMBDA:
+                    return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_LAMBDA), i
+                elif kw_unsupported(s):
+                    return fail_tok(err, ts, te, i, i, E_UNSUPPORTED_KEYWORD, s), i
+                else:
+                    return fail_tok(err, ts, te, i, i, E_EXPECTED_EXPR, 0), i
+            elif k == TK_OP:
+                code = X_PAREN if s == T.OP_LPAR else (X_NEG if s == T.OP_MINUS else X_POS)
+                if s == T.OP_LPAR or s == T.OP_MINUS or s == T.OP_PLUS:
+                    if s == T.OP_LPAR and is_op(tk, tsub, i + 1, T.OP_RPAR):
+                        return fail_tok(err, ts, te, i, i + 1, E_UNSUPPORTED, errors.C_TUPLES), i
+                    if not _push_op(st, code, i, -1, -1):
+                        return fail_tok(err, ts, te, i, i, E_NESTING_TOO_DEEP, MAX_NESTING), i
+                    i += 1
+                    continue
+                if s == T.OP_RPAR and _top(st) == X_CALL and is_op(tk, tsub, i - 1, T.OP_COMMA):
+                    st[S_NOPS] -= 1  # f(a, b,): the arguments are already linked
+                    node = st[S_OPS + 4 * st[S_NOPS] + 2]
+                elif s == T.OP_LSQB:
+                    return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_LISTS), i
+                elif s == T.OP_LBRACE:
+                    return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_DICT_SET), i
+                elif s == T.OP_STAR or s == T.OP_DSTAR:
+                    return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_STARARGS), i
+                elif s == T.OP_TILDE or s == T.OP_ELLIPSIS:
+                    return fail_tok(err, ts, te, i, i, E_UNSUPPORTED_OPERATOR, s), i
+                else:
+                    return fail_tok(err, ts, te, i, i, E_EXPECTED_EXPR, 0), i
+            elif k == TK_STRING:
+                return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_STRING), i
+            elif k == TK_FLOAT:
+                return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_FLOAT), i
+            else:
+                return fail_tok(err, ts, te, i, i, E_EXPECTED_EXPR, 0), i
+            if node < 0:
+                return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0), i
+            if not _push_val(st, node):
+                return fail_tok(err, ts, te, i, i, E_NESTING_TOO_DEEP, MAX_NESTING), i
+            i += 1
+            expect_operand = False
+            continue
+        # an operand is complete: an operator, a closing bracket or the end follows
+        ok = True
+        if k == TK_OP:
+            b = bin_code(s)
+            c = _cmp_code(s)
+            if b >= 0:
+                ok = _reduce_above(kind, op, tok, first, next_, val, st, _prec(X_BIN + b))
+                if ok and not _push_op(st, X_BIN + b, i, -1, -1):
+                    return fail_tok(err, ts, te, i, i, E_NESTING_TOO_DEEP, MAX_NESTING), i
+            elif c >= 0:
+                ok = _reduce_above(kind, op, tok, first, next_, val, st, P_CMP + 1)
+                link = new_node(kind, op, tok, first, next_, val, st, N_CMP_LINK, c, i, 0)
+                if not ok or link < 0:
+                    return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0), i
+                x = _pop_val(st)
+                o = S_OPS + 4 * (st[S_NOPS] - 1)
+                if _top(st) == X_CMP:  # extend the chain
+                    first[st[o + 3]] = x
+                    next_[st[o + 3]] = link
+                    st[o + 3] = link
+                else:
+                    cmp = new_node(kind, op, tok, first, next_, val, st, N_COMPARE, 0, i, 0)
+                    if cmp < 0:
+                        return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0), i
+                    first[cmp] = x
+                    next_[x] = link
+                    if not _push_op(st, X_CMP, i, cmp, link):
+                        return fail_tok(err, ts, te, i, i, E_NESTING_TOO_DEEP, MAX_NESTING), i
+            elif s == T.OP_RPAR or s == T.OP_COMMA:
+                if not _reduce_above(kind, op, tok, first, next_, val, st, 1):
+                    return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0), i
+                top = _top(st)
+                if top < 0:
+                    break  # not ours: the statement parser decides
+                if top == X_PAREN:
+                    if s == T.OP_COMMA:
+                        return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_TUPLES), i
+                    st[S_NOPS] -= 1
+                    i += 1
+                    continue
+                _add_arg(first, next_, st)  # X_CALL
+                if s == T.OP_RPAR:
+                    st[S_NOPS] -= 1
+                    _push_val(st, st[S_OPS + 4 * st[S_NOPS] + 2])
+                    i += 1
+                    continue
+            elif s == T.OP_ASSIGN:
+                marker = _innermost_marker(st)
+                if marker == X_CALL:
+                    return fail_tok(err, ts, te, i - 1, i, E_UNSUPPORTED, errors.C_KWARGS), i
+                if marker == X_PAREN:
+                    return fail_tok(err, ts, te, i, i, E_SYNTAX, 0), i
+                break
+            elif s == T.OP_WALRUS:
+                return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_WALRUS), i
+            elif s == T.OP_DOT:
+                return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_ATTRIBUTES), i
+            elif s == T.OP_LSQB:
+                return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_SUBSCRIPTS), i
+            elif s == T.OP_LPAR:
+                return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_CALL_TARGET), i
+            elif _binop_unsupported(s):
+                return fail_tok(err, ts, te, i, i, E_UNSUPPORTED_OPERATOR, s), i
+            else:
+                break
+        elif k == TK_KEYWORD:
+            if s == T.KW_AND or s == T.KW_OR:
+                code = X_AND if s == T.KW_AND else X_OR
+                ok = _reduce_above(kind, op, tok, first, next_, val, st, _prec(code))
+                if ok and not _push_op(st, code, i, -1, -1):
+                    return fail_tok(err, ts, te, i, i, E_NESTING_TOO_DEEP, MAX_NESTING), i
+            elif s == T.KW_IF:
+                return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_IFEXP), i
+            elif s == T.KW_FOR and _innermost_marker(st) >= 0:
+                return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_COMPREHENSION), i
+            elif s == T.KW_IS or s == T.KW_IN:
+                return fail_tok(err, ts, te, i, i, E_UNSUPPORTED_KEYWORD, s), i
+            elif s == T.KW_NOT:
+                if is_kw(tk, tsub, i + 1, T.KW_IN):
+                    return fail_tok(err, ts, te, i, i + 1, E_UNSUPPORTED_KEYWORD, T.KW_IN), i
+                return fail_tok(err, ts, te, i, i, E_SYNTAX, 0), i
+            else:
+                break
+        else:
+            break
+        if not ok:
+            return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0), i
+        i += 1
+        expect_operand = True
+    # end of the expression: every bracket must be closed
+    if not _reduce_above(kind, op, tok, first, next_, val, st, 1):
+        return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0), i
+    if st[S_NOPS] > 0:
+        if tk[i] == TK_NEWLINE or tk[i] == TK_END:  # never closed (end of file): point at it
+            o = S_OPS + 4 * (st[S_NOPS] - 1)
+            j = st[o + 1] + (1 if st[o] == X_CALL else 0)
+            return fail_tok(err, ts, te, j, j, E_EXPECTED_OP, T.OP_RPAR), i
+        return fail_tok(err, ts, te, i, i, E_EXPECTED_OP, T.OP_RPAR), i
+    if st[S_NVALS] != 1:
+        return fail_tok(err, ts, te, i, i, E_SYNTAX, 0), i
+    return st[S_VALS], i

@@ -1,0 +1,210 @@
+"""Name tables of one unit for the type checker: functions, locals, builtins (kernel bodies).
+
+The function table `fn` is an int32 array with one row per function of the unit and the
+columns below; the type checker fills the signature columns, codegen ENTRY and MAX_STACK.
+The local table `locs` is an int32[MAX_LOCALS, 3] scratch array: (name start, name end,
+type) per slot of the function being checked; type -1 = not known yet.
+"""
+
+from __future__ import annotations
+
+from numba.extending import register_jitable
+
+from compiler import limits, nodes
+from compiler.errors import (
+    E_DUPLICATE_FUNCTION,
+    E_DUPLICATE_PARAM,
+    E_NONE_VALUE,
+    E_NO_FUNCTIONS,
+    E_SYNTAX,
+    E_TOO_MANY_FUNCTIONS,
+    E_TOO_MANY_LOCALS,
+    E_TOO_MANY_PARAMS,
+)
+from compiler.tokens import _byte_table
+from vm.valuetypes import T_NONE
+
+MAX_PARAMS, MAX_LOCALS, MAX_FUNCTIONS = limits.MAX_PARAMS, limits.MAX_LOCALS, limits.MAX_FUNCTIONS
+N_FUNCDEF, N_PARAM, N_BLOCK = nodes.N_FUNCDEF, nodes.N_PARAM, nodes.N_BLOCK
+N_ASSIGN, N_AUGASSIGN, N_FOR_RANGE = nodes.N_ASSIGN, nodes.N_AUGASSIGN, nodes.N_FOR_RANGE
+N_DOCSTRING, N_ELLIPSIS = nodes.N_DOCSTRING, nodes.N_ELLIPSIS
+
+# function-table columns
+F_NODE, F_NPARAMS, F_NLOCALS, F_RET, F_IMPORT, F_NAME_S, F_NAME_E, F_ENTRY, F_MAX_STACK, F_PTYPE = range(10)
+F_WIDTH = F_PTYPE + MAX_PARAMS
+L_START, L_END, L_TYPE = range(3)
+
+# Python builtins a candidate may call: E_NOT_CALLABLE_BUILTIN ("not supported yet").
+BUILTINS = (
+    "abs", "min", "max", "len", "sum", "print", "range", "int", "bool", "float", "str", "sorted",
+    "list", "dict", "set", "tuple", "round", "pow", "divmod", "all", "any", "map", "filter",
+    "zip", "enumerate", "reversed", "ord", "chr", "hex", "bin", "oct", "isinstance", "type",
+    "input", "open", "repr", "hash", "id", "iter", "next", "format", "exit", "quit",
+)  # fmt: skip
+BUILTIN_BYTES, BUILTIN_LENS = _byte_table(BUILTINS)
+
+
+@register_jitable
+def fail(err, code, start, end, arg):
+    """Record an error (the first one wins) and return -1."""
+    if err[0] == 0:
+        err[0] = code
+        err[1] = start
+        err[2] = end
+        err[3] = arg
+    return -1
+
+
+@register_jitable
+def same_name(src, s1, e1, s2, e2):
+    if e1 - s1 != e2 - s2:
+        return False
+    for k in range(e1 - s1):
+        if src[s1 + k] != src[s2 + k]:
+            return False
+    return True
+
+
+@register_jitable
+def is_builtin(src, s, e):
+    for b in range(BUILTIN_LENS.shape[0]):
+        if BUILTIN_LENS[b] == e - s:
+            k = 0
+            while k < e - s and BUILTIN_BYTES[b, k] == src[s + k]:
+                k += 1
+            if k == e - s:
+                return True
+    return False
+
+
+@register_jitable
+def find_function(src, fn, nf, s, e):
+    for f in range(nf):
+        if same_name(src, fn[f, F_NAME_S], fn[f, F_NAME_E], s, e):
+            return f
+    return -1
+
+
+@register_jitable
+def find_local(src, locs, nloc, s, e):
+    for v in range(nloc):
+        if same_name(src, locs[v, L_START], locs[v, L_END], s, e):
+            return v
+    return -1
+
+
+@register_jitable
+def last_child(first, next_, n):
+    c = first[n]
+    while c != -1 and next_[c] != -1:
+        c = next_[c]
+    return c
+
+
+@register_jitable
+def is_stub(kind, first, next_, body):
+    """A body that is only `...` (optionally after docstrings): an interface stub."""
+    c = first[body]
+    while c != -1 and kind[c] == N_DOCSTRING:
+        c = next_[c]
+    return c != -1 and kind[c] == N_ELLIPSIS and next_[c] == -1
+
+
+@register_jitable
+def collect_functions(src, tok_start, tok_end, kind, op, tok, first, next_, slot, fn, err):
+    """First pass over the MODULE: one fn row per FUNCDEF (calls may go forward).
+
+    Returns the number of functions, or -1 with err set."""
+    nf = 0
+    d = first[0]
+    while d != -1:
+        t = tok[d]
+        s, e = tok_start[t], tok_end[t]
+        if kind[d] != N_FUNCDEF:
+            return fail(err, E_SYNTAX, s, e, 0)
+        if nf >= fn.shape[0] or nf >= MAX_FUNCTIONS:
+            return fail(err, E_TOO_MANY_FUNCTIONS, s, e, MAX_FUNCTIONS)
+        if find_function(src, fn, nf, s, e) >= 0:
+            return fail(err, E_DUPLICATE_FUNCTION, s, e, 0)
+        fn[nf, F_NODE] = d
+        fn[nf, F_NAME_S] = s
+        fn[nf, F_NAME_E] = e
+        fn[nf, F_RET] = op[d]
+        fn[nf, F_ENTRY] = 0
+        fn[nf, F_MAX_STACK] = 0
+        np_ = 0
+        c = first[d]
+        while c != -1 and kind[c] == N_PARAM:
+            ps, pe = tok_start[tok[c]], tok_end[tok[c]]
+            if np_ >= MAX_PARAMS:
+                return fail(err, E_TOO_MANY_PARAMS, ps, pe, MAX_PARAMS)
+            q = first[d]
+            while q != c:
+                if same_name(src, tok_start[tok[q]], tok_end[tok[q]], ps, pe):
+                    return fail(err, E_DUPLICATE_PARAM, ps, pe, 0)
+                q = next_[q]
+            if op[c] == T_NONE:
+                return fail(err, E_NONE_VALUE, ps, pe, 0)
+            fn[nf, F_PTYPE + np_] = op[c]
+            slot[c] = np_
+            np_ += 1
+            c = next_[c]
+        for p in range(np_, MAX_PARAMS):
+            fn[nf, F_PTYPE + p] = T_NONE
+        fn[nf, F_NPARAMS] = np_
+        fn[nf, F_NLOCALS] = np_
+        fn[nf, F_IMPORT] = 1 if c != -1 and is_stub(kind, first, next_, c) else 0
+        slot[d] = nf
+        nf += 1
+        d = next_[d]
+    if nf == 0:
+        return fail(err, E_NO_FUNCTIONS, 0, 0, 0)
+    return nf
+
+
+@register_jitable
+def collect_locals(src, tok_start, tok_end, kind, tok, first, next_, slot, fn, f, locs, stk, err):
+    """Python scoping: parameters are slots 0..n-1, then every name assigned anywhere in the
+    function (assignment, augmented assignment, for target) in order of first appearance.
+    Sets slot[] of those statements and fills locs; returns the slot count or -1."""
+    d = fn[f, F_NODE]
+    nloc = 0
+    c = first[d]
+    while c != -1 and kind[c] == N_PARAM:
+        locs[nloc, L_START] = tok_start[tok[c]]
+        locs[nloc, L_END] = tok_end[tok[c]]
+        locs[nloc, L_TYPE] = fn[f, F_PTYPE + nloc]
+        nloc += 1
+        c = next_[c]
+    # preorder walk of the body in source order: push children, then reverse them
+    sp = 0
+    stk[sp, 0] = c
+    sp += 1
+    while sp > 0:
+        sp -= 1
+        n = stk[sp, 0]
+        k = kind[n]
+        if k == N_ASSIGN or k == N_AUGASSIGN or k == N_FOR_RANGE:
+            s, e = tok_start[tok[n]], tok_end[tok[n]]
+            v = find_local(src, locs, nloc, s, e)
+            if v < 0:
+                if nloc >= MAX_LOCALS:
+                    return fail(err, E_TOO_MANY_LOCALS, s, e, MAX_LOCALS)
+                locs[nloc, L_START] = s
+                locs[nloc, L_END] = e
+                locs[nloc, L_TYPE] = -1
+                v = nloc
+                nloc += 1
+            slot[n] = v
+        lo = sp
+        ch = first[n]
+        while ch != -1:
+            stk[sp, 0] = ch
+            sp += 1
+            ch = next_[ch]
+        hi = sp - 1
+        while lo < hi:
+            stk[lo, 0], stk[hi, 0] = stk[hi, 0], stk[lo, 0]
+            lo += 1
+            hi -= 1
+    return nloc

@@ -1,0 +1,407 @@
+"""Type checker: names, types, definite assignment and reachability of one unit (phase 3).
+
+`typecheck` is a kernel body (numba subset, no recursion: explicit stacks).  It reads the
+parser's AST (compiler/nodes.py) and fills, for the code generator:
+
+    type[i]   expressions: vm.valuetypes code.  Statements: 1 if control can continue after
+              the statement, 0 if it cannot (return/break/continue, or an if/loop no path
+              leaves); BLOCK: 1 if control can reach its end
+    slot[i]   NAME / ASSIGN / AUGASSIGN / FOR_RANGE target: local slot; PARAM: its index;
+              CALL: unit function index; FUNCDEF: its function index
+    val[i]    FOR_RANGE: the first of its 3 hidden slots (counter, stop, step)
+
+and the function table `fn` (compiler/scope.py columns).  Hidden loop slots come after the
+named locals, 3 per for-loop nesting level (sibling loops share them).
+
+Types are exact: int and bool never convert implicitly (so results print as CPython's),
+except that `and`/`or` of mixed types is accepted where only its truth value is used
+(conditions, operands of `not`).  Definite assignment is a uint64 bitmask per point
+(bit = slot); unreachable points have all bits set.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba.extending import register_jitable
+
+from compiler import nodes
+from compiler.errors import (
+    E_BREAK_OUTSIDE_LOOP,
+    E_CALL_ARITY,
+    E_MISSING_RETURN,
+    E_NESTING_TOO_DEEP,
+    E_NONE_VALUE,
+    E_NOT_CALLABLE_BUILTIN,
+    E_OPERAND_TYPES,
+    E_RETURN_TYPE,
+    E_SYNTAX,
+    E_TOO_MANY_LOCALS,
+    E_TYPE_MISMATCH,
+    E_UNBOUND,
+    E_UNDEFINED_NAME,
+    E_UNKNOWN_FUNCTION,
+    E_VOID_VALUE,
+)
+from compiler.limits import MAX_LOCALS, MAX_NESTING
+from compiler.scope import (
+    F_IMPORT,
+    F_NAME_E,
+    F_NAME_S,
+    F_NLOCALS,
+    F_NODE,
+    F_NPARAMS,
+    F_PTYPE,
+    F_RET,
+    L_TYPE,
+    collect_functions,
+    collect_locals,
+    fail,
+    find_function,
+    find_local,
+    is_builtin,
+    last_child,
+)
+from vm.valuetypes import T_BOOL, T_INT, T_NONE
+
+N_BLOCK, N_ASSIGN, N_AUGASSIGN, N_EXPR_STMT = nodes.N_BLOCK, nodes.N_ASSIGN, nodes.N_AUGASSIGN, nodes.N_EXPR_STMT
+N_IF, N_WHILE, N_FOR_RANGE, N_RETURN, N_ASSERT = nodes.N_IF, nodes.N_WHILE, nodes.N_FOR_RANGE, nodes.N_RETURN, nodes.N_ASSERT
+N_BREAK, N_CONTINUE, N_PASS = nodes.N_BREAK, nodes.N_CONTINUE, nodes.N_PASS
+N_DOCSTRING, N_ELLIPSIS = nodes.N_DOCSTRING, nodes.N_ELLIPSIS
+N_INT, N_BOOL, N_NONE, N_NAME, N_UNARY = nodes.N_INT, nodes.N_BOOL, nodes.N_NONE, nodes.N_NAME, nodes.N_UNARY
+N_BINARY, N_BOOLOP, N_COMPARE, N_CMP_LINK, N_CALL = (
+    nodes.N_BINARY, nodes.N_BOOLOP, nodes.N_COMPARE, nodes.N_CMP_LINK, nodes.N_CALL,
+)  # fmt: skip
+UN_NOT, NO_TYPE = nodes.UN_NOT, nodes.NO_TYPE
+
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
+# traversal stack columns (int32[cap, 5]; masks: uint64[cap, 2])
+S_NODE, S_STATE, S_A, S_B, S_C = range(5)
+
+
+@register_jitable
+def scratch_rows(n_nodes):
+    """Rows of the traversal stack (`stk`, `masks`) for an AST of n_nodes nodes."""
+    return n_nodes + 8
+
+
+@register_jitable
+def bit(s):
+    return ONE << np.uint64(s)
+
+
+@register_jitable
+def is_const_true(kind, val, n):
+    """`while True:` / `while 1:` (a loop left only by break or return)."""
+    return (kind[n] == N_BOOL or kind[n] == N_INT) and val[n] != 0
+
+
+@register_jitable
+def expr_start(kind, tok, first, tok_start, n):
+    """Byte offset of an expression's leftmost token (where a caret should point)."""
+    while kind[n] == N_BINARY or kind[n] == N_BOOLOP or kind[n] == N_COMPARE:
+        n = first[n]
+    return tok_start[tok[n]]
+
+
+@register_jitable
+def _expr_fail(err, code, kind, tok, first, tok_start, tok_end, n, arg):
+    s = expr_start(kind, tok, first, tok_start, n)
+    return fail(err, code, s, max(s, tok_end[tok[n]]), arg)
+
+
+@register_jitable
+def _resolve_call(src, tok_start, tok_end, kind, tok, first, next_, slot, fn, nf, locs, nloc, n, err):
+    s, e = tok_start[tok[n]], tok_end[tok[n]]
+    f = find_function(src, fn, nf, s, e)
+    if f < 0:
+        if find_local(src, locs, nloc, s, e) < 0 and is_builtin(src, s, e):
+            return fail(err, E_NOT_CALLABLE_BUILTIN, s, e, 0)
+        return fail(err, E_UNKNOWN_FUNCTION, s, e, 0)
+    nargs = 0
+    c = first[n]
+    while c != -1:
+        nargs += 1
+        c = next_[c]
+    if nargs != fn[f, F_NPARAMS]:
+        return fail(err, E_CALL_ARITY, s, e, fn[f, F_NPARAMS] * 256 + nargs)
+    slot[n] = f
+    return f
+
+
+@register_jitable
+def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, first, next_,
+              type_, slot, fn, nf, locs, nloc, mask, stk, sp0, err):  # fmt: skip
+    """Type the expression at root (postorder walk on stk above sp0).
+
+    truth: only its truth value is used; void_ok: root may be a call of a `-> None` function.
+    Returns the root's type, or -1 with err set."""
+    sp = sp0
+    stk[sp, S_NODE] = root
+    stk[sp, S_STATE] = 0
+    stk[sp, S_A] = truth
+    sp += 1
+    while sp > sp0:
+        top = sp - 1
+        n = stk[top, S_NODE]
+        k = kind[n]
+        if stk[top, S_STATE] == 0:  # first visit
+            stk[top, S_STATE] = 1
+            stk[top, S_B] = first[n]
+            if k == N_CALL:
+                if _resolve_call(src, tok_start, tok_end, kind, tok, first, next_, slot, fn, nf, locs, nloc, n, err) < 0:
+                    return -1
+        c = stk[top, S_B]
+        if c != -1:  # type the next child first
+            if sp >= stk.shape[0]:
+                return fail(err, E_NESTING_TOO_DEEP, tok_start[tok[n]], tok_end[tok[n]], MAX_NESTING)
+            stk[top, S_B] = next_[c]
+            ctx = 0
+            if k == N_BOOLOP:
+                ctx = stk[top, S_A]
+            elif k == N_UNARY and op[n] == UN_NOT:
+                ctx = 1
+            stk[sp, S_NODE] = c
+            stk[sp, S_STATE] = 0
+            stk[sp, S_A] = ctx
+            sp += 1
+            continue
+        sp -= 1
+        t = T_INT
+        if k == N_INT:
+            t = T_INT
+        elif k == N_BOOL or k == N_COMPARE:
+            t = T_BOOL
+        elif k == N_NAME:
+            s, e = tok_start[tok[n]], tok_end[tok[n]]
+            v = find_local(src, locs, nloc, s, e)
+            if v < 0:
+                return fail(err, E_UNDEFINED_NAME, s, e, 0)
+            if (mask & bit(v)) == ZERO or locs[v, L_TYPE] < 0:
+                return fail(err, E_UNBOUND, s, e, 0)
+            slot[n] = v
+            t = locs[v, L_TYPE]
+        elif k == N_UNARY:
+            t = T_BOOL if op[n] == UN_NOT else T_INT
+        elif k == N_BINARY:
+            t = T_INT
+        elif k == N_BOOLOP:
+            lt, rt = type_[first[n]], type_[next_[first[n]]]
+            if lt == rt:
+                t = lt
+            elif stk[sp, S_A] == 0:
+                return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], lt * 16 + rt)
+        elif k == N_CMP_LINK:
+            t = type_[first[n]]
+        elif k == N_CALL:
+            f = slot[n]
+            c = first[n]
+            p = 0
+            while c != -1:
+                if type_[c] != fn[f, F_PTYPE + p]:
+                    return _expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c,
+                                      fn[f, F_PTYPE + p] * 16 + type_[c])  # fmt: skip
+                p += 1
+                c = next_[c]
+            t = fn[f, F_RET]
+            if t == T_NONE and not (void_ok and n == root):
+                return fail(err, E_VOID_VALUE, tok_start[tok[n]], tok_end[tok[n]], 0)
+        elif k == N_NONE:
+            return fail(err, E_NONE_VALUE, tok_start[tok[n]], tok_end[tok[n]], 0)
+        else:
+            return fail(err, E_SYNTAX, tok_start[tok[n]], tok_end[tok[n]], 0)
+        type_[n] = t
+    return type_[root]
+
+
+@register_jitable
+def _push(stk, sp, n, err, tok_start, tok_end, tok):
+    if sp >= stk.shape[0]:
+        return fail(err, E_NESTING_TOO_DEEP, tok_start[tok[n]], tok_end[tok[n]], MAX_NESTING)
+    stk[sp, S_NODE] = n
+    stk[sp, S_STATE] = 0
+    return sp + 1
+
+
+@register_jitable
+def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
+                   type_, slot, fn, nf, locs, stk, masks, err):  # fmt: skip
+    """Check one function's body (statements walked in source order); sets F_NLOCALS."""
+    nloc = collect_locals(src, tok_start, tok_end, kind, tok, first, next_, slot, fn, f, locs, stk, err)
+    if nloc < 0:
+        return -1
+    ret = fn[f, F_RET]
+    mask = ZERO
+    for p in range(fn[f, F_NPARAMS]):
+        mask |= bit(p)
+    live = 1
+    depth = 0  # for-loop nesting
+    max_depth = 0
+    sp = _push(stk, 0, last_child(first, next_, fn[f, F_NODE]), err, tok_start, tok_end, tok)
+    while sp > 0:
+        top = sp - 1
+        n = stk[top, S_NODE]
+        k = kind[n]
+        st = stk[top, S_STATE]
+        s, e = tok_start[tok[n]], tok_end[tok[n]]
+        if k == N_BLOCK:
+            if st == 0:
+                stk[top, S_STATE] = 1
+                stk[top, S_A] = first[n]
+            c = stk[top, S_A]
+            if c == -1:
+                type_[n] = live
+                sp -= 1
+            else:
+                stk[top, S_A] = next_[c]
+                sp = _push(stk, sp, c, err, tok_start, tok_end, tok)
+            if sp < 0:
+                return -1
+            continue
+        if k == N_IF or k == N_WHILE or k == N_FOR_RANGE:
+            c = first[n]
+            if st == 0:  # before the body: condition / range arguments
+                if k == N_FOR_RANGE:
+                    for _ in range(op[n]):
+                        if type_expr(c, 0, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
+                                     type_, slot, fn, nf, locs, nloc, mask, stk, sp, err) < 0:  # fmt: skip
+                            return -1
+                        c = next_[c]
+                    v = slot[n]
+                    if locs[v, L_TYPE] < 0:
+                        locs[v, L_TYPE] = T_INT
+                    elif locs[v, L_TYPE] != T_INT:
+                        return fail(err, E_TYPE_MISMATCH, s, e, locs[v, L_TYPE] * 16 + T_INT)
+                    val[n] = nloc + 3 * depth
+                    depth += 1
+                    if nloc + 3 * depth > MAX_LOCALS:
+                        return fail(err, E_TOO_MANY_LOCALS, s, e, MAX_LOCALS)
+                    max_depth = max(max_depth, depth)
+                else:
+                    if type_expr(c, 1, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
+                                 type_, slot, fn, nf, locs, nloc, mask, stk, sp, err) < 0:  # fmt: skip
+                        return -1
+                    c = next_[c]
+                masks[top, 0] = mask  # before the body
+                masks[top, 1] = ALL  # AND of the masks at breaks / after the then-branch
+                stk[top, S_B] = 0  # some break (then-branch end) is reachable
+                stk[top, S_C] = live  # live before the statement
+                if k == N_FOR_RANGE:
+                    mask |= bit(slot[n])
+                stk[top, S_STATE] = 1
+                sp = _push(stk, sp, c, err, tok_start, tok_end, tok)
+                if sp < 0:
+                    return -1
+                continue
+            if k == N_IF and st == 1:  # then-branch done: the else-branch starts from before
+                els = next_[next_[c]]
+                masks[top, 1] = mask
+                stk[top, S_B] = live
+                mask = masks[top, 0]
+                live = stk[top, S_C]
+                if els != -1:
+                    stk[top, S_STATE] = 2
+                    sp = _push(stk, sp, els, err, tok_start, tok_end, tok)
+                    if sp < 0:
+                        return -1
+                    continue
+            if k == N_IF:
+                mask &= masks[top, 1]
+                live |= stk[top, S_B]
+            elif k == N_WHILE and is_const_true(kind, val, c):
+                mask = masks[top, 1]
+                live = stk[top, S_B]
+            else:
+                mask = masks[top, 0]
+                live = stk[top, S_C]
+                if k == N_FOR_RANGE:
+                    depth -= 1
+            type_[n] = live
+            sp -= 1
+            continue
+        sp -= 1
+        c = first[n]
+        if k == N_ASSIGN or k == N_AUGASSIGN:
+            t = type_expr(c, 0, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
+                          type_, slot, fn, nf, locs, nloc, mask, stk, sp, err)  # fmt: skip
+            if t < 0:
+                return -1
+            v = slot[n]
+            have = locs[v, L_TYPE]
+            if k == N_AUGASSIGN:
+                if (mask & bit(v)) == ZERO or have < 0:
+                    return fail(err, E_UNBOUND, s, e, 0)
+                if have != T_INT:
+                    return fail(err, E_TYPE_MISMATCH, s, e, have * 16 + T_INT)
+            else:
+                want = op[n]
+                if want == T_NONE:
+                    return fail(err, E_NONE_VALUE, s, e, 0)
+                if want != NO_TYPE and have >= 0 and want != have:
+                    return fail(err, E_TYPE_MISMATCH, s, e, have * 16 + want)
+                if have < 0:
+                    have = t if want == NO_TYPE else want
+                    locs[v, L_TYPE] = have
+                if t != have:
+                    return _expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c, have * 16 + t)
+                mask |= bit(v)
+        elif k == N_EXPR_STMT or k == N_ASSERT:
+            if type_expr(c, 1 if k == N_ASSERT else 0, 1 if k == N_EXPR_STMT else 0, src, tok_start, tok_end,
+                         kind, op, tok, first, next_, type_, slot, fn, nf, locs, nloc, mask, stk, sp, err) < 0:  # fmt: skip
+                return -1
+        elif k == N_RETURN:
+            t = T_NONE
+            if c != -1 and kind[c] == N_NONE:
+                type_[c] = T_NONE
+            elif c != -1:
+                t = type_expr(c, 0, 1 if ret == T_NONE else 0, src, tok_start, tok_end, kind, op, tok, first,
+                              next_, type_, slot, fn, nf, locs, nloc, mask, stk, sp, err)  # fmt: skip
+                if t < 0:
+                    return -1
+            if t != ret:
+                if c != -1:
+                    return _expr_fail(err, E_RETURN_TYPE, kind, tok, first, tok_start, tok_end, c, ret * 16 + t)
+                return fail(err, E_RETURN_TYPE, s, e, ret * 16 + t)
+            mask = ALL
+            live = 0
+        elif k == N_BREAK or k == N_CONTINUE:
+            j = top - 1
+            while j >= 0 and kind[stk[j, S_NODE]] != N_WHILE and kind[stk[j, S_NODE]] != N_FOR_RANGE:
+                j -= 1
+            if j < 0:
+                return fail(err, E_BREAK_OUTSIDE_LOOP, s, e, 0)
+            if k == N_BREAK:
+                masks[j, 1] &= mask
+                stk[j, S_B] |= live
+            mask = ALL
+            live = 0
+        elif k != N_PASS and k != N_DOCSTRING and k != N_ELLIPSIS:
+            return fail(err, E_SYNTAX, s, e, 0)
+        type_[n] = live
+    if live and ret != T_NONE:
+        return fail(err, E_MISSING_RETURN, fn[f, F_NAME_S], fn[f, F_NAME_E], 0)
+    fn[f, F_NLOCALS] = nloc + 3 * max_depth
+    return 0
+
+
+@register_jitable
+def typecheck(src, tok_start, tok_end, kind, op, tok, first, next_, val, n_nodes,
+              type_, slot, fn, locs, stk, masks, err):  # fmt: skip
+    """Check one unit's AST.  src: the unit's bytes; fn: int32[>= functions, F_WIDTH];
+    locs: int32[MAX_LOCALS, 3]; stk: int32[scratch_rows(n_nodes), 5]; masks:
+    uint64[scratch_rows(n_nodes), 2].  Returns the number of functions, or -1 with
+    err = (code, start, end, arg)."""
+    for i in range(n_nodes):
+        type_[i] = -1
+        slot[i] = -1
+    nf = collect_functions(src, tok_start, tok_end, kind, op, tok, first, next_, slot, fn, err)
+    if nf < 0:
+        return -1
+    for f in range(nf):
+        if fn[f, F_IMPORT] == 0:
+            if check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
+                              type_, slot, fn, nf, locs, stk, masks, err) < 0:  # fmt: skip
+                return -1
+    return nf

@@ -1,0 +1,3 @@
+def collatz_steps(n: int) -> bool:
+    # wrong signature: the suite's interface returns int
+    return n == 1

@@ -1,0 +1,224 @@
+"""Outcomes, ranking and summaries: pure functions from per-job records to text and JSON.
+
+A candidate's cost is the sum of the deterministic costs (weighted VM instruction counts) of
+all its jobs, test code included: every candidate of a suite runs the same tests, so the
+ranking compares the candidates' own work.  Passing candidates rank by (cost, name).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from vm import status as st
+from vm.opcodes import CMP_NAMES
+from vm.valuetypes import T_NONE, render
+
+PASSED, FAILED, ERROR, TIMEOUT = "passed", "failed", "error", "timeout"
+COMPILE_ERROR, LINK_ERROR, SUITE_ERROR = "compile error", "link error", "suite error"
+
+
+@dataclass
+class JobRecord:
+    """One (test, case) job of a candidate, with its failure located in source."""
+
+    test: str  # test function name
+    case: int  # case index
+    call: str  # e.g. "test_table(a=12, b=18, want=6)"
+    args: list  # the case's values
+    status: int  # vm.status code
+    value: int = 0
+    cost: int = 0
+    steps: int = 0
+    location: str | None = None  # "path:line" of the failing instruction
+    source_line: str | None = None  # its source text, stripped
+    in_suite: bool | None = None  # failing instruction in the suite (True) or candidate
+    line: int = -1
+    lhs: int = 0
+    rhs: int = 0
+    arg: int = 0  # operand of the failing ASSERT_*: cmp + 8 * type (type None: ASSERT_TRUE)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == st.OK
+
+
+@dataclass
+class CandidateOutcome:
+    suite: str  # the suite's display name
+    name: str
+    filename: str
+    status: str  # PASSED, FAILED, ERROR, TIMEOUT, COMPILE_ERROR, LINK_ERROR, SUITE_ERROR
+    reason: str = ""  # one line, empty when passed
+    detail: str = ""  # the failure report
+    cost: int | None = None
+    steps: int | None = None
+    jobs: list[JobRecord] = field(default_factory=list)
+    rank: int | None = None
+    rejected: bool = False  # failed, but the suite has a passing candidate (not a run failure)
+
+    @property
+    def passed(self) -> bool:
+        return self.status == PASSED
+
+
+@dataclass
+class SuiteSummary:
+    name: str  # the suite's display name (its path)
+    outcomes: list[CandidateOutcome]  # in collection order
+    ranked: list[CandidateOutcome]  # passing ones, fastest first
+    task: str = ""
+
+    @property
+    def fastest(self) -> CandidateOutcome | None:
+        return self.ranked[0] if self.ranked else None
+
+    @property
+    def slowest(self) -> CandidateOutcome | None:
+        return self.ranked[-1] if self.ranked else None
+
+    @property
+    def speedup(self) -> float | None:
+        """How many times faster the fastest passing candidate is than the slowest."""
+        if not self.ranked:
+            return None
+        return self.slowest.cost / max(self.fastest.cost, 1)
+
+
+def assert_where(job: JobRecord) -> str:
+    """``where 3 == 6`` for a failed comparison; a plain line for a failed truth test."""
+    cmp, vtype = job.arg % 8, job.arg // 8
+    if vtype == T_NONE:
+        return "assertion is false"
+    return f"where {render(job.lhs, vtype)} {CMP_NAMES[cmp]} {render(job.rhs, vtype)}"
+
+
+def job_failure(job: JobRecord, step_limit: int) -> tuple[str, str]:
+    """(one-line reason, multi-line report in pytest's style) for a failed job."""
+    if job.status == st.ASSERT_FAILED:
+        what = assert_where(job)
+        reason, error = f"{job.call}: {job.source_line or 'assert'}, {what}", f"AssertionError: {what}"
+    elif job.status == st.STEP_LIMIT:
+        what = f"did not finish within {step_limit} steps (the deterministic timeout)"
+        reason, error = f"{job.call}: {what}", what
+    else:
+        label = st.LABELS[job.status] if 0 <= job.status < len(st.LABELS) else f"status {job.status}"
+        meaning = st.MEANINGS[job.status] if 0 <= job.status < len(st.MEANINGS) else ""
+        at = f" at {job.location}" if job.location else ""
+        reason, error = f"{job.call}: {label}{at}", f"{label}: {meaning}"
+    lines = [f"{job.location}: in {job.call}" if job.location else f"in {job.call}"]
+    if job.source_line:
+        lines.append(f">   {job.source_line}")
+    lines.append(f"E   {error}")
+    return reason, "\n".join(lines)
+
+
+def from_jobs(suite: str, name: str, filename: str, jobs: list[JobRecord], step_limit: int) -> CandidateOutcome:
+    """The outcome of a candidate that compiled and linked: its jobs' results."""
+    out = CandidateOutcome(suite, name, filename, PASSED, jobs=jobs,
+                           cost=sum(j.cost for j in jobs), steps=sum(j.steps for j in jobs))  # fmt: skip
+    failed = [j for j in jobs if not j.ok]
+    if failed:
+        first = failed[0]
+        out.status = {st.ASSERT_FAILED: FAILED, st.STEP_LIMIT: TIMEOUT}.get(first.status, ERROR)
+        out.reason, out.detail = job_failure(first, step_limit)
+        out.detail += f"\n({len(failed)} of {len(jobs)} test cases failed)"
+    return out
+
+
+def from_error(suite: str, name: str, filename: str, kind: str, message: str) -> CandidateOutcome:
+    """The outcome of a candidate that did not run: compile, link or suite error."""
+    first = message.splitlines()[0] if message else kind
+    detail = message if kind != SUITE_ERROR else f"the suite does not compile:\n{message}"
+    return CandidateOutcome(suite, name, filename, kind, reason=f"{kind}: {first}", detail=detail)
+
+
+def summarize(name: str, outcomes: list[CandidateOutcome], strict: bool = False, task: str = "") -> SuiteSummary:
+    """Rank a suite's passing candidates and mark failing ones rejected (unless strict)."""
+    ranked = sorted((o for o in outcomes if o.passed), key=lambda o: (o.cost, o.name))
+    for i, o in enumerate(ranked, 1):
+        o.rank = i
+    for o in outcomes:
+        o.rejected = bool(ranked) and not strict and not o.passed
+    return SuiteSummary(name, outcomes, ranked, task)
+
+
+def _factor(x: float) -> str:
+    return f"{x:.2f}x" if x < 10 else f"{x:.1f}x" if x < 100 else f"{x:.0f}x"
+
+
+def summary_lines(summaries: list[SuiteSummary], header: str, details: bool = False) -> list[str]:
+    """The terminal summary; `details` adds each failing candidate's full report."""
+    lines = [header]
+    for s in summaries:
+        task = f" (task {s.task})" if s.task else ""
+        lines.append(f"{s.name}{task}: {len(s.ranked)}/{len(s.outcomes)} candidates passed")
+        if s.ranked:
+            width = max(len(o.name) for o in s.ranked)
+            for o in s.ranked:
+                x = _factor(o.cost / max(s.fastest.cost, 1))
+                lines.append(f"  {o.rank:>3}. {o.name:<{width}}  cost {o.cost:>10}  {x}")
+            f, slow = s.fastest, s.slowest
+            if len(s.ranked) == 1:
+                lines.append(f"  fastest: {f.name} cost {f.cost} (the only passing candidate)")
+            else:
+                lines.append(f"  fastest: {f.name} cost {f.cost} \u2014 {_factor(s.speedup)} faster than the "
+                             f"slowest passing ({slow.name})")  # fmt: skip
+        else:
+            lines.append("  no candidate passed")
+        bad = [o for o in s.outcomes if not o.passed]
+        if bad:
+            lines.append("  rejected:" if bad[0].rejected else "  failed:")
+            for o in bad:
+                lines.append(f"    {o.name}: {o.reason}")
+                if details:
+                    lines += ["      " + x for x in o.detail.splitlines()]
+    return lines
+
+
+def _job_json(j: JobRecord) -> dict:
+    return {
+        "case": j.case,
+        "args": list(j.args),
+        "status": st.NAMES[j.status] if 0 <= j.status < len(st.NAMES) else j.status,
+        "value": j.value,
+        "cost": j.cost,
+        "steps": j.steps,
+        "location": j.location,
+        "line": j.line,
+        "operands": [j.lhs, j.rhs] if j.status == st.ASSERT_FAILED else None,
+        "where": assert_where(j) if j.status == st.ASSERT_FAILED else None,
+    }
+
+
+def candidate_json(o: CandidateOutcome) -> dict:
+    tests: dict[str, list] = {}
+    for j in o.jobs:
+        tests.setdefault(j.test, []).append(_job_json(j))
+    return {
+        "name": o.name,
+        "source": o.filename,
+        "status": o.status,
+        "rejected": o.rejected,
+        "reason": o.reason,
+        "detail": o.detail,
+        "cost": o.cost,
+        "steps": o.steps,
+        "rank": o.rank,
+        "tests": [{"name": k, "cases": v} for k, v in tests.items()],
+    }
+
+
+def to_json(summaries: list[SuiteSummary], run_info: dict) -> dict:
+    """The --gpucc-json document: run info (backend, launches, jobs, timings) and suites."""
+    suites = []
+    for s in summaries:
+        suites.append({
+            "suite": s.name,
+            "task": s.task,
+            "passed": len(s.ranked),
+            "candidates_total": len(s.outcomes),
+            "fastest": s.fastest.name if s.fastest else None,
+            "speedup_vs_slowest": s.speedup,
+            "candidates": [candidate_json(o) for o in s.outcomes],
+        })  # fmt: skip
+    return {**run_info, "suites": suites}

@@ -1,0 +1,224 @@
+"""The batch: every collected suite and candidate compiled in ONE compile call, linked, and
+run in ONE VM launch; then each candidate's outcome is read from the results.
+
+Identical sources (a candidate submitted twice, the same file in two suites) are one unit:
+compiled once, and run once per suite.  Timings of the phases (collect, compile, link,
+launch, report) and the number of VM launches are recorded for the summary and JSON.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from compiler import errors as cerrors
+from pytest_gpucc import report
+from pytest_gpucc.candidates import Candidate
+from pytest_gpucc.suite import Suite
+from vm import status as st
+from vm.image import LaunchLimits, Program
+from vm.link import SuiteLink, link
+
+
+@dataclass
+class Options:
+    backend: str = "cpu"
+    step_limit: int = 1_000_000
+    strict: bool = False
+    json_path: str | None = None
+
+
+@dataclass
+class SuiteEntry:
+    suite: Suite
+    candidates: list[Candidate]
+    display: str  # how reports name the suite: its path relative to the rootdir
+
+
+@dataclass
+class _Plan:
+    """The units of one batch: sources and which unit each suite / candidate is."""
+
+    sources: list[str] = field(default_factory=list)
+    unit_of: dict[str, int] = field(default_factory=dict)
+
+    def unit(self, source: str) -> int:
+        if source not in self.unit_of:
+            self.unit_of[source] = len(self.sources)
+            self.sources.append(source)
+        return self.unit_of[source]
+
+
+def backend_name(backend: str) -> str:
+    return "cpu" if backend == "auto" else backend  # auto = cpu until a GPU backend lands
+
+
+class GpuccSession:
+    def __init__(self, options: Options, rootpath: Path | None = None):
+        self.options = options
+        self.rootpath = Path(rootpath or os.getcwd())
+        self.entries: dict[str, SuiteEntry] = {}  # by suite display name, in collection order
+        self.timings = {"collect": 0.0, "compile": 0.0, "link": 0.0, "launch": 0.0, "report": 0.0}
+        self.launches = 0
+        self.n_jobs = 0
+        self.n_units = 0
+        self.n_candidate_sources = 0
+        self.error: BaseException | None = None
+        self.outcomes: dict[tuple[str, str], report.CandidateOutcome] = {}
+        self.summaries: list[report.SuiteSummary] = []
+        self.ran = False
+
+    def display(self, path: Path) -> str:
+        try:
+            return str(Path(path).resolve().relative_to(self.rootpath.resolve()))
+        except ValueError:
+            return str(path)
+
+    def add(self, suite: Suite, candidates: list[Candidate]) -> SuiteEntry:
+        entry = SuiteEntry(suite, candidates, self.display(suite.path))
+        self.entries[entry.display] = entry
+        return entry
+
+    # -- the batch -------------------------------------------------------------------------
+
+    def run(self, selected: set[tuple[str, str]] | None = None) -> None:
+        """Compile, link and launch once for the selected (suite, candidate) pairs (all if None).
+
+        Later calls do nothing, or re-raise what the first one raised."""
+        if self.error is not None:
+            raise RuntimeError("the gpucc batch failed (see the first failing candidate)") from self.error
+        if self.ran:
+            return
+        self.ran = True
+        try:
+            self._run(selected)
+        except BaseException as exc:
+            self.error = exc
+            raise
+
+    def _run(self, selected) -> None:
+        entries = []
+        for e in self.entries.values():
+            cands = [c for c in e.candidates if selected is None or (e.display, c.name) in selected]
+            if cands:
+                entries.append(SuiteEntry(e.suite, cands, e.display))
+        plan = _Plan()
+        suite_units = [plan.unit(e.suite.device_source) for e in entries]
+        for e in entries:
+            for c in e.candidates:
+                plan.unit(c.source)
+        self.n_units = len(plan.sources)
+        self.n_candidate_sources = len({c.source for e in entries for c in e.candidates})
+        if not entries:
+            return
+
+        import vm
+        from compiler.batch import compile_batch
+
+        backend = backend_name(self.options.backend)
+        t = time.perf_counter()
+        batch = compile_batch(plan.sources, backend=backend)
+        self.timings["compile"] = time.perf_counter() - t
+
+        t = time.perf_counter()
+        program = Program.from_batch(batch)
+        links = []
+        for su, e in zip(suite_units, entries):
+            tests = [(x.name, x.cases) for x in e.suite.tests]
+            links.append(SuiteLink(su, tests, sorted({plan.unit_of[c.source] for c in e.candidates})))
+        linked = link(batch, program, links)
+        self.n_jobs = len(linked.jobs)
+        self.timings["link"] = time.perf_counter() - t
+
+        results = None
+        if self.n_jobs:
+            t = time.perf_counter()
+            limits = LaunchLimits(step_limit=self.options.step_limit)
+            results = vm.launch(program, linked.jobs, backend=backend, limits=limits)
+            self.launches += int(getattr(results, "launches", 1))
+            self.timings["launch"] = time.perf_counter() - t
+
+        t = time.perf_counter()
+        for s, (su, e) in enumerate(zip(suite_units, entries)):
+            outs = [self._outcome(batch, linked, results, s, su, e, c, plan.unit_of[c.source]) for c in e.candidates]
+            for o in outs:
+                self.outcomes[(e.display, o.name)] = o
+            self.summaries.append(report.summarize(e.display, outs, self.options.strict, e.suite.task))
+        self.timings["report"] = time.perf_counter() - t
+
+    def outcome(self, suite_display: str, name: str) -> report.CandidateOutcome:
+        return self.outcomes[(suite_display, name)]
+
+    # -- outcomes --------------------------------------------------------------------------
+
+    def _candidate_filename(self, c: Candidate) -> str:
+        return self.display(c.path) if c.path is not None and c.path.suffix == ".py" else c.filename
+
+    def _outcome(self, batch, linked, results, s, su, e: SuiteEntry, c: Candidate, u: int):
+        fname = self._candidate_filename(c)
+        if not batch.ok(su):
+            return report.from_error(e.display, c.name, fname, report.SUITE_ERROR, _compile_error(batch, su, e.display))
+        if not batch.ok(u):
+            return report.from_error(e.display, c.name, fname, report.COMPILE_ERROR, _compile_error(batch, u, fname))
+        if (s, u) in linked.errors:
+            return report.from_error(e.display, c.name, fname, report.LINK_ERROR, linked.errors[(s, u)])
+        lo, hi = linked.ranges[(s, u)]
+        files = {su: (e.display, e.suite.device_source), u: (fname, c.source)}
+        jobs = [self._job(results, j, e.suite, linked, files, su) for j in range(lo, hi)]
+        return report.from_jobs(e.display, c.name, fname, jobs, self.options.step_limit)
+
+    def _job(self, r, j: int, suite: Suite, linked, files: dict, suite_unit: int) -> report.JobRecord:
+        test = suite.tests[int(linked.job_test[j])]
+        case = int(linked.job_case[j])
+        rec = report.JobRecord(test.name, case, test.describe(case), list(test.cases[case]), int(r.status[j]),
+                               int(r.value[j]), int(r.cost[j]), int(r.steps[j]))  # fmt: skip
+        if rec.status != st.OK:
+            unit, line = int(r.fail_unit[j]), int(r.fail_line[j])
+            rec.line, rec.lhs, rec.rhs, rec.arg = line, int(r.fail_lhs[j]), int(r.fail_rhs[j]), int(r.fail_arg[j])
+            if unit in files and line > 0:
+                name, source = files[unit]
+                rec.location = f"{name}:{line}"
+                lines = source.splitlines()
+                rec.source_line = lines[line - 1].strip() if line <= len(lines) else None
+                rec.in_suite = unit == suite_unit
+        return rec
+
+    # -- reports ---------------------------------------------------------------------------
+
+    def header(self) -> str:
+        n_cands = sum(len(s.outcomes) for s in self.summaries)
+        times = " ".join(f"{k} {v:.2f}s" for k, v in self.timings.items())
+        counts = (_plural(len(self.summaries), "suite"), _plural(n_cands, "candidate"), _plural(self.n_jobs, "job"))
+        return (f"gpucc: backend {backend_name(self.options.backend)}, {counts[0]}, {counts[1]} "
+                f"({self.n_candidate_sources} unique sources), {counts[2]}, "
+                f"{_plural(self.launches, 'VM launch', 'VM launches')}; {times}")  # fmt: skip
+
+    def summary_lines(self, details: bool = False) -> list[str]:
+        return report.summary_lines(self.summaries, self.header(), details)
+
+    def json(self) -> dict:
+        info = {
+            "backend": backend_name(self.options.backend),
+            "launches": self.launches,
+            "jobs": self.n_jobs,
+            "units": self.n_units,
+            "step_limit": self.options.step_limit,
+            "strict": self.options.strict,
+            "timings": dict(self.timings),
+        }
+        return report.to_json(self.summaries, info)
+
+
+def _plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+def _compile_error(batch, u: int, filename: str) -> str:
+    if hasattr(batch, "error"):
+        err = batch.error(u, filename)
+    else:
+        err = cerrors.render(batch.sources[u], int(batch.error_code[u]), int(batch.error_start[u]),
+                             int(batch.error_end[u]), int(batch.error_arg[u]), filename)  # fmt: skip
+    return err.format()

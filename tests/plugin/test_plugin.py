@@ -1,0 +1,85 @@
+"""The plugin end to end (pytester, in-process): items, reasons, ranking, exit codes, JSON."""
+
+import json
+
+from conftest import GCD_SUITE, run, write_project
+
+
+def cands(doc, suite=0):
+    return {c["name"]: c for c in doc["suites"][suite]["candidates"]}
+
+
+def test_reasons_ranking_and_one_launch(project):
+    result, doc = run(project, "-v", "--gpucc-step-limit=5000")
+    assert result.ret == 0
+    assert result.parseoutcomes() == {"passed": 2, "rejected": 5}
+    result.stdout.fnmatch_lines([  # -v: the rejected candidates' full reports in the summary
+        "*suite_gcd.py::fast.py PASSED*", "*suite_gcd.py::wrong.py REJECTED*",
+        "*gpucc summary*", "gpucc: backend cpu, 1 suite, 7 candidates (7 unique sources), * jobs, 1 VM launch;*",
+        "suite_gcd.py (task gcd): 2/7 candidates passed",
+        "*fastest: fast.py cost * faster than the slowest passing (slow.py)",
+        "    divzero.py: test_table(a=12, b=18, want=6): ZeroDivisionError at gcd_candidates/divzero.py:2",
+        "      >   return a // (b - b)",
+        "    forever.py: test_table(a=12, b=18, want=6): did not finish within 5000 steps (the deterministic timeout)",
+        "    listy.py: compile error: gcd_candidates/listy.py:2:10: error: *list*",
+        "              xs = [[]a, b]", "                   ^",
+        "    misnamed.py: link error: *does not define 'gcd'*",
+        "    wrong.py: test_table(a=12, b=18, want=6): assert gcd(a, b) == want, where 3 == 6",
+        "      suite_gcd.py:7: in test_table(a=12, b=18, want=6)",
+    ])  # fmt: skip
+    assert doc["launches"] == 1 and doc["backend"] == "cpu"
+    assert doc["jobs"] == 5 * 4  # five candidates compiled and linked, 3 cases + 1 plain test each
+    assert set(doc["timings"]) == {"collect", "compile", "link", "launch", "report"}
+    c = cands(doc)
+    assert c["fast.py"]["rank"] == 1 and c["slow.py"]["rank"] == 2 and c["fast.py"]["cost"] < c["slow.py"]["cost"]
+    assert [c[n]["status"] for n in ("wrong.py", "forever.py", "listy.py", "divzero.py", "misnamed.py")] == [
+        "failed", "timeout", "compile error", "error", "link error"]  # fmt: skip
+    case = c["wrong.py"]["tests"][0]["cases"][0]
+    assert case["status"] == "ASSERT_FAILED" and case["operands"] == [3, 6] and case["line"] == 7
+    assert doc["suites"][0]["fastest"] == "fast.py"
+
+
+def test_no_passing_candidate_fails_the_run_and_strict(pytester):
+    wrong = {"wrong.py": GCD_SUITE.replace("...", "return 3").split("\n\n\n@")[0] + "\n"}
+    write_project(pytester, candidates=wrong)
+    result, _ = run(pytester)
+    assert result.ret == 1 and result.parseoutcomes() == {"failed": 1}
+    result.stdout.fnmatch_lines(["*suite_gcd.py:7: in test_table(a=12, b=18, want=6)", ">   assert gcd(a, b) == want",
+                                 "E   AssertionError: where 3 == 6", "*3 of 4 test cases failed*"])  # fmt: skip
+    write_project(pytester, candidates={**wrong, "good.py": "def gcd(a: int, b: int) -> int:\n    if b == 0:\n"
+                                        "        return a\n    return gcd(b, a % b)\n"})  # fmt: skip
+    result, _ = run(pytester)
+    assert result.ret == 0 and result.parseoutcomes() == {"passed": 1, "rejected": 1}
+    strict, _ = run(pytester, "--gpucc-strict")
+    assert strict.ret == 1 and strict.parseoutcomes() == {"passed": 1, "failed": 1}
+
+
+def test_keyword_selects_candidates_and_one_launch(project):
+    result, doc = run(project, "-k", "fast or wrong")
+    assert result.parseoutcomes() == {"passed": 1, "rejected": 1, "deselected": 5}
+    assert sorted(cands(doc)) == ["fast.py", "wrong.py"] and doc["units"] == 3 and doc["launches"] == 1
+
+
+def test_bad_suite_is_a_collection_error(pytester):
+    write_project(pytester, suite=GCD_SUITE.replace("(0, 9, 9)", "(0, 9)"))
+    result, _ = run(pytester)
+    assert result.ret == 2
+    result.stdout.fnmatch_lines(["*bad gpucc suite: *suite_gcd.py:5: case (0, 9) of 'test_table' does not give 3 value(s)*"])
+
+
+def test_samples_jsonl_and_identical_sources_compiled_once(pytester):
+    write_project(pytester, candidates={"fast.py": "def gcd(a: int, b: int) -> int:\n    if b == 0:\n"
+                                        "        return a\n    return gcd(b, a % b)\n"})  # fmt: skip
+    body = "    while b != 0:\n        r = a % b\n        a = b\n        b = r\n    return a\n"
+    records = [{"task_id": "gcd", "completion": body}, {"task_id": "gcd", "completion": "    return a + b\n"},
+               {"task_id": "gcd", "completion": body}, {"task_id": "gcd", "completion": (pytester.path / "gcd_candidates"
+               / "fast.py").read_text()}, {"task_id": "nope", "completion": body}]  # fmt: skip
+    (pytester.path / "s.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    result, doc = run(pytester, "--gpucc-samples=s.jsonl")
+    assert result.ret == 0 and result.parseoutcomes() == {"passed": 4, "rejected": 1}
+    c = cands(doc)
+    assert sorted(c) == ["fast.py", "gcd#0", "gcd#1", "gcd#2", "gcd#3"]
+    assert c["gcd#1"]["status"] == "failed" and c["gcd#0"]["cost"] == c["gcd#2"]["cost"]
+    assert doc["units"] == 1 + 3  # the suite + three distinct candidate sources
+    assert doc["jobs"] == 3 * 4  # identical sources also run once
+

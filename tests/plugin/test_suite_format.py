@@ -1,0 +1,96 @@
+"""Suite files: parsing, checks with file:line errors, the device source."""
+
+from pathlib import Path
+
+import pytest
+
+from pytest_gpucc.suite import SuiteError, parse_suite
+
+GOOD = '''\
+# gpucc: task = HumanEval/7
+def gcd(a: int, b: int) -> int:
+    """Greatest common divisor."""
+    ...
+
+
+def helper(x: int) -> int:
+    return x
+
+
+@cases([(12, 18, 6),
+        (7, 5, 1)])
+def test_table(a: int, b: int, want: int) -> None:
+    assert gcd(a, b) == want
+
+
+@cases([True, False])
+def test_flag(f: bool) -> None:
+    assert f or not f
+
+
+def test_plain() -> None:
+    assert gcd(2, 4) == 2
+'''
+
+
+def parse(text: str, name: str = "suite_gcd.py"):
+    return parse_suite(Path("/x") / name, text)
+
+
+def test_good_suite_parts():
+    s = parse(GOOD)
+    assert s.task == "HumanEval/7" and s.name == "gcd"
+    assert s.candidates_dir == Path("/x/gcd_candidates")
+    assert [x.name for x in s.stubs] == ["gcd"]
+    assert s.stubs[0].prompt == 'def gcd(a: int, b: int) -> int:\n    """Greatest common divisor."""\n'
+    assert [(t.name, t.params, t.cases) for t in s.tests] == [
+        ("test_table", ["a", "b", "want"], [(12, 18, 6), (7, 5, 1)]),
+        ("test_flag", ["f"], [(True,), (False,)]),
+        ("test_plain", [], [()]),
+    ]
+    assert s.tests[0].describe(1) == "test_table(a=7, b=5, want=1)"
+    assert s.n_jobs_per_candidate == 5
+
+
+def test_device_source_blanks_decorators_and_keeps_lines():
+    s = parse(GOOD)
+    src, dev = s.source.splitlines(), s.device_source.splitlines()
+    assert len(src) == len(dev)
+    changed = [i + 1 for i, (a, b) in enumerate(zip(src, dev)) if a != b]
+    assert changed == [11, 12, 17]
+    assert all(dev[i - 1] == "" for i in changed)
+    assert "cases" not in s.device_source
+
+
+def test_task_defaults_to_file_name_and_one_line_stub_prompt():
+    s = parse("def f(n: int) -> bool: ...\n\n\ndef test_x() -> None:\n    assert f(1)\n", "suite_odd.py")
+    assert s.task == "odd" and s.stubs[0].prompt == "def f(n: int) -> bool:\n"
+
+
+@pytest.mark.parametrize(
+    "text, line, fragment",
+    [
+        ("def f(x: int) -> int: ...\ndef test_a() -> None\n    pass\n", 2, "invalid syntax"),
+        ("def test_a() -> None:\n    pass\n", 1, "no interface stub"),
+        ("def f(x: int) -> int: ...\n", 1, "no test_"),
+        ("def f(x: int) -> int: ...\n@other\ndef test_a() -> None:\n    pass\n", 2, "only the @cases"),
+        ("def f(x: int) -> int: ...\ndef test_a(x: int) -> None:\n    pass\n", 2, "no @cases"),
+        ("def f(x: int) -> int: ...\n@cases([1])\ndef test_a() -> None:\n    pass\n", 2, "takes no parameters"),
+        ("def f(x: int) -> int: ...\n@cases([(1, 2),\n (3,)])\ndef test_a(x: int, y: int) -> None:\n    pass\n",
+         3, "does not give 2 value(s)"),
+        ("def f(x: int) -> int: ...\n@cases([True])\ndef test_a(x: int) -> None:\n    pass\n", 2, "x=True is not int"),
+        ("def f(x: int) -> int: ...\n@cases([1])\ndef test_a(x: bool) -> None:\n    pass\n", 2, "x=1 is not bool"),
+        ("def f(x: int) -> int: ...\n@cases([9223372036854775808])\ndef test_a(x: int) -> None:\n    pass\n", 2, "64 bits"),
+        ("def f(x: int) -> int: ...\n@cases([n])\ndef test_a(x: int) -> None:\n    pass\n", 2, "literal list"),
+        ("def f(x: int) -> int: ...\n@cases([])\ndef test_a(x: int) -> None:\n    pass\n", 2, "non-empty"),
+        ("def f(x: int) -> int: ...\ndef test_a(x: str) -> None:\n    pass\n", 2, "int or bool annotation"),
+        ("def f(x: int) -> int: ...\n@cases([1])\ndef helper(x: int) -> int:\n    return x\n"
+         "def test_a() -> None:\n    pass\n", 3, "only for test_"),
+    ],
+)
+def test_bad_suites_name_file_and_line(text, line, fragment):
+    with pytest.raises(SuiteError) as info:
+        parse(text)
+    assert info.value.line == line
+    assert str(info.value).startswith(f"/x/suite_gcd.py:{line}: ")
+    assert fragment in str(info.value)

@@ -1,0 +1,93 @@
+"""CPython's own parser as the oracle for compiler.parser: Python's `ast` of a program in the
+gpucc subset, written in compiler.ast_dump's format (whitespace-normalized)."""
+
+from __future__ import annotations
+
+import ast
+
+_BIN = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
+_UN = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not"}
+_CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Eq: "==", ast.NotEq: "!=", ast.Gt: ">", ast.GtE: ">="}
+
+
+def _type(node) -> str:
+    return "None" if isinstance(node, ast.Constant) else node.id
+
+
+def _expr(e) -> str:
+    if isinstance(e, ast.Constant):
+        return str(e.value)
+    if isinstance(e, ast.Name):
+        return e.id
+    if isinstance(e, ast.UnaryOp):
+        return f"(UNARY {_UN[type(e.op)]} {_expr(e.operand)})"
+    if isinstance(e, ast.BinOp):
+        return f"(BINARY {_BIN[type(e.op)]} {_expr(e.left)} {_expr(e.right)})"
+    if isinstance(e, ast.BoolOp):
+        name = "and" if isinstance(e.op, ast.And) else "or"
+        out = _expr(e.values[0])
+        for v in e.values[1:]:
+            out = f"(BOOLOP {name} {out} {_expr(v)})"
+        return out
+    if isinstance(e, ast.Compare):
+        parts = [_expr(e.left)]
+        for o, c in zip(e.ops, e.comparators):
+            parts += [_CMP[type(o)], _expr(c)]
+        return "(COMPARE " + " ".join(parts) + ")"
+    if isinstance(e, ast.Call):
+        return "(CALL " + " ".join([e.func.id] + [_expr(a) for a in e.args]) + ")"
+    raise AssertionError(f"not in the subset: {ast.dump(e)}")
+
+
+def _block(body, lines) -> str:
+    return "(BLOCK " + " ".join(_stmt(s, lines) for s in body) + ")"
+
+
+def _stmt(s, lines) -> str:
+    if isinstance(s, ast.Assign):
+        return f"(ASSIGN {s.targets[0].id} {_expr(s.value)})"
+    if isinstance(s, ast.AnnAssign):
+        return f"(ASSIGN {s.target.id}: {_type(s.annotation)} {_expr(s.value)})"
+    if isinstance(s, ast.AugAssign):
+        return f"(AUGASSIGN {s.target.id} {_BIN[type(s.op)]}= {_expr(s.value)})"
+    if isinstance(s, ast.Expr):
+        if isinstance(s.value, ast.Constant) and isinstance(s.value.value, (str, bytes)):
+            return "(DOCSTRING)"
+        if isinstance(s.value, ast.Constant) and s.value.value is Ellipsis:
+            return "(ELLIPSIS)"
+        return f"(EXPR_STMT {_expr(s.value)})"
+    if isinstance(s, ast.If):
+        out = f"(IF {_expr(s.test)} {_block(s.body, lines)}"
+        if s.orelse:
+            first = s.orelse[0]
+            is_elif = isinstance(first, ast.If) and lines[first.lineno - 1][first.col_offset :].startswith("elif")
+            out += " " + (_stmt(first, lines) if is_elif else _block(s.orelse, lines))
+        return out + ")"
+    if isinstance(s, ast.While):
+        return f"(WHILE {_expr(s.test)} {_block(s.body, lines)})"
+    if isinstance(s, ast.For):
+        args = " ".join(_expr(a) for a in s.iter.args)
+        return f"(FOR_RANGE {s.target.id} {args} {_block(s.body, lines)})"
+    if isinstance(s, ast.Return):
+        return "(RETURN)" if s.value is None else f"(RETURN {_expr(s.value)})"
+    if isinstance(s, ast.Assert):
+        return f"(ASSERT {_expr(s.test)})"
+    if isinstance(s, (ast.Break, ast.Continue, ast.Pass)):
+        return f"({type(s).__name__.upper()})"
+    raise AssertionError(f"not in the subset: {ast.dump(s)}")
+
+
+def oracle_dump(source: str) -> str:
+    """compiler.ast_dump.dump's output for `source`, computed from CPython's ast, whitespace-normalized."""
+    lines = source.split("\n")
+    funcs = []
+    for f in ast.parse(source).body:
+        if isinstance(f, ast.Expr):  # module docstring: no node
+            continue
+        params = "".join(f" (PARAM {a.arg} {_type(a.annotation)})" for a in f.args.args)
+        funcs.append(f"(FUNCDEF {f.name} -> {_type(f.returns)}{params} {_block(f.body, lines)})")
+    return "(MODULE" + "".join(" " + x for x in funcs) + ")"
+
+
+def normalized(dump_text: str) -> str:
+    return " ".join(dump_text.split())

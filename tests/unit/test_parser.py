@@ -1,0 +1,396 @@
+"""compiler.parser: AST dumps, precedence, CPython's ast as oracle, rejections with their caret."""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy as np
+import pytest
+from pyast_oracle import normalized, oracle_dump
+
+from compiler import errors, limits, nodes, parser, tokens
+from compiler.parser import ParseError, dump, parse_source
+
+GCD = '''"""Greatest common divisor."""
+
+
+def gcd(a: int, b: int) -> int:
+    """Euclid."""
+    while b != 0:
+        t = b
+        b = a % b
+        a = t
+    return a
+'''
+
+GCD_DUMP = """\
+(MODULE
+  (FUNCDEF gcd -> int (PARAM a int) (PARAM b int)
+    (BLOCK
+      (DOCSTRING)
+      (WHILE (COMPARE b != 0)
+        (BLOCK
+          (ASSIGN t b)
+          (ASSIGN b (BINARY % a b))
+          (ASSIGN a t)))
+      (RETURN a))))"""
+
+PROGRAM = """
+def is_prime(n: int) -> bool:
+    if n < 2: return False
+    for d in range(2, n):
+        if d * d > n:
+            break
+        elif n % d == 0:
+            return False
+        else:
+            continue
+    return True
+
+
+def count(lo: int, hi: int) -> int:
+    c: int = 0
+    i = lo
+    while i < hi:
+        if is_prime(i) and not i == 4 or -i > +3:
+            c += 1
+        i = i + 1
+    assert c >= 0
+    return c
+
+
+def interface(x: int, flag: bool) -> None: ...
+
+
+def test_count() -> None:
+    assert count(0, 10) == 4
+    report(count(
+        0, 20,
+    ))
+    return None
+"""
+
+PROGRAM_DUMP = """\
+(MODULE
+  (FUNCDEF is_prime -> bool (PARAM n int)
+    (BLOCK
+      (IF (COMPARE n < 2)
+        (BLOCK
+          (RETURN False)))
+      (FOR_RANGE d 2 n
+        (BLOCK
+          (IF (COMPARE (BINARY * d d) > n)
+            (BLOCK
+              (BREAK))
+            (IF (COMPARE (BINARY % n d) == 0)
+              (BLOCK
+                (RETURN False))
+              (BLOCK
+                (CONTINUE))))))
+      (RETURN True)))
+  (FUNCDEF count -> int (PARAM lo int) (PARAM hi int)
+    (BLOCK
+      (ASSIGN c: int 0)
+      (ASSIGN i lo)
+      (WHILE (COMPARE i < hi)
+        (BLOCK
+          (IF (BOOLOP or (BOOLOP and (CALL is_prime i) (UNARY not (COMPARE i == 4))) (COMPARE (UNARY - i) > (UNARY + 3)))
+            (BLOCK
+              (AUGASSIGN c += 1)))
+          (ASSIGN i (BINARY + i 1))))
+      (ASSERT (COMPARE c >= 0))
+      (RETURN c)))
+  (FUNCDEF interface -> None (PARAM x int) (PARAM flag bool)
+    (BLOCK
+      (ELLIPSIS)))
+  (FUNCDEF test_count -> None
+    (BLOCK
+      (ASSERT (COMPARE (CALL count 0 10) == 4))
+      (EXPR_STMT (CALL report (CALL count 0 20)))
+      (RETURN None))))"""
+
+
+def body(source_lines: str) -> str:
+    """Normalized dump of the statements of `def f() -> int:` with the given body."""
+    src = "def f() -> int:\n" + "".join("    " + line + "\n" for line in source_lines.split("\n"))
+    text = normalized(dump(parse_source(src)))
+    prefix = "(MODULE (FUNCDEF f -> int (BLOCK "
+    assert text.startswith(prefix) and text.endswith(")))")
+    return text[len(prefix) : -3]
+
+
+def test_golden_gcd():
+    assert dump(parse_source(GCD)) == GCD_DUMP
+
+
+def test_golden_program():
+    assert dump(parse_source(PROGRAM)) == PROGRAM_DUMP
+
+
+@pytest.mark.parametrize("source", [GCD, PROGRAM])
+def test_golden_programs_agree_with_cpython(source):
+    assert normalized(dump(parse_source(source))) == oracle_dump(source)
+
+
+@pytest.mark.parametrize(
+    "stmt, expected",
+    [
+        ("x = 1", "(ASSIGN x 1)"),
+        ("x: bool = True", "(ASSIGN x: bool True)"),
+        ("x -= 2", "(AUGASSIGN x -= 2)"),
+        ("x *= 2", "(AUGASSIGN x *= 2)"),
+        ("x //= 2", "(AUGASSIGN x //= 2)"),
+        ("x %= 2", "(AUGASSIGN x %= 2)"),
+        ("g()", "(EXPR_STMT (CALL g))"),
+        ("g(1, h(2), 3,)", "(EXPR_STMT (CALL g 1 (CALL h 2) 3))"),
+        ("x", "(EXPR_STMT x)"),
+        ("return", "(RETURN)"),
+        ("pass", "(PASS)"),
+        ("'doc' 'more'", "(DOCSTRING)"),
+        ("...", "(ELLIPSIS)"),
+        ("assert not x", "(ASSERT (UNARY not x))"),
+        ("while True: pass", "(WHILE True (BLOCK (PASS)))"),
+        ("for i in range(10): g(i)", "(FOR_RANGE i 10 (BLOCK (EXPR_STMT (CALL g i))))"),
+        ("for i in range(0, 10, -1): pass", "(FOR_RANGE i 0 10 (UNARY - 1) (BLOCK (PASS)))"),
+        ("if a: pass\nelse: return", "(IF a (BLOCK (PASS)) (BLOCK (RETURN)))"),
+        ("if a:\n    pass\nelif b:\n    pass\nelif c: pass", "(IF a (BLOCK (PASS)) (IF b (BLOCK (PASS)) (IF c (BLOCK (PASS)))))"),
+        ("if a:\n    pass\nelse:\n    if b: pass", "(IF a (BLOCK (PASS)) (BLOCK (IF b (BLOCK (PASS)))))"),
+        ("while x:\n    if y:\n        break\n    continue", "(WHILE x (BLOCK (IF y (BLOCK (BREAK))) (CONTINUE)))"),
+        ("x = (1 +\n  2)", "(ASSIGN x (BINARY + 1 2))"),
+        ("x = 1 + \\\n  2", "(ASSIGN x (BINARY + 1 2))"),
+    ],
+)  # fmt: skip
+def test_statement_forms(stmt, expected):
+    assert body(stmt) == expected
+
+
+@pytest.mark.parametrize(
+    "expr, expected",
+    [
+        ("a + b * c", "(BINARY + a (BINARY * b c))"),
+        ("a - b - c", "(BINARY - (BINARY - a b) c)"),
+        ("a // b % c * d", "(BINARY * (BINARY % (BINARY // a b) c) d)"),
+        ("(a + b) * c", "(BINARY * (BINARY + a b) c)"),
+        ("-a * b", "(BINARY * (UNARY - a) b)"),
+        ("- -a", "(UNARY - (UNARY - a))"),
+        ("a * -b", "(BINARY * a (UNARY - b))"),
+        ("not a == b", "(UNARY not (COMPARE a == b))"),
+        ("not not a", "(UNARY not (UNARY not a))"),
+        ("a and not b", "(BOOLOP and a (UNARY not b))"),
+        ("a and b and c", "(BOOLOP and (BOOLOP and a b) c)"),
+        ("a or b and c", "(BOOLOP or a (BOOLOP and b c))"),
+        ("a and b or c", "(BOOLOP or (BOOLOP and a b) c)"),
+        ("a < b < c", "(COMPARE a < b < c)"),
+        ("a < b + 1 <= -c != d", "(COMPARE a < (BINARY + b 1) <= (UNARY - c) != d)"),
+        ("(a < b) < c", "(COMPARE (COMPARE a < b) < c)"),
+        ("a < (b < c)", "(COMPARE a < (COMPARE b < c))"),
+        ("a < b and b > c", "(BOOLOP and (COMPARE a < b) (COMPARE b > c))"),
+        ("f(a < b, not c)", "(CALL f (COMPARE a < b) (UNARY not c))"),
+        ("f(g(h()))", "(CALL f (CALL g (CALL h)))"),
+        ("((((a))))", "a"),
+        ("0x10 + 0b1 + 1_000", "(BINARY + (BINARY + 16 1) 1000)"),
+        ("None", "None"),
+    ],
+)  # fmt: skip
+def test_precedence(expr, expected):
+    assert body(f"return {expr}") == f"(RETURN {expected})"
+    assert normalized(dump(parse_source(f"def f() -> int:\n    return {expr}\n"))) == oracle_dump(
+        f"def f() -> int:\n    return {expr}\n"
+    )
+
+
+def test_node_fields():
+    a = parse_source("def f(a: int) -> bool:\n    return a < 3\n")
+    assert a.kind[0] == nodes.N_MODULE
+    fn = a.children(0)[0]
+    assert (a.kind_name(fn), a.text(fn), int(a.op[fn])) == ("FUNCDEF", "f", 2)  # T_BOOL
+    param, block = a.children(fn)
+    ret = a.children(block)[0]
+    cmp = a.children(ret)[0]
+    left, link = a.children(cmp)
+    assert a.kind_name(link) == "CMP_LINK" and a.text(link) == "<"
+    assert int(a.val[a.children(link)[0]]) == 3 and a.line(ret) == 2
+
+
+def test_plain_python_run_matches_compiled():
+    """The kernel body runs unchanged as plain Python (the one-source rule)."""
+    from compiler import lexer
+
+    compiled = parse_source(PROGRAM)
+    src = np.frombuffer(PROGRAM.encode(), dtype=np.uint8)
+    n_tok, *toks = lexer.lex_source(PROGRAM)
+    cap = limits.node_capacity(len(src))
+    arrays = [np.zeros(cap, dtype=np.int32) for _ in range(5)] + [np.zeros(cap, dtype=np.int64)]
+    stack = np.zeros(parser.scratch_size(n_tok), dtype=np.int32)
+    err = np.zeros(4, dtype=np.int32)
+    n = parser.parse(src, *toks, n_tok, *arrays, stack, err)
+    assert n == compiled.n_nodes
+    for got, want in zip(arrays, (compiled.kind, compiled.op, compiled.tok, compiled.first, compiled.next_, compiled.val)):
+        assert np.array_equal(got[:n], want[:n])
+
+
+def test_node_capacity_exceeded_is_an_error():
+    src = np.frombuffer(GCD.encode(), dtype=np.uint8)
+    from compiler import lexer
+
+    n_tok, *toks = lexer.lex_source(GCD)
+    arrays = [np.zeros(8, dtype=np.int32) for _ in range(5)] + [np.zeros(8, dtype=np.int64)]
+    err = np.zeros(4, dtype=np.int32)
+    stack = np.zeros(parser.scratch_size(n_tok), dtype=np.int32)
+    assert parser._parse_one(src, *toks, n_tok, *arrays, stack, err) == -1
+    assert err[0] == errors.E_PROGRAM_TOO_LARGE
+
+
+def test_deep_nesting_is_an_error():
+    deep = "(" * 100 + "1" + ")" * 100
+    err = reject(f"def f() -> int:\n    return {deep}\n")
+    assert err.code == errors.E_NESTING_TOO_DEEP
+    ok = "(" * 40 + "1" + ")" * 40
+    assert body(f"return {ok}") == "(RETURN 1)"
+
+
+def reject(source):
+    with pytest.raises(ParseError) as info:
+        parse_source(source)
+    return info.value.error
+
+
+C, KW, OP = errors.E_UNSUPPORTED, errors.E_UNSUPPORTED_KEYWORD, errors.E_UNSUPPORTED_OPERATOR
+T = tokens
+# (body line of `def f(x: int) -> int:` or a whole file when it starts with '!', code, arg, col)
+REJECTIONS = [
+    ("return x / 2", OP, T.OP_SLASH, 14),
+    ("return x ** 2", OP, T.OP_DSTAR, 14),
+    ("return x @ y", OP, T.OP_AT, 14),
+    ("return x << 1", OP, T.OP_LSHIFT, 14),
+    ("return x >> 1", OP, T.OP_RSHIFT, 14),
+    ("return x & 1", OP, T.OP_AMP, 14),
+    ("return x | 1", OP, T.OP_VBAR, 14),
+    ("return x ^ 1", OP, T.OP_CARET, 14),
+    ("return ~x", OP, T.OP_TILDE, 12),
+    ("x /= 2", OP, T.OP_SLASH_ASSIGN, 7),
+    ("x **= 2", OP, T.OP_DSTAR_ASSIGN, 7),
+    ("x |= 2", OP, T.OP_VBAR_ASSIGN, 7),
+    ("x = ...", OP, T.OP_ELLIPSIS, 9),
+    ("return lambda: 1", C, errors.C_LAMBDA, 12),
+    ("try:\n        pass\n    except E:\n        pass", KW, T.KW_TRY, 5),
+    ("with x:\n        pass", KW, T.KW_WITH, 5),
+    ("global y", KW, T.KW_GLOBAL, 5),
+    ("nonlocal y", KW, T.KW_NONLOCAL, 5),
+    ("yield x", KW, T.KW_YIELD, 5),
+    ("del x", KW, T.KW_DEL, 5),
+    ("raise x", KW, T.KW_RAISE, 5),
+    ("import os", KW, T.KW_IMPORT, 5),
+    ("from os import path", KW, T.KW_FROM, 5),
+    ("class A:\n        pass", KW, T.KW_CLASS, 5),
+    ("return await x", KW, T.KW_AWAIT, 12),
+    ("return x is None", KW, T.KW_IS, 14),
+    ("return x in y", KW, T.KW_IN, 14),
+    ("return x not in y", KW, T.KW_IN, 14),
+    ("return (y := 1)", C, errors.C_WALRUS, 15),
+    ("return g(a=1)", C, errors.C_KWARGS, 14),
+    ("for i in range(stop=3):\n        pass", C, errors.C_KWARGS, 20),
+    ("return g(*x)", C, errors.C_STARARGS, 14),
+    ("a, b = 1, 2", C, errors.C_TUPLES, 6),
+    ("x = 1, 2", C, errors.C_TUPLES, 10),
+    ("return a, b", C, errors.C_TUPLES, 13),
+    ("return (1, 2)", C, errors.C_TUPLES, 14),
+    ("return ()", C, errors.C_TUPLES, 12),
+    ("for a, b in range(3):\n        pass", C, errors.C_TUPLES, 9),
+    ("return [1]", C, errors.C_LISTS, 12),
+    ("return x[0]", C, errors.C_SUBSCRIPTS, 13),
+    ("x[0] = 1", C, errors.C_SUBSCRIPTS, 6),
+    ("return x.y", C, errors.C_ATTRIBUTES, 13),
+    ("return {}", C, errors.C_DICT_SET, 12),
+    ("return {1}", C, errors.C_DICT_SET, 12),
+    ("x = 1; y = 2", C, errors.C_SEMICOLON, 10),
+    ("x = y = 1", C, errors.C_CHAINED_ASSIGN, 11),
+    ("f(x) = 1", C, errors.C_ASSIGN_TARGET, 5),
+    ("(x) += 1", C, errors.C_ASSIGN_TARGET, 5),
+    ("def g() -> int:\n        pass", C, errors.C_NESTED_DEF, 5),
+    ("while x:\n        pass\n    else:\n        pass", C, errors.C_WHILE_ELSE, 5),
+    ("for i in range(3):\n        pass\n    else:\n        pass", C, errors.C_FOR_ELSE, 5),
+    ("return 1 if x else 2", C, errors.C_IFEXP, 14),
+    ("return g(i for i in range(3))", C, errors.C_COMPREHENSION, 16),
+    ("return [i for i in range(3)]", C, errors.C_LISTS, 12),
+    ("return 1.5", C, errors.C_FLOAT, 12),
+    ("return 'abc'", C, errors.C_STRING, 12),
+    ("'abc'.join(x)", C, errors.C_STRING, 5),
+    ("x: int", C, errors.C_BARE_ANNOTATION, 5),
+    ("for i in x:\n        pass", C, errors.C_FOR_NOT_RANGE, 14),
+    ("for i in range():\n        pass", C, errors.C_FOR_NOT_RANGE, 14),
+    ("for i in range(1, 2, 3, 4):\n        pass", C, errors.C_FOR_NOT_RANGE, 14),
+    ("for i in range(3)[1]:\n        pass", C, errors.C_FOR_NOT_RANGE, 14),
+    ("return f(x)(x)", C, errors.C_CALL_TARGET, 16),
+    ("assert x, 'message'", C, errors.C_ASSERT_MESSAGE, 13),
+    ("@dec\n    def g() -> int:\n        pass", C, errors.C_DECORATORS, 5),
+    ("x: list[int] = 3", errors.E_UNKNOWN_TYPE, 0, 8),
+    ("if x: if y: pass", errors.E_SYNTAX, 0, 11),
+    ("return x == not x", errors.E_SYNTAX, 0, 17),
+    ("else:\n        pass", errors.E_SYNTAX, 0, 5),
+    ("return (x", errors.E_EXPECTED_OP, T.OP_RPAR, 12),
+    ("return g(x", errors.E_EXPECTED_OP, T.OP_RPAR, 13),
+    ("return g(x y)", errors.E_EXPECTED_OP, T.OP_RPAR, 16),
+    ("return x)", errors.E_EXPECTED_NEWLINE, 0, 13),
+    ("return x y", errors.E_EXPECTED_NEWLINE, 0, 14),
+    ("return +", errors.E_EXPECTED_EXPR, 0, 13),
+    ("if x\n        pass", errors.E_EXPECTED_OP, T.OP_COLON, 9),
+    ("x = 1\n        y = 2", errors.E_UNEXPECTED_INDENT, 0, 9),
+    ("!x = 1", C, errors.C_MODULE_STATEMENT, 1),
+    ("!if True:\n    pass", C, errors.C_MODULE_STATEMENT, 1),
+    ("!import math", KW, T.KW_IMPORT, 1),
+    ("!from typing import List", KW, T.KW_FROM, 1),
+    ("!class A:\n    pass", KW, T.KW_CLASS, 1),
+    ("!async def f() -> int:\n    pass", KW, T.KW_ASYNC, 1),
+    ("!@dec\ndef f() -> int:\n    pass", C, errors.C_DECORATORS, 1),
+    ("!def f(x: int = 1) -> int:\n    pass", C, errors.C_DEFAULTS, 7),
+    ("!def f(x=1) -> int:\n    pass", C, errors.C_DEFAULTS, 7),
+    ("!def f(*args: int) -> int:\n    pass", C, errors.C_STARARGS, 7),
+    ("!def f(**kw: int) -> int:\n    pass", C, errors.C_STARARGS, 7),
+    ("!def f(x) -> int:\n    pass", errors.E_MISSING_ANNOTATION, 0, 7),
+    ("!def f(x: int):\n    pass", errors.E_MISSING_RETURN_ANNOTATION, 0, 5),
+    ("!def f(x: float) -> int:\n    pass", errors.E_UNKNOWN_TYPE, 0, 10),
+    ("!def f(x: int) -> str:\n    pass", errors.E_UNKNOWN_TYPE, 0, 18),
+    ("!def f(x: ) -> int:\n    pass", errors.E_EXPECTED_TYPE, 0, 10),
+    ("!def f(x: int) -> int:\npass", errors.E_EXPECTED_INDENT, 0, 1),
+    ("!def f(x: int) -> int:", errors.E_EXPECTED_INDENT, 0, 22),
+    ("!def (x: int) -> int:\n    pass", errors.E_EXPECTED_NAME, 0, 5),
+    ("!  def f() -> int:\n    pass", errors.E_UNEXPECTED_INDENT, 0, 3),
+]  # fmt: skip
+
+
+# rejected constructs that CPython rejects too (every other one is valid Python)
+NOT_PYTHON = {"f(x) = 1", "nonlocal y", "return await x"}
+
+
+@pytest.mark.parametrize("snippet, code, arg, col", REJECTIONS, ids=[r[0].split("\n")[0] for r in REJECTIONS])
+def test_rejections_name_the_construct_and_point_at_it(snippet, code, arg, col):
+    whole = snippet.startswith("!")
+    source = snippet[1:] if whole else "def f(x: int) -> int:\n    " + snippet + "\n"
+    err = reject(source)
+    assert (errors.NAMES[err.code], err.col) == (errors.NAMES[code], col), err.format()
+    if code in (C, KW, OP):
+        expected = errors.message(source, code, 0, 0, arg)
+        assert err.message == expected
+    line_of_error = source.split("\n")[err.line - 1]
+    assert err.source_line == line_of_error
+    if code in (C, KW, OP) and snippet not in NOT_PYTHON:
+        compile(source, "<test>", "exec")  # valid Python, outside the subset
+
+
+def test_rejection_line_numbers():
+    err = reject("def f() -> int:\n    x = 1\n\n    # c\n    return x ** 2\n")
+    assert (err.line, err.col, err.code) == (5, 14, errors.E_UNSUPPORTED_OPERATOR)
+
+
+EXAMPLES = sorted(pathlib.Path(__file__).resolve().parents[2].joinpath("examples").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_examples_parse_or_fail_with_a_named_error(path):
+    source = path.read_text()
+    try:
+        parse_source(source, filename=str(path))
+    except ParseError as e:
+        assert 0 < e.code < len(errors.NAMES)
+        assert "compile error" not in e.error.message

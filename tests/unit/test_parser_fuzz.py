@@ -1,0 +1,242 @@
+"""Fuzz the front end: lexer + parser never crash, compiled == plain Python (bounds-checked),
+errors are valid codes with in-range spans, accepted trees are well formed, and whatever is
+accepted CPython accepts too, with the same tree."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pyast_oracle import normalized, oracle_dump
+
+from compiler import errors, lexer, limits, nodes, parser
+from compiler.ast_dump import Ast, dump
+
+SEEDS = [
+    "def gcd(a: int, b: int) -> int:\n    while b != 0:\n        t = b\n        b = a % b\n        a = t\n    return a\n",
+    '"""doc"""\ndef f(n: int) -> bool:\n    x: int = -n * 2 + 3 // (1 - n)\n'
+    "    for i in range(1, n, 2):\n        if i < x <= 5 and not x == 3 or i > 2:\n"
+    "            x += f(i)\n        elif x: pass\n        else:\n            break\n"
+    "    assert f(1) == (x > 0)\n    return True\n\ndef g(a: int) -> int: ...\n",
+]
+FRAGMENTS = list("abxyz_019 \t\n\\()[]{}:;,.=+-*/%<>!@&|^~#'\"\r") + [
+    "def ", "if ", "else:", "elif ", "while ", "for ", " in ", "range(", "return ", "not ", " and ",
+    " or ", "    ", "\n    ", "\n        ", "0x", "1e", "...", "->", "int", "bool", "None", "True",
+    "pass", "break", "é", "\x00", "f'", "b'", "'''", "lambda", "is", "9223372036854775808",
+]  # fmt: skip
+STATEMENTS = {nodes.N_ASSIGN, nodes.N_AUGASSIGN, nodes.N_EXPR_STMT, nodes.N_IF, nodes.N_WHILE, nodes.N_FOR_RANGE,
+              nodes.N_BREAK, nodes.N_CONTINUE, nodes.N_PASS, nodes.N_DOCSTRING, nodes.N_ELLIPSIS,
+              nodes.N_RETURN, nodes.N_ASSERT}  # fmt: skip
+EXPRESSIONS = {nodes.N_INT, nodes.N_BOOL, nodes.N_NONE, nodes.N_NAME, nodes.N_UNARY, nodes.N_BINARY,
+               nodes.N_BOOLOP, nodes.N_COMPARE, nodes.N_CALL}  # fmt: skip
+# CPython errors raised after parsing: the type checker's job, not the parser's
+LATER_PHASE = ("outside loop", "not properly in loop", "duplicate argument")
+
+
+def run(raw: bytes, plain: bool):
+    """Lex + parse raw bytes, compiled or as plain Python; (status, count, err, node arrays)."""
+    src = np.frombuffer(raw, dtype=np.uint8)
+    toks = lexer.token_arrays(len(src))
+    err = np.zeros(4, dtype=np.int32)
+    n_tok = lexer.lex(src, 0, len(src), *toks, err) if plain else lexer._lex_all(src, *toks, err)
+    if n_tok < 0:
+        return "lex", n_tok, tuple(err), None, None
+    cap = limits.node_capacity(len(src))
+    arrays = [np.zeros(cap, dtype=np.int32) for _ in range(5)] + [np.zeros(cap, dtype=np.int64)]
+    stack = np.zeros(parser.scratch_size(n_tok), dtype=np.int32)
+    entry = parser.parse if plain else parser._parse_one
+    n = entry(src, *toks, n_tok, *arrays, stack, err)
+    if n < 0:
+        return "parse", n, tuple(err), None, None
+    return "ok", n, (0, 0, 0, 0), arrays, (n_tok, toks)
+
+
+def check_tree(n, kind, op, first, next_):
+    """Every node reached exactly once from the MODULE, each with its kind's child layout."""
+    seen = np.zeros(n, dtype=bool)
+    todo = [0]
+    while todo:
+        i = todo.pop()
+        assert 0 <= i < n and not seen[i]
+        seen[i] = True
+        kids = []
+        c = first[i]
+        while c >= 0:
+            kids.append(int(c))
+            c = next_[c]
+        todo += kids
+        k = [int(kind[c]) for c in kids]
+        kd = int(kind[i])
+        if kd == nodes.N_MODULE:
+            assert set(k) <= {nodes.N_FUNCDEF}
+        elif kd == nodes.N_FUNCDEF:
+            assert k[-1] == nodes.N_BLOCK and set(k[:-1]) <= {nodes.N_PARAM}
+        elif kd == nodes.N_BLOCK:
+            assert len(k) >= 1 and set(k) <= STATEMENTS
+        elif kd == nodes.N_IF:
+            assert len(k) in (2, 3) and k[0] in EXPRESSIONS and k[1] == nodes.N_BLOCK
+            assert len(k) == 2 or k[2] in (nodes.N_BLOCK, nodes.N_IF)
+        elif kd == nodes.N_WHILE:
+            assert len(k) == 2 and k[0] in EXPRESSIONS and k[1] == nodes.N_BLOCK
+        elif kd == nodes.N_FOR_RANGE:
+            assert 1 <= op[i] <= 3 and len(k) == op[i] + 1 and k[-1] == nodes.N_BLOCK
+            assert set(k[:-1]) <= EXPRESSIONS
+        elif kd == nodes.N_COMPARE:
+            assert len(k) >= 2 and k[0] in EXPRESSIONS and set(k[1:]) == {nodes.N_CMP_LINK}
+        else:
+            arity = {nodes.N_UNARY: 1, nodes.N_BINARY: 2, nodes.N_BOOLOP: 2, nodes.N_CMP_LINK: 1,
+                     nodes.N_ASSIGN: 1, nodes.N_AUGASSIGN: 1, nodes.N_EXPR_STMT: 1, nodes.N_ASSERT: 1}  # fmt: skip
+            if kd == nodes.N_RETURN:
+                assert len(k) <= 1
+            elif kd != nodes.N_CALL:
+                assert len(k) == arity.get(kd, 0)
+            assert set(k) <= EXPRESSIONS
+    assert seen.all()
+
+
+def check(raw: bytes):
+    compiled = run(raw, plain=False)
+    plain = run(raw, plain=True)
+    assert compiled[:3] == plain[:3]
+    status, n, err, arrays, toks = compiled
+    if status != "ok":
+        code, start, end, _arg = err
+        assert 0 < code < len(errors.NAMES)
+        assert 0 <= start <= end <= len(raw)
+        return
+    for a, b in zip(arrays, plain[3]):
+        assert np.array_equal(a[:n], b[:n])
+    check_tree(n, arrays[0], arrays[1], arrays[3], arrays[4])
+    source = raw.decode()  # the lexer refuses non-ASCII outside strings and comments
+    try:
+        compile(source, "<fuzz>", "exec")
+    except SyntaxError as e:
+        assert any(m in e.msg for m in LATER_PHASE), (source, e)
+        return
+    tree = Ast(source, n, *arrays, toks[0], *toks[1])
+    assert normalized(dump(tree)) == oracle_dump(source)
+
+
+FUZZ = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FUZZ
+@given(st.binary(max_size=80))
+def test_random_bytes(raw):
+    check(raw)
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=40))
+def test_random_fragments(parts):
+    check("".join(parts).encode())
+
+
+@FUZZ
+@given(st.data())
+def test_mutated_programs(data):
+    text = data.draw(st.sampled_from(SEEDS))
+    for _ in range(data.draw(st.integers(1, 4))):
+        p = data.draw(st.integers(0, len(text)))
+        what = data.draw(st.sampled_from(["insert", "delete", "replace"]))
+        frag = data.draw(st.sampled_from(FRAGMENTS))
+        if what == "insert":
+            text = text[:p] + frag + text[p:]
+        elif what == "delete":
+            text = text[:p] + text[p + data.draw(st.integers(1, 6)) :]
+        else:
+            text = text[:p] + frag + text[p + 1 :]
+    check(text.encode())
+
+
+def test_seeds_are_accepted():
+    for s in SEEDS:
+        assert run(s.encode(), plain=False)[0] == "ok"
+        check(s.encode())
+
+
+# ---------------------------------------------------------------- valid programs of the subset
+
+
+def gen_expr(draw, depth):
+    """(text, precedence) of a random expression, parenthesized where Python needs it."""
+    names = ["a", "b", "n", "x_1"]
+    if depth <= 0 or draw(st.integers(0, 3)) == 0:
+        atom = draw(st.sampled_from(["name", "int", "bool", "call0"]))
+        if atom == "name":
+            return draw(st.sampled_from(names)), 9
+        if atom == "int":
+            v = draw(st.integers(0, 2**63 - 1))
+            return draw(st.sampled_from([str(v), hex(v), oct(v), bin(v), f"{v:_}"])), 9
+        if atom == "bool":
+            return draw(st.sampled_from(["True", "False"])), 9
+        return "g()", 9
+
+    def sub(p):
+        text, q = gen_expr(draw, depth - 1)
+        return f"({text})" if q < p or draw(st.integers(0, 9)) == 0 else text
+
+    form = draw(st.sampled_from(["unary", "not", "bin", "bin", "cmp", "bool", "call"]))
+    if form == "unary":
+        return draw(st.sampled_from(["-", "+", "- "])) + sub(7), 7
+    if form == "not":
+        return "not " + sub(3), 3
+    if form == "bin":
+        o = draw(st.sampled_from(["+", "-", "*", "//", "%"]))
+        p = 5 if o in "+-" else 6
+        return f"{sub(p)} {o} {sub(p + 1)}", p
+    if form == "cmp":
+        parts = [sub(5)]
+        for _ in range(draw(st.integers(1, 3))):
+            parts += [draw(st.sampled_from(["<", "<=", "==", "!=", ">", ">="])), sub(5)]
+        return " ".join(parts), 4
+    if form == "bool":
+        o = draw(st.sampled_from(["and", "or"]))
+        p = 2 if o == "and" else 1
+        return f"{sub(p)} {o} {sub(p + 1)}", p
+    args = [gen_expr(draw, depth - 1)[0] for _ in range(draw(st.integers(1, 3)))]
+    return "f(" + ", ".join(args) + draw(st.sampled_from(["", ","])) + ")", 9
+
+
+def gen_block(draw, depth, indent, unit):
+    lines = []
+    for _ in range(draw(st.integers(1, 3))):
+        e = gen_expr(draw, 3)[0]
+        kind = draw(st.sampled_from(["assign", "ann", "aug", "call", "return", "assert", "pass",
+                                     "doc", "if", "while", "for", "break"]))  # fmt: skip
+        if kind in ("if", "while", "for") and depth > 0:
+            head = {"if": f"if {e}:", "while": f"while {e}:"}.get(kind)
+            if kind == "for":
+                args = ", ".join(gen_expr(draw, 2)[0] for _ in range(draw(st.integers(1, 3))))
+                head = f"for i in range({args}):"
+            if draw(st.integers(0, 3)) == 0:
+                lines.append(indent + head + " pass")
+            else:
+                lines += [indent + head] + gen_block(draw, depth - 1, indent + unit, unit)
+            while kind == "if" and draw(st.integers(0, 2)) == 0:
+                lines += [indent + f"elif {gen_expr(draw, 2)[0]}:"] + gen_block(draw, depth - 1, indent + unit, unit)
+            if kind == "if" and draw(st.booleans()):
+                lines += [indent + "else:"] + gen_block(draw, depth - 1, indent + unit, unit)
+            continue
+        simple = {"assign": f"y = {e}", "ann": f"z: {draw(st.sampled_from(['int', 'bool']))} = {e}",
+                  "aug": f"y {draw(st.sampled_from(['+=', '-=', '*=', '//=', '%=']))} {e}",
+                  "call": f"f({e})", "return": draw(st.sampled_from(["return", f"return {e}"])),
+                  "assert": f"assert {e}", "pass": "pass", "doc": '"""text"""',
+                  "if": "break", "while": "continue", "for": "pass", "break": "break"}  # fmt: skip
+        lines.append(indent + simple[kind] + draw(st.sampled_from(["", "  # comment"])))
+    return lines
+
+
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_generated_valid_programs_are_accepted_like_cpython(data):
+    unit = data.draw(st.sampled_from(["    ", "  ", "\t", " "]))
+    src = []
+    for k in range(data.draw(st.integers(1, 3))):
+        params = ", ".join(f"p{j}: {data.draw(st.sampled_from(['int', 'bool']))}" for j in range(data.draw(st.integers(0, 3))))
+        ret = data.draw(st.sampled_from(["int", "bool", "None"]))
+        src += [f"def fn{k}({params}) -> {ret}:"] + gen_block(data.draw, 2, unit, unit) + [""]
+    source = "\n".join(src)
+    status = run(source.encode(), plain=False)
+    assert status[0] == "ok", (source, status)
+    check(source.encode())

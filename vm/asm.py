@@ -1,0 +1,241 @@
+"""A small assembler: write VM bytecode by hand (tests, the neural path's targets).
+
+    .unit suite                  # starts a unit (one is implied before the first function)
+    .import solve x              # an interface stub: name and parameter names
+    .func test_solve             # a function: name and parameter names
+    .local i acc                 # more local slots (named)
+    .stack 4                     # max operand stack (computed from the code when omitted)
+    .nlocals 6                   # force the slot count (for deliberately bad code)
+    .returns bool                # return type (int when omitted)
+    loop:                        # a label (may also prefix an instruction: `loop: LOAD_VAR i`)
+        FOR_RANGE 0              # operands: a slot name or number (LOCAL), an int value
+        LOAD_CONST 10**20        #   interned in the unit's pool (CONST), an int (IMM), a label
+        CALL solve               #   (JUMP), a function of this unit (FUNC), `== [int|bool]`
+        ASSERT_CMP ==            #   (ASSERT); `=N` gives any operand raw
+    # comments run to the end of the line
+
+Each instruction's source line is its line in the text.  `assemble_named` also returns
+{"unit.func": global id} (and {"func": id} for names unique across units); `make_jobs`
+turns (function name, args) pairs into a JobTable.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from compiler.limits import MAX_PARAMS
+from vm import opcodes as O
+from vm.image import MAX_IMPORTS, JobTable, Program
+from vm.valuetypes import T_INT, TYPE_NAMES
+
+UNCOMPUTED = 1 << 16  # provisional max_stack while the real one is measured
+
+
+class AsmError(ValueError):
+    def __init__(self, lineno: int, msg: str):
+        super().__init__(f"line {lineno}: {msg}")
+
+
+@dataclass
+class _Func:
+    name: str
+    params: list[str]
+    is_import: bool
+    locals: list[str] = field(default_factory=list)
+    nlocals: int | None = None
+    stack: int | None = None
+    ret: int = T_INT
+    labels: dict[str, int] = field(default_factory=dict)
+    body: list[tuple[str, str, int]] = field(default_factory=list)  # (opname, operand, line)
+
+
+@dataclass
+class _Unit:
+    name: str
+    funcs: list[_Func] = field(default_factory=list)
+
+
+_POWER = re.compile(r"(-?)(\d+)\*\*(\d+)(?:([+-])(\d+))?")
+
+
+def _int(text: str, lineno: int) -> int:
+    """An int literal (0x / 0o / 0b / _ allowed), or `[-]B**E[+-]C` such as -2**63."""
+    text = text.replace(" ", "")
+    if m := _POWER.fullmatch(text):
+        sign, base, exp, add_sign, add = m.groups()
+        v = int(base) ** int(exp) * (-1 if sign else 1)
+        return v + (int(add) * (-1 if add_sign == "-" else 1) if add else 0)
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise AsmError(lineno, f"expected an integer, got {text!r}") from None
+
+
+def _parse(text: str) -> list[_Unit]:
+    units: list[_Unit] = []
+    func = None
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if line.startswith("."):
+            word, *rest = line.split()
+            if word == ".unit":
+                units.append(_Unit(rest[0] if rest else f"unit{len(units)}"))
+                func = None
+            elif word in (".func", ".import"):
+                if not units:
+                    units.append(_Unit("unit0"))
+                if not rest:
+                    raise AsmError(lineno, f"{word} needs a name")
+                func = _Func(rest[0], rest[1:], word == ".import")
+                units[-1].funcs.append(func)
+            elif func is None:
+                raise AsmError(lineno, f"{word} outside a function")
+            elif word == ".local":
+                func.locals += rest
+            elif word in (".stack", ".nlocals") and len(rest) == 1:
+                setattr(func, word[1:], _int(rest[0], lineno))
+            elif word == ".returns" and len(rest) == 1 and rest[0] in TYPE_NAMES:
+                func.ret = TYPE_NAMES.index(rest[0])
+            else:
+                raise AsmError(lineno, f"bad directive {line!r}")
+            continue
+        while m := re.match(r"(\w+):\s*", line):
+            if func is None or func.is_import:
+                raise AsmError(lineno, "label outside a function body")
+            func.labels[m.group(1)] = len(func.body)
+            line = line[m.end() :]
+        if line:
+            if func is None or func.is_import:
+                raise AsmError(lineno, "instruction outside a function body")
+            name, operand = (line.split(None, 1) + [""])[:2]
+            if name not in O.BY_NAME:
+                raise AsmError(lineno, f"unknown instruction {name!r}")
+            func.body.append((name, operand.strip(), lineno))
+    return units
+
+
+def _operand(op: O.Op, text: str, lineno: int, func: _Func, unit: _Unit, pool: list[int]) -> int:
+    if text.startswith("="):
+        return _int(text[1:], lineno)
+    kind = op.operand
+    if kind == O.ARG_NONE:
+        if text:
+            raise AsmError(lineno, f"{op.name} takes no operand")
+        return 0
+    if not text:
+        raise AsmError(lineno, f"{op.name} needs a {O.OPERAND_KINDS[kind]} operand")
+    if kind == O.ARG_LOCAL:
+        slots = func.params + func.locals
+        return slots.index(text) if text in slots else _int(text, lineno)
+    if kind == O.ARG_CONST:
+        v = _int(text, lineno)
+        if v not in pool:
+            pool.append(v)
+        return pool.index(v)
+    if kind == O.ARG_JUMP:
+        if text not in func.labels:
+            raise AsmError(lineno, f"unknown label {text!r}")
+        return func.labels[text]
+    if kind == O.ARG_FUNC:
+        names = [f.name for f in unit.funcs]
+        if text not in names:
+            raise AsmError(lineno, f"unknown function {text!r} in unit {unit.name}")
+        return names.index(text)
+    if kind == O.ARG_ASSERT:
+        cmp, _, typ = text.partition(" ")
+        typ = typ.strip() or TYPE_NAMES[T_INT]
+        if cmp not in O.CMP_NAMES or typ not in TYPE_NAMES:
+            raise AsmError(lineno, f"expected a comparison and a type, got {text!r}")
+        return O.CMP_NAMES.index(cmp) + 8 * TYPE_NAMES.index(typ)
+    return _int(text, lineno)  # IMM
+
+
+def assemble_named(text: str) -> tuple[Program, dict[str, int]]:
+    """Assemble `text`; also return {"unit.func": global id, "func": id if unique}."""
+    code, lines, consts, funcs = [], [], [], []
+    starts = {"code": [0], "const": [0], "func": [0]}
+    names: dict[str, int] = {}
+    for u, unit in enumerate(_parse(text)):
+        pool: list[int] = []
+        n_imports = 0
+        for func in unit.funcs:
+            g = len(funcs)
+            names[f"{unit.name}.{func.name}"] = g
+            names[func.name] = -1 if func.name in names else g
+            n_locals = func.nlocals if func.nlocals is not None else len(func.params) + len(func.locals)
+            imp = -1
+            if func.is_import:
+                imp, n_imports = n_imports, n_imports + 1
+                if imp >= MAX_IMPORTS:
+                    raise AsmError(0, f"unit {unit.name}: more than {MAX_IMPORTS} imports")
+            stack = 0 if func.is_import else (UNCOMPUTED if func.stack is None else func.stack)
+            funcs.append((len(code), len(func.params), n_locals, stack, func.ret, u, imp))
+            for name, operand, lineno in func.body:
+                op = O.BY_NAME[name]
+                code.append((op.number, _operand(op, operand, lineno, func, unit, pool)))
+                lines.append(lineno)
+        consts += pool
+        for key, n in (("code", len(code)), ("const", len(consts)), ("func", len(funcs))):
+            starts[key].append(n)
+    cols = np.array(funcs, dtype=np.int64).reshape(-1, 7).T
+    i32 = lambda a: np.ascontiguousarray(a, dtype=np.int32)  # noqa: E731
+    program = Program(
+        code=i32(np.array(code, dtype=np.int64).reshape(-1, 2)), lines=i32(lines),
+        consts=np.array(consts, dtype=np.int64), func_entry=i32(cols[0]), func_nparams=i32(cols[1]),
+        func_nlocals=i32(cols[2]), func_max_stack=i32(cols[3]), func_ret_type=i32(cols[4]),
+        func_unit=i32(cols[5]), func_import=i32(cols[6]), unit_code_start=i32(starts["code"]),
+        unit_const_start=i32(starts["const"]), unit_func_start=i32(starts["func"]),
+    )  # fmt: skip
+    _measure_stacks(program)
+    return program, {k: v for k, v in names.items() if v >= 0}
+
+
+def _measure_stacks(program: Program) -> None:
+    """Replace each provisional max_stack by the deepest stack the code reaches."""
+    from vm.prepare import image_arrays
+    from vm.verify import POPS, PUSHES, check_function
+
+    image = image_arrays(program)
+    code, ends = image[0], image[4]
+    depth_at, work = np.empty(len(program.code), np.int32), np.empty(len(program.code), np.int32)
+    for g in np.flatnonzero(program.func_max_stack == UNCOMPUTED):
+        if check_function(g, code, *image[3:12], depth_at, work)[0] != 0:
+            continue  # not analysable: keep the provisional value; verify() says why
+        deepest = 0
+        for pc in range(int(program.func_entry[g]), int(ends[g])):
+            op, arg = (int(x) for x in program.code[pc])
+            if depth_at[pc] >= 0:
+                callee = int(program.unit_func_start[program.func_unit[g]]) + arg
+                pops = int(program.func_nparams[callee]) if op == O.CALL else int(POPS[op])
+                deepest = max(deepest, int(depth_at[pc]) - pops + int(PUSHES[op]))
+        program.func_max_stack[g] = deepest
+
+
+def assemble(text: str) -> Program:
+    """Assemble `text` (see the module doc) into a Program."""
+    return assemble_named(text)[0]
+
+
+def make_jobs(names: dict[str, int], calls, links=()) -> JobTable:
+    """A JobTable from `calls`: (function, args) or (function, args, link row) tuples.
+
+    Functions are names from `assemble_named` or global ids; args are ints or bools.
+    `links` rows list, per import ordinal, the function that resolves it.  A call without a
+    link row uses row 0 when there are links, else -1."""
+    gid = lambda f: names[f] if isinstance(f, str) else int(f)  # noqa: E731
+    calls = list(calls)
+    args = np.zeros((len(calls), MAX_PARAMS), dtype=np.int64)
+    func = np.zeros(len(calls), dtype=np.int32)
+    link = np.full(len(calls), 0 if links else -1, dtype=np.int32)
+    for j, call in enumerate(calls):
+        func[j] = gid(call[0])
+        args[j, : len(call[1])] = [int(a) for a in call[1]]
+        if len(call) > 2:
+            link[j] = call[2]
+    table = np.full((len(links), MAX_IMPORTS), -1, dtype=np.int32)
+    for r, row in enumerate(links):
+        table[r, : len(row)] = [gid(f) for f in row]
+    return JobTable(func=func, link=link, args=args, links=table)

@@ -1,0 +1,87 @@
+"""Disassembler: a Program as text, like `python -m dis`.
+
+    function 1 fact(1 param, 2 locals, max stack 3) -> int
+       3         12  LOAD_VAR                0
+                 13  LOAD_INT                2
+                 14  COMPARE_LT              0
+                 15  JUMP_IF_FALSE           6  (to 18)
+       4         16  LOAD_INT                1
+                 17  RETURN                  0
+       5     >>  18  ...
+
+Columns: source line (when it changes), `>>` on jump targets, absolute pc, opcode, raw
+operand and its meaning: constants by value, jumps as absolute targets, calls by callee,
+ASSERT_CMP by comparison and operand type.
+"""
+
+from __future__ import annotations
+
+from vm import opcodes as O
+from vm.prepare import function_ends
+from vm.valuetypes import TYPE_NAMES
+
+
+def disassemble(program, unit: int | None = None, names: dict[int, str] | None = None) -> str:
+    """Text of every unit (or of `unit`); `names` maps global function ids to names."""
+    names = names or {}
+    ends = function_ends(program)
+    out = []
+    for u in range(program.n_units) if unit is None else [unit]:
+        c_lo, c_hi = int(program.unit_code_start[u]), int(program.unit_code_start[u + 1])
+        k_lo, k_hi = int(program.unit_const_start[u]), int(program.unit_const_start[u + 1])
+        out.append(f"unit {u}: code [{c_lo}, {c_hi}), {k_hi - k_lo} constants")
+        for g in range(int(program.unit_func_start[u]), int(program.unit_func_start[u + 1])):
+            out += _function(program, g, int(ends[g]), names)
+    return "\n".join(out) + "\n"
+
+
+def _function(p, g: int, end: int, names: dict[int, str]) -> list[str]:
+    n_params, n_locals = int(p.func_nparams[g]), int(p.func_nlocals[g])
+    ret = int(p.func_ret_type[g])
+    ret_name = TYPE_NAMES[ret] if 0 <= ret < len(TYPE_NAMES) else f"type {ret}"
+    plural = lambda n, w: f"{n} {w}{'' if n == 1 else 's'}"  # noqa: E731
+    head = f"{names.get(g, '')}({plural(n_params, 'param')}"
+    if p.func_import[g] >= 0:
+        return ["", f"function {g} {head}) -> {ret_name}: import #{int(p.func_import[g])}"]
+    head += f", {plural(n_locals, 'local')}, max stack {int(p.func_max_stack[g])}) -> {ret_name}"
+    entry = int(p.func_entry[g])
+    targets = {entry + int(p.code[pc, 1]) for pc in range(entry, end) if int(p.code[pc, 0]) in O.JUMP_OPCODES}
+    lines = ["", f"function {g} {head}"]
+    last_line = None
+    for pc in range(entry, end):
+        op, arg = int(p.code[pc, 0]), int(p.code[pc, 1])
+        line = int(p.lines[pc])
+        shown = f"{line:>4}" if line != last_line else "    "
+        last_line = line
+        name = O.TABLE[op].name if 0 <= op < O.NUM_OPCODES else f"<opcode {op}>"
+        meaning = _meaning(p, g, op, arg, entry, names)
+        mark = ">>" if pc in targets else "  "
+        lines.append(f"{shown}   {mark} {pc:>5}  {name:<22}{arg:>6}" + (f"  ({meaning})" if meaning else ""))
+    return lines
+
+
+def _meaning(p, g: int, op: int, arg: int, entry: int, names: dict[int, str]) -> str:
+    if not 0 <= op < O.NUM_OPCODES:
+        return ""
+    kind = O.TABLE[op].operand
+    u = int(p.func_unit[g])
+    if kind == O.ARG_CONST:
+        k = int(p.unit_const_start[u]) + arg
+        inside = 0 <= arg and k < int(p.unit_const_start[u + 1])
+        return repr(int(p.consts[k])) if inside else "no such constant"
+    if kind == O.ARG_JUMP:
+        return f"to {entry + arg}"
+    if kind == O.ARG_FUNC:
+        callee = int(p.unit_func_start[u]) + arg
+        if not 0 <= arg or callee >= int(p.unit_func_start[u + 1]):
+            return "no such function"
+        imp = int(p.func_import[callee])
+        return names.get(callee, f"function {callee}") + (f", import #{imp}" if imp >= 0 else "")
+    if kind == O.ARG_ASSERT:
+        cmp, typ = arg % 8, arg // 8
+        if cmp < len(O.CMP_NAMES) and 0 <= typ < len(TYPE_NAMES):
+            return f"{O.CMP_NAMES[cmp]} {TYPE_NAMES[typ]}"
+        return "bad comparison"
+    if op in (O.FOR_RANGE, O.RANGE_CHECK):
+        return f"counter, stop, step in slots {arg}..{arg + 2}"
+    return ""

@@ -1,0 +1,342 @@
+"""The VM kernel body: run one job.  Written once, run as plain Python, numba CPU and CUDA.
+
+`run_job` takes flat arrays only, allocates nothing and raises nothing: it writes the job's
+row of the result arrays.  vm/reference.py is the readable spec it must agree with bit for
+bit.  Only functions that passed vm.verify.check_function run (a job entering any other
+ends with INVALID_BYTECODE), so the loop checks no opcode, operand, jump or stack depth:
+every access stays inside the job's scratch because the verifier bounded it statically and
+each CALL checks that the callee's frame (nlocals + max_stack) fits.  vm/prepare.py checks
+the image's tables once per launch.
+
+A frame is `fp` (its first local), `lo = fp + nlocals` (the operand-stack base) and the
+function's entry (jumps are relative to it); a record on `frames` is (return pc, caller fp,
+caller function id).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba.extending import register_jitable
+
+from vm.opcodes import (
+    ASSERT_CMP, ASSERT_TRUE, BINARY_ADD, BINARY_ADD_INT, BINARY_FLOORDIV, BINARY_MOD,
+    BINARY_MOD_INT, BINARY_MUL, BINARY_SUB, CALL, COMPARE_GE, COMPARE_LT, DUP_TOP, FOR_RANGE,
+    INC_VAR, JUMP, JUMP_IF_FALSE, JUMP_IF_FALSE_OR_POP, JUMP_IF_NOT_GE, JUMP_IF_NOT_LT,
+    JUMP_IF_TRUE, JUMP_IF_TRUE_OR_POP, LOAD_CONST, LOAD_INT, LOAD_VAR, NOP, POP_TOP, RANGE_CHECK,
+    RETURN, ROT_THREE, ROT_TWO, STORE_VAR, UNARY_NEG, UNARY_NOT, cost_table,
+)
+from vm.status import (
+    ASSERT_FAILED, INVALID_BYTECODE, OK, OVERFLOW, RECURSION_LIMIT, STACK_LIMIT, STEP_LIMIT,
+    VALUE_ERROR, ZERO_DIVISION,
+)
+
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+MUL_SAFE = 3037000499  # floor(sqrt(2**63 - 1)): |a|, |b| <= this cannot overflow a * b
+COSTS = cost_table()
+# truth masks of <, <=, ==, !=, >, >= over the outcomes (bit 2: a < b, bit 1: a == b, bit 0: a > b)
+CMP_MASKS = sum(mask << (3 * cmp) for cmp, mask in enumerate((0b100, 0b110, 0b010, 0b101, 0b001, 0b011)))
+
+
+@register_jitable(inline="always")
+def compare(cmp, a, b):
+    """1 if `a <cmp> b` holds, else 0 (cmp: vm.opcodes CMP_* order, 0 <= cmp < 6), branch-free:
+    bit (2 * (a < b) + (a == b)) of the comparison's 3-bit truth mask in CMP_MASKS."""
+    return (CMP_MASKS >> (3 * cmp + 2 * (a < b) + (a == b))) & 1
+
+
+@register_jitable
+def mul_wide(a, b):
+    """(status, a * b) when |a| or |b| is too large for the product to be surely in range."""
+    if a == INT64_MIN or b == INT64_MIN:  # fits only times 0 or 1
+        other = b if a == INT64_MIN else a
+        if other == 0 or other == 1:
+            return OK, a * b
+        return OVERFLOW, a
+    ma = a if a >= 0 else -a
+    mb = b if b >= 0 else -b
+    if ma <= 1 or mb <= 1:
+        return OK, a * b
+    limit = INT64_MAX // mb  # the largest |a| that fits; one more when the product
+    if (a < 0) != (b < 0) and INT64_MAX % mb == mb - 1:  # is negative and mb | 2**63
+        limit += 1
+    if ma > limit:
+        return OVERFLOW, a
+    return OK, a * b
+
+
+@register_jitable
+def arith(op, a, b):
+    """(status, result) of a binary int64 op with Python semantics.
+
+    Overflow is detected before computing: numba's signed arithmetic is `nsw` (overflow is
+    undefined behaviour to LLVM), so a wrapped result must never be computed."""
+    if op == BINARY_ADD:
+        if (b > 0 and a > INT64_MAX - b) or (b < 0 and a < INT64_MIN - b):
+            return OVERFLOW, a
+        return OK, a + b
+    if op == BINARY_SUB:
+        if (b < 0 and a > INT64_MAX + b) or (b > 0 and a < INT64_MIN + b):
+            return OVERFLOW, a
+        return OK, a - b
+    if op == BINARY_MUL:
+        if -MUL_SAFE <= a <= MUL_SAFE and -MUL_SAFE <= b <= MUL_SAFE:
+            return OK, a * b
+        return mul_wide(a, b)
+    if b == 0:
+        return ZERO_DIVISION, a
+    if b == -1:  # avoid the hardware trap of MIN / -1; x // -1 == -x, x % -1 == 0
+        if op == BINARY_MOD:
+            return OK, b - b
+        if a == INT64_MIN:
+            return OVERFLOW, a
+        return OK, -a
+    if op == BINARY_FLOORDIV:
+        return OK, a // b
+    return OK, a % b
+
+
+@register_jitable
+def resolve(g, link_row, func_import, func_nparams, func_ok, links):
+    """Global id a call of g runs (a stub resolves through the job's link row to a function
+    with a body and the stub's arity); -1 if that fails or the function did not verify."""
+    if g < 0 or g >= func_import.shape[0]:
+        return -1
+    imp = func_import[g]
+    t = g
+    if imp >= 0:
+        if link_row < 0 or link_row >= links.shape[0] or imp >= links.shape[1]:
+            return -1
+        t = links[link_row, imp]
+        if t < 0 or t >= func_import.shape[0] or func_import[t] >= 0 or func_nparams[t] != func_nparams[g]:
+            return -1
+    if func_ok[t] == 0:
+        return -1
+    return t
+
+
+@register_jitable
+def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlocals,
+            func_max_stack, func_unit, func_import, unit_const_start, unit_func_start, func_ok,
+            job_func, job_link, job_args, links, cost_of, step_limit, stack, frames,
+            status, value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs, fail_arg):
+    """Run job j to its end and write row j of the result arrays.
+
+    `code` is the Program's code flattened (int32[2N]: opcode at 2 * pc, operand at
+    2 * pc + 1); func_ok[g] is 1 where vm.verify.check_function passed (only those functions
+    run: their operands, jumps and stack depths need no checks here); `stack` (int64) and
+    `frames` (int64[max_depth, 3]) are the job's scratch; cost_of has every opcode's cost."""
+    stack_size = stack.shape[0]
+    max_depth = frames.shape[0]
+    link_row = job_link[j]
+    left = step_limit  # instructions the job may still execute
+    n_cost = 0
+    lhs = 0
+    rhs = 0
+    result = 0
+    pc = -1  # the failing instruction, -1 while none runs
+    g = resolve(job_func[j], link_row, func_import, func_nparams, func_ok, links)
+    if g < 0:
+        st = INVALID_BYTECODE
+        g = 0
+    elif max_depth < 1:
+        st = RECURSION_LIMIT
+    elif func_nlocals[g] + func_max_stack[g] > stack_size:
+        st = STACK_LIMIT
+    else:
+        st = OK
+    if st == OK:
+        # enter the job's function like a CALL at depth 0, its arguments already pushed
+        n_params = func_nparams[g]
+        for k in range(n_params):
+            stack[k] = job_args[j, k]
+        fp = 0
+        depth = 0
+        entry = func_entry[g]
+        lo = func_nlocals[g]
+        for k in range(n_params, lo):
+            stack[k] = 0
+        sp = lo
+        pc = entry
+        while True:
+            if left == 0:
+                st = STEP_LIMIT
+                break
+            op = code[2 * pc]
+            arg = code[2 * pc + 1]
+            left -= 1
+            n_cost += cost_of[op]
+            if op == LOAD_VAR:
+                stack[sp] = stack[fp + arg]
+                sp += 1
+                pc += 1
+            elif op == LOAD_INT:
+                stack[sp] = arg
+                sp += 1
+                pc += 1
+            elif op == STORE_VAR:
+                sp -= 1
+                stack[fp + arg] = stack[sp]
+                pc += 1
+            elif op >= BINARY_ADD and op <= BINARY_MOD:
+                st, r = arith(op, stack[sp - 2], stack[sp - 1])
+                if st != OK:
+                    break
+                sp -= 1
+                stack[sp - 1] = r
+                pc += 1
+            elif op >= JUMP_IF_NOT_LT and op <= JUMP_IF_NOT_GE:
+                sp -= 2
+                if compare(op - JUMP_IF_NOT_LT, stack[sp], stack[sp + 1]) == 0:
+                    pc = entry + arg
+                else:
+                    pc += 1
+            elif op >= BINARY_ADD_INT and op <= BINARY_MOD_INT:
+                st, r = arith(op - BINARY_ADD_INT + BINARY_ADD, stack[sp - 1], arg)
+                if st != OK:
+                    break
+                stack[sp - 1] = r
+                pc += 1
+            elif op == JUMP:
+                pc = entry + arg
+            elif op == JUMP_IF_FALSE or op == JUMP_IF_TRUE:
+                sp -= 1
+                if (stack[sp] != 0) == (op == JUMP_IF_TRUE):
+                    pc = entry + arg
+                else:
+                    pc += 1
+            elif op >= COMPARE_LT and op <= COMPARE_GE:
+                sp -= 1
+                stack[sp - 1] = compare(op - COMPARE_LT, stack[sp - 1], stack[sp])
+                pc += 1
+            elif op == INC_VAR:
+                st, r = arith(BINARY_ADD, stack[fp + arg], 1)
+                if st != OK:
+                    break
+                stack[fp + arg] = r
+                pc += 1
+            elif op == FOR_RANGE:
+                s = fp + arg
+                counter = stack[s]
+                stop = stack[s + 1]
+                step = stack[s + 2]
+                if (step > 0 and counter < stop) or (step < 0 and counter > stop):
+                    stack[sp] = counter
+                    sp += 1
+                    st, r = arith(BINARY_ADD, counter, step)
+                    stack[s] = r if st == OK else stop
+                    st = OK
+                    pc += 2
+                else:
+                    pc += 1
+            elif op == LOAD_CONST:
+                stack[sp] = consts[unit_const_start[func_unit[g]] + arg]
+                sp += 1
+                pc += 1
+            elif op == CALL:
+                callee = resolve(unit_func_start[func_unit[g]] + arg, link_row, func_import,
+                                 func_nparams, func_ok, links)
+                if callee < 0:
+                    st = INVALID_BYTECODE
+                    break
+                if depth + 1 >= max_depth:
+                    st = RECURSION_LIMIT
+                    break
+                new_fp = sp - func_nparams[callee]
+                if new_fp + func_nlocals[callee] + func_max_stack[callee] > stack_size:
+                    st = STACK_LIMIT
+                    break
+                frames[depth, 0] = pc + 1
+                frames[depth, 1] = fp
+                frames[depth, 2] = g
+                depth += 1
+                g = callee
+                fp = new_fp
+                entry = func_entry[g]
+                lo = fp + func_nlocals[g]
+                for k in range(sp, lo):
+                    stack[k] = 0
+                sp = lo
+                pc = entry
+            elif op == RETURN:
+                result = stack[sp - 1]
+                if depth == 0:
+                    break
+                depth -= 1
+                sp = fp
+                stack[sp] = result
+                sp += 1
+                pc = frames[depth, 0]
+                fp = frames[depth, 1]
+                g = frames[depth, 2]
+                entry = func_entry[g]
+            elif op == ASSERT_CMP:
+                sp -= 2
+                if compare(arg & 7, stack[sp], stack[sp + 1]) == 0:
+                    lhs = stack[sp]
+                    rhs = stack[sp + 1]
+                    st = ASSERT_FAILED
+                    break
+                pc += 1
+            elif op == ASSERT_TRUE:
+                sp -= 1
+                if stack[sp] == 0:
+                    lhs = stack[sp]
+                    st = ASSERT_FAILED
+                    break
+                pc += 1
+            elif op == JUMP_IF_FALSE_OR_POP or op == JUMP_IF_TRUE_OR_POP:
+                if (stack[sp - 1] != 0) == (op == JUMP_IF_TRUE_OR_POP):
+                    pc = entry + arg
+                else:
+                    sp -= 1
+                    pc += 1
+            elif op == RANGE_CHECK:
+                if stack[fp + arg + 2] == 0:
+                    st = VALUE_ERROR
+                    break
+                pc += 1
+            elif op == UNARY_NEG:
+                if stack[sp - 1] == INT64_MIN:
+                    st = OVERFLOW
+                    break
+                stack[sp - 1] = -stack[sp - 1]
+                pc += 1
+            elif op == UNARY_NOT:
+                stack[sp - 1] = 1 if stack[sp - 1] == 0 else 0
+                pc += 1
+            elif op == POP_TOP:
+                sp -= 1
+                pc += 1
+            elif op == DUP_TOP:
+                stack[sp] = stack[sp - 1]
+                sp += 1
+                pc += 1
+            elif op == ROT_TWO:
+                t = stack[sp - 1]
+                stack[sp - 1] = stack[sp - 2]
+                stack[sp - 2] = t
+                pc += 1
+            elif op == ROT_THREE:
+                t = stack[sp - 1]
+                stack[sp - 1] = stack[sp - 2]
+                stack[sp - 2] = stack[sp - 3]
+                stack[sp - 3] = t
+                pc += 1
+            elif op == NOP:
+                pc += 1
+            else:  # verified code holds only opcodes of the table; one this kernel lacks
+                st = INVALID_BYTECODE
+                break
+        if st == OK:
+            pc = -1
+    status[j] = st
+    value[j] = result if st == OK else 0
+    cost[j] = n_cost
+    steps[j] = step_limit - left
+    if st != OK and pc >= 0:
+        fail_unit[j] = func_unit[g]
+        fail_line[j] = lines[pc]
+        fail_arg[j] = code[2 * pc + 1]
+        fail_lhs[j] = lhs
+        fail_rhs[j] = rhs

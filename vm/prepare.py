@@ -1,0 +1,109 @@
+"""Host side of a VM launch: check a Program / JobTable / LaunchLimits once and hand the
+launchers (vm/cpu.py, later vm/cuda.py) and the reference the flat arrays run_job takes."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+
+from compiler.limits import MAX_PARAMS
+from vm.image import MAX_IMPORTS
+
+_BIG = 1 << 24  # sanity bound on per-function slot counts
+
+
+def source_fingerprint(*names: str) -> str:
+    """Hash of the named vm/ modules.  numba's on-disk cache only watches the file defining a
+    cached function, so launchers close over this: numba hashes closure variables into the
+    cache key, and editing a module a kernel is compiled from then recompiles it."""
+    here = Path(__file__).parent
+    return hashlib.sha256(b"".join((here / name).read_bytes() for name in names)).hexdigest()
+
+
+def function_ends(program) -> np.ndarray:
+    """int32[F]: end of each function's code: the next function's entry in its unit, or the
+    unit's end.  Imports, functions whose entry lies outside their unit, and all but the
+    first of functions sharing an entry span nothing (so function code ranges never overlap)."""
+    entry = np.asarray(program.func_entry, np.int64)
+    unit = np.asarray(program.func_unit, np.int64)
+    ucode = np.asarray(program.unit_code_start, np.int64)
+    ends = entry.copy()
+    body = np.flatnonzero((np.asarray(program.func_import) < 0) & (entry >= ucode[unit]) & (entry < ucode[unit + 1]))
+    if len(body):
+        body = body[np.lexsort((body, entry[body], unit[body]))]  # by unit, entry, id
+        e, u = entry[body], unit[body]
+        first = np.ones(len(body), bool)
+        first[1:] = (u[1:] != u[:-1]) | (e[1:] != e[:-1])
+        body, e, u = body[first], e[first], u[first]
+        nxt = ucode[u + 1]
+        same = u[1:] == u[:-1]
+        nxt[:-1][same] = e[1:][same]
+        ends[body] = nxt
+    return ends.astype(np.int32)
+
+
+def _arr(x, dtype, ndim, what):
+    a = np.ascontiguousarray(x, dtype=dtype)
+    if a.ndim != ndim:
+        raise ValueError(f"{what} must have {ndim} dimension(s), got shape {a.shape}")
+    return a
+
+
+def _monotone(a, last, what):
+    if len(a) < 1 or a[0] != 0 or a[-1] != last or (np.diff(a) < 0).any():
+        raise ValueError(f"{what} must rise from 0 to {last}")
+
+
+def image_arrays(program) -> tuple:
+    """The Program's arrays in run_job's order (code flattened to int32[2N], func_end
+    added), checked once per launch.
+
+    Raises ValueError for a malformed image (inconsistent tables); bad *code* is not
+    checked here: the kernel turns it into INVALID_BYTECODE per job."""
+    code = _arr(program.code, np.int32, 2, "code")
+    n = code.shape[0]
+    if code.shape[1] != 2:
+        raise ValueError(f"code must be int32[N, 2], got shape {code.shape}")
+    lines = _arr(program.lines, np.int32, 1, "lines")
+    consts = _arr(program.consts, np.int64, 1, "consts")
+    names = ("func_entry", "func_nparams", "func_nlocals", "func_max_stack", "func_unit", "func_import")
+    fe, fp, fl, fm, fu, fi = (_arr(getattr(program, k), np.int32, 1, k) for k in names)
+    ucode, uconst, ufunc = (_arr(getattr(program, k), np.int32, 1, k)
+                            for k in ("unit_code_start", "unit_const_start", "unit_func_start"))
+    n_funcs = len(fe)
+    if len(lines) != n or any(len(a) != n_funcs for a in (fp, fl, fm, fu, fi)):
+        raise ValueError("lines must match code, and every func_* array func_entry")
+    if not len(ucode) == len(uconst) == len(ufunc):
+        raise ValueError("unit_*_start arrays differ in length")
+    _monotone(ucode, n, "unit_code_start")
+    _monotone(uconst, len(consts), "unit_const_start")
+    _monotone(ufunc, n_funcs, "unit_func_start")
+    unit_of = np.repeat(np.arange(len(ufunc) - 1), np.diff(ufunc))
+    if (fu != unit_of).any():
+        raise ValueError("func_unit disagrees with unit_func_start")
+    body = fi < 0
+    if ((fp < 0) | (fp > MAX_PARAMS) | (fm < 0) | (fm > _BIG) | (fl > _BIG)).any() or (
+        fl[body] < fp[body]
+    ).any():
+        raise ValueError(f"need 0 <= nparams <= {MAX_PARAMS}, nparams <= nlocals, 0 <= max_stack")
+    if ((fi < -1) | (fi >= MAX_IMPORTS)).any():
+        raise ValueError(f"func_import must be -1 or an ordinal below {MAX_IMPORTS}")
+    return (code.reshape(-1), lines, consts, fe, function_ends(program), fp, fl, fm, fu, fi, uconst, ufunc)
+
+
+def job_arrays(jobs) -> tuple:
+    """(func, link, args, links) of a JobTable, checked and contiguous."""
+    func = _arr(jobs.func, np.int32, 1, "jobs.func")
+    link = _arr(jobs.link, np.int32, 1, "jobs.link")
+    args = _arr(jobs.args, np.int64, 2, "jobs.args")
+    links = _arr(jobs.links, np.int32, 2, "jobs.links")
+    if len(link) != len(func) or args.shape != (len(func), MAX_PARAMS):
+        raise ValueError(f"jobs need func[J], link[J], args[J, {MAX_PARAMS}]")
+    return func, link, args, links
+
+
+def check_limits(limits) -> None:
+    if limits.step_limit < 0 or limits.stack_size < 1 or limits.max_depth < 1:
+        raise ValueError(f"launch limits must be step_limit >= 0, stack_size >= 1, max_depth >= 1: {limits}")

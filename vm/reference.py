@@ -1,0 +1,328 @@
+"""The reference interpreter: plain Python, one job at a time.  THE spec of the ISA.
+
+vm/kernel.py must agree with it bit for bit (status, value, cost, steps and the failure
+record) on every program, verified or not.  The rules, in the order they are applied:
+
+Verification.  Only functions that pass vm.verify.check_function run.  Entering any other
+(as the job's function or by CALL) is INVALID_BYTECODE, and so is a CALL of a stub whose
+link is missing, a stub itself, or a function of another arity than the stub's.
+
+Job start.  The job's function (a stub resolves through the job's link row) is entered like
+a CALL at depth 0 with its nparams arguments from args[j]: INVALID_BYTECODE as above, then
+max_depth < 1 RECURSION_LIMIT, nlocals + max_stack > stack_size STACK_LIMIT.  These failures
+record no instruction (fail_unit = fail_line = -1).
+
+Each instruction.  A job may execute at most step_limit instructions: reaching the next one
+with steps == step_limit is STEP_LIMIT (it is not executed).  Otherwise steps += 1 and
+cost += the opcode's cost, then the instruction runs; a CALL checks, in order, the callee
+(INVALID_BYTECODE), the depth (RECURSION_LIMIT: max_depth frames at most) and room for the
+callee's nlocals + max_stack on the value stack (STACK_LIMIT).  A failing instruction
+records fail_unit / fail_line / fail_arg (and assert operands in fail_lhs / fail_rhs).
+
+The stack and operand checks below can never fire on verified code; they keep this
+interpreter safe on its own.  Values are Python ints, checked against the int64 range after
+every arithmetic op.
+"""
+
+from __future__ import annotations
+
+from vm import opcodes as O
+from vm import status as S
+from vm.image import JobTable, LaunchLimits, Program, Results
+from vm.prepare import check_limits, image_arrays, job_arrays
+from vm.verify import function_checks
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+COMPARISONS = (
+    lambda a, b: a < b, lambda a, b: a <= b, lambda a, b: a == b,
+    lambda a, b: a != b, lambda a, b: a > b, lambda a, b: a >= b,
+)  # fmt: skip
+
+
+class Stop(Exception):
+    """The job ends with `status` (assert operands in lhs / rhs)."""
+
+    def __init__(self, status: int, lhs: int = 0, rhs: int = 0):
+        self.status, self.lhs, self.rhs = status, lhs, rhs
+
+
+def floordiv(a: int, b: int) -> int:
+    if b == 0:
+        raise Stop(S.ZERO_DIVISION)
+    return a // b
+
+
+def mod(a: int, b: int) -> int:
+    if b == 0:
+        raise Stop(S.ZERO_DIVISION)
+    return a % b
+
+
+BINARY = {
+    O.BINARY_ADD: lambda a, b: a + b,
+    O.BINARY_SUB: lambda a, b: a - b,
+    O.BINARY_MUL: lambda a, b: a * b,
+    O.BINARY_FLOORDIV: floordiv,
+    O.BINARY_MOD: mod,
+}
+
+
+def int64(x: int) -> int:
+    """x if it fits in int64, else OverflowError."""
+    if not INT64_MIN <= x <= INT64_MAX:
+        raise Stop(S.OVERFLOW)
+    return x
+
+
+class Job:
+    """The state of one running job; `run()` returns (status, value, lhs, rhs)."""
+
+    def __init__(self, image: tuple, func_ok, job_cols: tuple, limits: LaunchLimits, j: int):
+        (self.code, self.lines, self.consts, self.func_entry, self.func_end, self.func_nparams,
+         self.func_nlocals, self.func_max_stack, self.func_unit, self.func_import,
+         self.unit_const_start, self.unit_func_start) = image  # fmt: skip
+        self.code = self.code.reshape(-1, 2)
+        self.func_ok = func_ok
+        job_func, job_link, job_args, self.links = job_cols
+        self.func, self.link, self.args = int(job_func[j]), int(job_link[j]), job_args[j]
+        self.limits = limits
+        self.stack = [0] * limits.stack_size
+        self.frames: list[tuple[int, int, int]] = []  # (return pc, caller fp, caller g)
+        self.steps = self.cost = 0
+        self.pc = -1  # the instruction being run; -1 before the first
+        self.g = self.fp = self.sp = 0
+
+    # -- functions and frames
+    def resolve(self, g: int) -> int:
+        if not 0 <= g < len(self.func_import):
+            raise Stop(S.INVALID_BYTECODE)
+        imp = int(self.func_import[g])
+        target = g
+        if imp >= 0:
+            if not (0 <= self.link < self.links.shape[0] and imp < self.links.shape[1]):
+                raise Stop(S.INVALID_BYTECODE)
+            target = int(self.links[self.link, imp])
+            if not 0 <= target < len(self.func_import) or self.func_import[target] >= 0:
+                raise Stop(S.INVALID_BYTECODE)
+            if self.func_nparams[target] != self.func_nparams[g]:
+                raise Stop(S.INVALID_BYTECODE)
+        if not self.func_ok[target]:
+            raise Stop(S.INVALID_BYTECODE)
+        return target
+
+    @property
+    def base(self) -> int:  # first operand slot of the running frame
+        return self.fp + int(self.func_nlocals[self.g])
+
+    @property
+    def unit(self) -> int:
+        return int(self.func_unit[self.g])
+
+    def enter(self, g: int, fp: int) -> None:
+        self.g, self.fp = g, fp
+        for k in range(self.sp, self.base):
+            self.stack[k] = 0
+        self.sp = self.base
+        self.pc = int(self.func_entry[g])
+
+    def call(self, f: int) -> None:
+        u = self.unit
+        lo, hi = int(self.unit_func_start[u]), int(self.unit_func_start[u + 1])
+        if not 0 <= f < hi - lo:
+            raise Stop(S.INVALID_BYTECODE)
+        callee = self.resolve(lo + f)
+        new_fp = self.sp - int(self.func_nparams[callee])
+        self.need(self.sp - new_fp, 1)  # its arguments, then room for its result
+        if len(self.frames) + 1 >= self.limits.max_depth:
+            raise Stop(S.RECURSION_LIMIT)
+        if new_fp + int(self.func_nlocals[callee]) + int(self.func_max_stack[callee]) > len(self.stack):
+            raise Stop(S.STACK_LIMIT)
+        self.frames.append((self.pc + 1, self.fp, self.g))
+        self.enter(callee, new_fp)
+
+    def ret(self) -> int | None:
+        """Return from the running frame; the job's value when it was the last one."""
+        v = self.pop()
+        if not self.frames:
+            return v
+        self.sp = self.fp  # the callee's arguments started here; CALL checked the room
+        self.stack[self.sp] = v
+        self.sp += 1
+        self.pc, self.fp, self.g = self.frames.pop()
+        return None
+
+    # -- the operand stack
+    def need(self, pops: int, pushes: int = 0) -> None:
+        if self.sp - pops < self.base or self.sp - pops + pushes > self.base + int(self.func_max_stack[self.g]):
+            raise Stop(S.INVALID_BYTECODE)
+
+    def pop(self) -> int:
+        self.need(1)
+        self.sp -= 1
+        return self.stack[self.sp]
+
+    def push(self, v: int) -> None:
+        self.need(0, 1)
+        self.stack[self.sp] = v
+        self.sp += 1
+
+    def slot(self, arg: int, width: int = 1) -> int:
+        """Stack index of local slot arg (width slots must lie inside nlocals)."""
+        if not 0 <= arg <= int(self.func_nlocals[self.g]) - width:
+            raise Stop(S.INVALID_BYTECODE)
+        return self.fp + arg
+
+    # -- running
+    def run(self) -> tuple[int, int, int, int]:
+        try:
+            g = self.resolve(self.func)
+            if self.limits.max_depth < 1:
+                raise Stop(S.RECURSION_LIMIT)
+            if int(self.func_nlocals[g]) + int(self.func_max_stack[g]) > len(self.stack):
+                raise Stop(S.STACK_LIMIT)
+            n = int(self.func_nparams[g])
+            self.stack[:n] = [int(a) for a in self.args[:n]]
+            self.sp = n
+            self.enter(g, 0)
+            while True:
+                value = self.step()
+                if value is not None:
+                    return S.OK, value, 0, 0
+        except Stop as stop:
+            return stop.status, 0, stop.lhs, stop.rhs
+
+    def step(self) -> int | None:
+        """Run one instruction; the job's value when it returned from depth 0."""
+        if self.steps >= self.limits.step_limit:
+            raise Stop(S.STEP_LIMIT)
+        entry, pc = int(self.func_entry[self.g]), self.pc
+        if not entry <= pc < int(self.func_end[self.g]):
+            raise Stop(S.INVALID_BYTECODE)
+        op, arg = int(self.code[pc, 0]), int(self.code[pc, 1])
+        if not 0 <= op < O.NUM_OPCODES:
+            raise Stop(S.INVALID_BYTECODE)
+        self.steps += 1
+        self.cost += O.TABLE[op].cost
+        self.next_pc = pc + 1  # jumps overwrite it; self.pc stays on the running instruction
+        if op == O.NOP:
+            pass
+        elif op == O.LOAD_CONST:
+            u = self.unit
+            lo, hi = int(self.unit_const_start[u]), int(self.unit_const_start[u + 1])
+            if not 0 <= arg < hi - lo:
+                raise Stop(S.INVALID_BYTECODE)
+            self.push(int(self.consts[lo + arg]))
+        elif op == O.LOAD_INT:
+            self.push(arg)
+        elif op == O.LOAD_VAR:
+            self.push(self.stack[self.slot(arg)])
+        elif op == O.STORE_VAR:
+            s = self.slot(arg)
+            self.stack[s] = self.pop()
+        elif op == O.POP_TOP:
+            self.pop()
+        elif op == O.DUP_TOP:
+            self.need(1, 2)
+            self.push(self.stack[self.sp - 1])
+        elif op == O.ROT_TWO:
+            self.need(2, 2)
+            b, a = self.pop(), self.pop()
+            self.push(b)
+            self.push(a)
+        elif op == O.ROT_THREE:
+            self.need(3, 3)
+            c, b, a = self.pop(), self.pop(), self.pop()
+            for v in (c, a, b):
+                self.push(v)
+        elif op in BINARY:
+            self.need(2, 1)
+            b, a = self.pop(), self.pop()
+            self.push(int64(BINARY[op](a, b)))
+        elif O.BINARY_ADD_INT <= op <= O.BINARY_MOD_INT:
+            self.push(int64(BINARY[op - O.BINARY_ADD_INT + O.BINARY_ADD](self.pop(), arg)))
+        elif op == O.INC_VAR:
+            s = self.slot(arg)
+            self.stack[s] = int64(self.stack[s] + 1)
+        elif op == O.UNARY_NEG:
+            self.push(int64(-self.pop()))
+        elif op == O.UNARY_NOT:
+            self.push(int(self.pop() == 0))
+        elif O.COMPARE_LT <= op <= O.COMPARE_GE:
+            self.need(2, 1)
+            b, a = self.pop(), self.pop()
+            self.push(int(COMPARISONS[op - O.COMPARE_LT](a, b)))
+        elif op in O.JUMP_OPCODES:
+            self.jump(op, entry + arg)
+        elif op == O.FOR_RANGE:
+            s = self.slot(arg, 3)
+            counter, stop, step = self.stack[s : s + 3]
+            if (step > 0 and counter < stop) or (step < 0 and counter > stop):
+                self.push(counter)
+                nxt = counter + step
+                self.stack[s] = nxt if INT64_MIN <= nxt <= INT64_MAX else stop
+                self.next_pc += 1  # skip the JUMP out of the loop
+        elif op == O.RANGE_CHECK:
+            if self.stack[self.slot(arg, 3) + 2] == 0:
+                raise Stop(S.VALUE_ERROR)
+        elif op == O.CALL:
+            self.call(arg)
+            return None  # enter() has set pc
+        elif op == O.RETURN:
+            return self.ret()
+        elif op == O.ASSERT_TRUE:
+            v = self.pop()
+            if v == 0:
+                raise Stop(S.ASSERT_FAILED, v)
+        elif op == O.ASSERT_CMP:
+            self.need(2)
+            a, b = self.stack[self.sp - 2], self.stack[self.sp - 1]
+            if arg % 8 >= len(COMPARISONS):
+                raise Stop(S.INVALID_BYTECODE)
+            if not COMPARISONS[arg % 8](a, b):
+                raise Stop(S.ASSERT_FAILED, a, b)
+            self.sp -= 2
+        else:
+            raise Stop(S.INVALID_BYTECODE)
+        self.pc = self.next_pc
+        return None
+
+    def jump(self, op: int, target: int) -> None:
+        if op == O.JUMP:
+            self.next_pc = target
+            return
+        if O.JUMP_IF_NOT_LT <= op <= O.JUMP_IF_NOT_GE:
+            self.need(2)
+            b, a = self.pop(), self.pop()
+            if not COMPARISONS[op - O.JUMP_IF_NOT_LT](a, b):
+                self.next_pc = target
+            return
+        keep = op in (O.JUMP_IF_FALSE_OR_POP, O.JUMP_IF_TRUE_OR_POP)
+        v = self.pop()
+        if (v != 0) == (op in (O.JUMP_IF_TRUE, O.JUMP_IF_TRUE_OR_POP)):
+            self.next_pc = target
+            if keep:
+                self.push(v)
+
+
+def run_reference(program: Program, jobs: JobTable, limits: LaunchLimits | None = None) -> Results:
+    """Run every job of `jobs` on `program`, one after the other, in plain Python."""
+    limits = limits or LaunchLimits()
+    check_limits(limits)
+    image, job_cols = image_arrays(program), job_arrays(jobs)
+    func_ok = function_checks(image, jit=False)[:, 0] == 0
+    code, lines, func_unit = image[0].reshape(-1, 2), image[1], image[8]
+    results = Results.allocate(len(job_cols[0]))
+    results.meta["backend"] = "reference"
+    for j in range(len(results.status)):
+        job = Job(image, func_ok, job_cols, limits, j)
+        st, value, lhs, rhs = job.run()
+        results.status[j], results.value[j] = st, value
+        results.cost[j], results.steps[j] = job.cost, job.steps
+        # a failure inside an instruction records it (job.pc is where it ran)
+        failed_at = job.pc if st != S.OK else -1
+        if 0 <= failed_at < len(code):
+            results.fail_unit[j] = func_unit[job.g]
+            results.fail_line[j] = lines[failed_at]
+            results.fail_arg[j] = code[failed_at, 1]
+            results.fail_lhs[j], results.fail_rhs[j] = lhs, rhs
+    return results

@@ -1,0 +1,246 @@
+"""Bytecode verifier: what the kernel relies on instead of checking at run time.
+
+`check_function` (one source: plain Python, numba CPU, CUDA) decides whether one function
+is safe to run unchecked: every opcode known, every operand in range (LOCAL < nlocals,
+FOR_RANGE / RANGE_CHECK slot + 2 < nlocals, CONST < the unit's pool, FUNC < the unit's
+functions, JUMP inside the function, ASSERT cmp < 6 and a known type, NONE operands 0),
+FOR_RANGE followed by a JUMP, and, walking the control-flow graph, a stack depth that never
+goes below zero or above max_stack, is the same at every join, and never falls off the end.
+Every launch runs it on all functions (`function_checks`); a job that enters a function
+failing it ends with INVALID_BYTECODE.  `verify(program)` renders the same checks (plus
+unit layout) as messages.
+
+Operand kinds and stack effects come from vm.opcodes.TABLE; only the two instructions whose
+effect depends on the path taken are special-cased:
+* JUMP_IF_FALSE_OR_POP / JUMP_IF_TRUE_OR_POP keep their operand when they jump, pop it
+  when they fall through;
+* FOR_RANGE goes on at pc + 1 (the JUMP out of the loop) with +0, at pc + 2 with +1.
+CALL pops the callee's nparams (an import: its stub's; links must match, see verify_jobs).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+from numba.extending import register_jitable
+
+from vm import opcodes as O
+from vm.prepare import image_arrays, source_fingerprint
+from vm.valuetypes import TYPE_NAMES
+
+OPERAND_KIND = np.array([op.operand for op in O.TABLE], dtype=np.int32)
+POPS = np.array([max(op.pops, 0) for op in O.TABLE], dtype=np.int32)
+PUSHES = np.array([op.pushes for op in O.TABLE], dtype=np.int32)
+SLOT_WIDTH = np.array([3 if op.number in (O.FOR_RANGE, O.RANGE_CHECK) else 1 for op in O.TABLE], np.int32)
+KEEPS = np.array([op.number in (O.JUMP_IF_FALSE_OR_POP, O.JUMP_IF_TRUE_OR_POP) for op in O.TABLE], np.int32)
+N_OPS, N_CMPS, N_TYPES = O.NUM_OPCODES, len(O.CMP_NAMES), len(TYPE_NAMES)
+JUMP, RETURN, CALL, FOR_RANGE = O.JUMP, O.RETURN, O.CALL, O.FOR_RANGE
+ARG_NONE, ARG_LOCAL, ARG_CONST, ARG_JUMP, ARG_FUNC, ARG_ASSERT = (
+    O.ARG_NONE, O.ARG_LOCAL, O.ARG_CONST, O.ARG_JUMP, O.ARG_FUNC, O.ARG_ASSERT)  # fmt: skip
+
+# problem codes of check_function: name, message ({pc}, {a}, {b}: its details)
+_PROBLEMS = [
+    ("V_OK", "ok"),
+    ("V_NO_CODE", "has no code"),
+    ("V_OPCODE", "pc {pc}: unknown opcode {a}"),
+    ("V_OPERAND", "pc {pc}: {op} operand {a} is out of range"),
+    ("V_FOR_RANGE", "pc {pc}: FOR_RANGE must be followed by a JUMP inside the function"),
+    ("V_UNDERFLOW", "pc {pc}: {op} pops {b} of a stack of {a}"),
+    ("V_OVERFLOW", "pc {pc}: {op} makes the stack {a} deep, above max_stack {b}"),
+    ("V_JOIN", "pc {pc}: reached with stack depths {a} and {b}"),
+    ("V_FALLS_OFF", "pc {pc}: {op} falls off the end of the function"),
+]
+PROBLEM_NAMES = tuple(r[0] for r in _PROBLEMS)
+globals().update({name: i for i, name in enumerate(PROBLEM_NAMES)})
+
+
+@register_jitable
+def check_function(g, code, func_entry, func_end, func_nparams, func_nlocals, func_max_stack,
+                   func_unit, func_import, unit_const_start, unit_func_start, depth_at, work):
+    """(problem, pc, a, b) of global function g; problem 0 (V_OK) when it is safe to run.
+
+    `code` is flat (int32[2N]); depth_at / work (int32[N]) are scratch, used only on the
+    function's own range [entry, end)."""
+    if func_import[g] >= 0:
+        return V_OK, -1, 0, 0  # stubs never run: calls resolve through the link table
+    entry = func_entry[g]
+    end = func_end[g]
+    if end <= entry:
+        return V_NO_CODE, entry, 0, 0
+    u = func_unit[g]
+    n_consts = unit_const_start[u + 1] - unit_const_start[u]
+    f_lo = unit_func_start[u]
+    n_funcs = unit_func_start[u + 1] - f_lo
+    for pc in range(entry, end):
+        op = code[2 * pc]
+        arg = code[2 * pc + 1]
+        if op < 0 or op >= N_OPS:
+            return V_OPCODE, pc, op, 0
+        kind = OPERAND_KIND[op]
+        bad = False
+        if kind == ARG_NONE:
+            bad = arg != 0
+        elif kind == ARG_LOCAL:
+            bad = arg < 0 or arg > func_nlocals[g] - SLOT_WIDTH[op]
+        elif kind == ARG_CONST:
+            bad = arg < 0 or arg >= n_consts
+        elif kind == ARG_JUMP:
+            bad = arg < 0 or arg >= end - entry
+        elif kind == ARG_FUNC:
+            bad = arg < 0 or arg >= n_funcs
+        elif kind == ARG_ASSERT:
+            bad = arg < 0 or (arg & 7) >= N_CMPS or (arg >> 3) >= N_TYPES
+        if bad:
+            return V_OPERAND, pc, arg, 0
+        if op == FOR_RANGE and (pc + 2 >= end or code[2 * pc + 2] != JUMP):
+            return V_FOR_RANGE, pc, 0, 0
+    for pc in range(entry, end):
+        depth_at[pc] = -1
+    depth_at[entry] = 0
+    work[entry] = entry  # work[entry:entry + n_work] is the stack of pcs to visit
+    n_work = 1
+    while n_work > 0:
+        n_work -= 1
+        pc = work[entry + n_work]
+        depth = depth_at[pc]
+        op = code[2 * pc]
+        arg = code[2 * pc + 1]
+        pops = func_nparams[f_lo + arg] if op == CALL else POPS[op]
+        if depth < pops:
+            return V_UNDERFLOW, pc, depth, pops
+        after = depth - pops + PUSHES[op]
+        if after > func_max_stack[g]:
+            return V_OVERFLOW, pc, after, func_max_stack[g]
+        # up to two successors: (nxt1, d1) and (nxt2, d2)
+        n_succ = 1
+        nxt1 = pc + 1
+        d1 = after
+        nxt2 = pc
+        d2 = after
+        if op == JUMP:
+            nxt1 = entry + arg
+        elif op == RETURN:
+            n_succ = 0
+        elif op == FOR_RANGE:
+            d1 = after - 1
+            nxt2 = pc + 2
+            n_succ = 2
+        elif OPERAND_KIND[op] == ARG_JUMP:
+            d1 = after - KEEPS[op]
+            nxt2 = entry + arg
+            n_succ = 2
+        for k in range(n_succ):
+            nxt = nxt1 if k == 0 else nxt2
+            d = d1 if k == 0 else d2
+            if nxt >= end:
+                return V_FALLS_OFF, pc, 0, 0
+            if depth_at[nxt] < 0:
+                depth_at[nxt] = d
+                work[entry + n_work] = nxt
+                n_work += 1
+            elif depth_at[nxt] != d:
+                return V_JOIN, nxt, depth_at[nxt], d
+    return V_OK, -1, 0, 0
+
+
+def _make_checker(fingerprint):
+    @njit(parallel=True, cache=True)
+    def check_all(code, func_entry, func_end, func_nparams, func_nlocals, func_max_stack,
+                  func_unit, func_import, unit_const_start, unit_func_start, out):
+        n = code.shape[0] // 2
+        depth_at = np.empty(n, np.int32)
+        work = np.empty(n, np.int32)
+        for g in prange(func_entry.shape[0]):
+            problem, pc, a, b = check_function(
+                g, code, func_entry, func_end, func_nparams, func_nlocals, func_max_stack,
+                func_unit, func_import, unit_const_start, unit_func_start, depth_at, work)
+            out[g, 0] = problem
+            out[g, 1] = pc
+            out[g, 2] = a
+            out[g, 3] = b
+        return len(fingerprint)
+
+    return check_all
+
+
+_check_all = _make_checker(source_fingerprint("verify.py", "opcodes.py", "valuetypes.py"))
+
+
+def function_checks(image: tuple, jit: bool = True) -> np.ndarray:
+    """int64[F, 4]: (problem, pc, a, b) of every function of a prepared image
+    (vm.prepare.image_arrays); jit=False runs check_function as plain Python."""
+    code, _, _, fe, fend, fp, fl, fm, fu, fi, uconst, ufunc = image
+    out = np.zeros((len(fe), 4), np.int64)
+    if jit and len(fe):
+        _check_all(code, fe, fend, fp, fl, fm, fu, fi, uconst, ufunc, out)
+    elif len(fe):
+        depth_at, work = np.empty(len(code) // 2, np.int32), np.empty(len(code) // 2, np.int32)
+        for g in range(len(fe)):
+            out[g] = check_function(g, code, fe, fend, fp, fl, fm, fu, fi, uconst, ufunc, depth_at, work)
+    return out
+
+
+def verify(program, unit: int | None = None) -> list[str]:
+    """Problems of `program` (of one unit when given); an empty list means it is valid."""
+    try:
+        image = image_arrays(program)
+    except ValueError as e:
+        return [f"malformed image: {e}"]
+    checks = function_checks(image)
+    ends = image[4]
+    problems: list[str] = []
+    for u in range(program.n_units) if unit is None else [unit]:
+        problems += _layout_problems(program, u, ends)
+        for g in range(int(program.unit_func_start[u]), int(program.unit_func_start[u + 1])):
+            problem, pc, a, b = (int(x) for x in checks[g])
+            if problem != V_OK:
+                op = int(program.code[pc, 0]) if 0 <= pc < len(program.code) else -1
+                name = O.TABLE[op].name if 0 <= op < N_OPS else "?"
+                msg = _PROBLEMS[problem][1].format(pc=pc, a=a, b=b, op=name)
+                problems.append(f"unit {u} function {g}: {msg}")
+    return problems
+
+
+def _layout_problems(p, u: int, ends) -> list[str]:
+    """Function bodies must tile the unit's code in table order."""
+    c_lo, c_hi = int(p.unit_code_start[u]), int(p.unit_code_start[u + 1])
+    expect = c_lo
+    for g in range(int(p.unit_func_start[u]), int(p.unit_func_start[u + 1])):
+        if p.func_import[g] >= 0:
+            continue
+        if int(p.func_entry[g]) != expect or expect >= c_hi:
+            return [f"unit {u}: function {g} must start at pc {expect} (where the previous "
+                    f"function ends), inside the unit's code [{c_lo}, {c_hi})"]
+        expect = int(ends[g])
+    return [] if expect == c_hi else [f"unit {u}: code [{expect}, {c_hi}) belongs to no function"]
+
+
+def verify_jobs(program, jobs) -> list[str]:
+    """Problems of a job table against its program: bad function ids, and link rows whose
+    targets are missing, stubs themselves, or differ in arity from the stub they resolve."""
+    problems = []
+    n_funcs = len(program.func_entry)
+    seen = set()
+    for j in range(len(jobs)):
+        g, row = int(jobs.func[j]), int(jobs.link[j])
+        if not 0 <= g < n_funcs:
+            problems.append(f"job {j}: function {g} does not exist")
+            continue
+        u = int(program.func_unit[g])
+        if (u, row) in seen:
+            continue
+        seen.add((u, row))
+        for stub in range(int(program.unit_func_start[u]), int(program.unit_func_start[u + 1])):
+            imp = int(program.func_import[stub])
+            if imp < 0:
+                continue
+            if not (0 <= row < len(jobs.links) and imp < jobs.links.shape[1]):
+                problems.append(f"job {j}: unit {u} imports function {stub} but has no link row")
+                continue
+            t = int(jobs.links[row, imp])
+            if not 0 <= t < n_funcs or program.func_import[t] >= 0:
+                problems.append(f"link row {row}: import {imp} -> {t} is not a function with a body")
+            elif program.func_nparams[t] != program.func_nparams[stub]:
+                problems.append(f"link row {row}: import {imp} -> function {t} takes "
+                                f"{program.func_nparams[t]} arguments, its stub {stub} {program.func_nparams[stub]}")
+    return problems
