@@ -43,12 +43,9 @@ PARSER_SCRATCH = parser_scratch_size(0)
 CHUNK_INSTRUCTIONS = 1 << 24  # output capacity per launch (bounds host memory)
 
 # numba's cache only watches the launcher's own file: the launcher closes over a fingerprint
-# of every module its body is compiled from (numba hashes closure variables into the key).
-_SOURCES = tuple("compiler/" + f for f in (
-    "batch.py", "lexer.py", "parser.py", "parser_expr.py", "scope.py", "typecheck.py", "codegen.py",
-    "tokens.py", "nodes.py", "errors.py", "limits.py",
-)) + ("vm/opcodes.py", "vm/valuetypes.py")  # fmt: skip
-_FINGERPRINT = hashlib.sha256(b"".join((_ROOT / f).read_bytes() for f in _SOURCES)).hexdigest()
+# of every module its body may be compiled from (numba hashes closure variables into the key).
+_SOURCES = sorted((_ROOT / "compiler").glob("*.py")) + [_ROOT / "vm/opcodes.py", _ROOT / "vm/valuetypes.py"]
+_FINGERPRINT = hashlib.sha256(b"".join(f.read_bytes() for f in _SOURCES)).hexdigest()
 
 # jittable capacity formulas (same functions as the host uses)
 token_capacity = register_jitable(limits.token_capacity)
@@ -192,14 +189,15 @@ def _gather(start: np.ndarray, length: np.ndarray) -> np.ndarray:
 def _launch(raw: list[bytes]):
     """Compile one chunk; returns (errs, counts, code, lines, consts, fn) compacted."""
     sizes = np.array([len(r) for r in raw], dtype=np.int64)
-    buf = np.frombuffer(b"".join(raw), dtype=np.uint8) if sizes.sum() else np.zeros(1, np.uint8)
+    buf = np.frombuffer(b"".join(raw) or b"\n", dtype=np.uint8).copy()  # one (writable) array type
     code_off = _offsets(np.array([limits.code_capacity(int(s)) for s in sizes], dtype=np.int64))
     const_off = _offsets(np.minimum(limits.MAX_CONSTS, sizes // 10 + 1))
     fn_off = _offsets(np.minimum(limits.MAX_FUNCTIONS, sizes // 8 + 1))
-    code = np.zeros((int(code_off[-1]), 2), dtype=np.int32)
-    lines = np.zeros(int(code_off[-1]), dtype=np.int32)
-    consts = np.zeros(int(const_off[-1]), dtype=np.int64)
-    fn = np.zeros((int(fn_off[-1]), F_WIDTH), dtype=np.int32)
+    # outputs: each unit writes the start of its region; only what it wrote is gathered
+    code = np.empty((int(code_off[-1]), 2), dtype=np.int32)
+    lines = np.empty(int(code_off[-1]), dtype=np.int32)
+    consts = np.empty(int(const_off[-1]), dtype=np.int64)
+    fn = np.empty((int(fn_off[-1]), F_WIDTH), dtype=np.int32)
     counts = np.zeros((len(raw), 3), dtype=np.int64)
     errs = np.zeros((len(raw), 4), dtype=np.int32)
     _compile_cpu(buf, _offsets(sizes), code_off, const_off, fn_off, code, lines, consts, fn, counts, errs)

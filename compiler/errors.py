@@ -97,6 +97,8 @@ _ROWS = [
     ("E_NONE_VALUE", "None is only allowed as a return value (-> None, return None)"),
     ("E_TAB_ERROR", "inconsistent use of tabs and spaces in indentation"),
     ("E_BAD_ESCAPE", "invalid escape sequence '{text}' in string literal"),
+    ("E_NOT_A_FUNCTION", "'{text}' is a local variable here, not a function"),
+    ("E_RESERVED_NAME", "'{text}' cannot be redefined in gpucc"),
 ]
 
 NAMES = tuple(r[0] for r in _ROWS)

@@ -7,90 +7,35 @@ are NOT in pre-order (an operator node is created after its operands); walk the 
 through first/next_.  Every construct outside the language is rejected with an error
 code and the byte span of the tokens at fault.
 
-Host side: parse_source(source) -> Ast; Ast, ParseError and dump come from compiler.ast_dump.
+Host side (compiler.syntax_tree, also importable from here): parse_source(source) -> Ast,
+ParseError, dump(ast).
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
 from numba.extending import register_jitable
 
-from compiler import errors, limits, nodes, tokens
-from compiler.ast_dump import Ast, ParseError, dump
-from compiler.lexer import LexError, lex_source
-from compiler import parser_expr as px
-from compiler.parser_expr import fail_tok, is_kw, is_op, new_node, parse_expr
-from vm import valuetypes
+from compiler import errors, nodes, tokens
+from compiler import parser_util as pu
+from compiler.parser_expr import bin_code, parse_expr
+from compiler.parser_util import (
+    WORD_RANGE, annotation_type, docstring_end, fail_tok, is_kw, is_op, kw_unsupported, new_node, word_is,
+)  # fmt: skip
 
 T = tokens
-MAX_NESTING = px.MAX_NESTING
-S_COUNT, S_NBLK, S_BLOCK = px.S_COUNT, px.S_NBLK, px.S_BLOCK
+MAX_NESTING = pu.MAX_NESTING
+S_COUNT, S_NBLK, S_BLOCK = pu.S_COUNT, pu.S_NBLK, pu.S_BLOCK
 TK_END, TK_NEWLINE, TK_INDENT, TK_DEDENT = T.TK_END, T.TK_NEWLINE, T.TK_INDENT, T.TK_DEDENT
 TK_NAME, TK_STRING, TK_KEYWORD, TK_OP = T.TK_NAME, T.TK_STRING, T.TK_KEYWORD, T.TK_OP
 N = nodes
 E_SYNTAX, E_UNSUPPORTED, E_UNSUPPORTED_KEYWORD = errors.E_SYNTAX, errors.E_UNSUPPORTED, errors.E_UNSUPPORTED_KEYWORD
 E_EXPECTED_OP, E_PROGRAM_TOO_LARGE = errors.E_EXPECTED_OP, errors.E_PROGRAM_TOO_LARGE
 
-WORD_INT = np.frombuffer(b"int", dtype=np.uint8)
-WORD_BOOL = np.frombuffer(b"bool", dtype=np.uint8)
-WORD_RANGE = np.frombuffer(b"range", dtype=np.uint8)
-
 
 def scratch_size(n_tokens: int) -> int:
     """Entries of the int32 `stack` scratch array parse() needs (independent of n_tokens:
     nesting is bounded by compiler.limits.MAX_NESTING)."""
-    return px.SCRATCH_SIZE
-
-
-@register_jitable
-def _word_is(src, ts, te, i, word):
-    if te[i] - ts[i] != word.shape[0]:
-        return False
-    for j in range(word.shape[0]):
-        if src[ts[i] + j] != word[j]:
-            return False
-    return True
-
-
-@register_jitable
-def _type(src, tk, tsub, ts, te, i, err):
-    """Type code of the annotation at token i (int, bool, None), or -1 with err set."""
-    if tk[i] == TK_NAME and _word_is(src, ts, te, i, WORD_INT):
-        return valuetypes.T_INT
-    if tk[i] == TK_NAME and _word_is(src, ts, te, i, WORD_BOOL):
-        return valuetypes.T_BOOL
-    if is_kw(tk, tsub, i, T.KW_NONE):
-        return valuetypes.T_NONE
-    if tk[i] == TK_NAME or tk[i] == TK_STRING or tk[i] == TK_KEYWORD:
-        return fail_tok(err, ts, te, i, i, errors.E_UNKNOWN_TYPE, 0)
-    return fail_tok(err, ts, te, i, i, errors.E_EXPECTED_TYPE, 0)
-
-
-@register_jitable
-def _prefix_has(src, ts, i, letter):
-    """Whether the prefix of the string token at i contains `letter` (lower case) in any case."""
-    p = ts[i]
-    while src[p] != 39 and src[p] != 34:
-        if src[p] | 32 == letter:
-            return True
-        p += 1
-    return False
-
-
-@register_jitable
-def _docstring_end(src, tk, ts, te, i, err):
-    """Token after the adjacent string literals at i, or -1 (err set) if they cannot be a no-op
-    docstring: f-strings run code, bytes mixed with str is a SyntaxError."""
-    j = i
-    is_bytes = _prefix_has(src, ts, i, 98)
-    while tk[j] == TK_STRING:
-        if _prefix_has(src, ts, j, 102):
-            return fail_tok(err, ts, te, j, j, E_UNSUPPORTED, errors.C_STRING)
-        if _prefix_has(src, ts, j, 98) != is_bytes:
-            return fail_tok(err, ts, te, j, j, E_SYNTAX, 0)
-        j += 1
-    return j
+    return pu.SCRATCH_SIZE
 
 
 @register_jitable
@@ -208,7 +153,7 @@ def _funcdef(src, tk, tsub, ts, te, i, kind, op, tok, first, next_, val, st, err
             return fail_tok(err, ts, te, j, j + 1, E_UNSUPPORTED, errors.C_DEFAULTS)
         if not is_op(tk, tsub, j + 1, T.OP_COLON):
             return fail_tok(err, ts, te, j, j, errors.E_MISSING_ANNOTATION, 0)
-        t = _type(src, tk, tsub, ts, te, j + 2, err)
+        t = annotation_type(src, tk, tsub, ts, te, j + 2, err)
         if t < 0:
             return -1
         if is_op(tk, tsub, j + 3, T.OP_ASSIGN):
@@ -228,7 +173,7 @@ def _funcdef(src, tk, tsub, ts, te, i, kind, op, tok, first, next_, val, st, err
             return fail_tok(err, ts, te, j, j, E_EXPECTED_OP, T.OP_RPAR)
     j += 1
     if is_op(tk, tsub, j, T.OP_ARROW):
-        t = _type(src, tk, tsub, ts, te, j + 1, err)
+        t = annotation_type(src, tk, tsub, ts, te, j + 1, err)
         if t < 0:
             return -1
         op[fn] = t
@@ -258,7 +203,7 @@ def _for(src, tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err
     if not is_kw(tk, tsub, i + 2, T.KW_IN):
         return fail_tok(err, ts, te, i + 2, i + 2, E_SYNTAX, 0)
     r = i + 3
-    if not (tk[r] == TK_NAME and _word_is(src, ts, te, r, WORD_RANGE) and is_op(tk, tsub, r + 1, T.OP_LPAR)):
+    if not (tk[r] == TK_NAME and word_is(src, ts, te, r, WORD_RANGE) and is_op(tk, tsub, r + 1, T.OP_LPAR)):
         return fail_tok(err, ts, te, r, r, E_UNSUPPORTED, errors.C_FOR_NOT_RANGE)
     node = new_node(kind, op, tok, first, next_, val, st, N.N_FOR_RANGE, 0, i + 1, 0)
     if node < 0:
@@ -363,14 +308,14 @@ def _statement(src, tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, s
             return _simple(tk, tsub, ts, te, tv, i + 1, kind, op, tok, first, next_, val, st, err, nk, 0, i, -1)
         if s == T.KW_ELIF or s == T.KW_ELSE:
             return fail_tok(err, ts, te, i, i, E_SYNTAX, 0)
-        if px.kw_unsupported(s) and s != T.KW_AWAIT and s != T.KW_YIELD:
+        if kw_unsupported(s) and s != T.KW_AWAIT and s != T.KW_YIELD:
             return fail_tok(err, ts, te, i, i, E_UNSUPPORTED_KEYWORD, s)
     elif k == TK_OP and s == T.OP_AT:
         return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_DECORATORS)
     elif k == TK_OP and s == T.OP_ELLIPSIS and tk[i + 1] == TK_NEWLINE:
         return _simple(tk, tsub, ts, te, tv, i + 1, kind, op, tok, first, next_, val, st, err, N.N_ELLIPSIS, 0, i, -1)
     elif k == TK_STRING:
-        j = _docstring_end(src, tk, ts, te, i, err)
+        j = docstring_end(src, tk, ts, te, i, err)
         if j < 0:
             return -1
         if tk[j] == TK_NEWLINE or is_op(tk, tsub, j, T.OP_SEMI):
@@ -381,7 +326,7 @@ def _statement(src, tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, s
             return _simple(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err,
                            N.N_ASSIGN, N.NO_TYPE, i, i + 2)  # fmt: skip
         if s1 == T.OP_COLON:
-            t = _type(src, tk, tsub, ts, te, i + 2, err)
+            t = annotation_type(src, tk, tsub, ts, te, i + 2, err)
             if t < 0:
                 return -1
             if tk[i + 3] == TK_NEWLINE:
@@ -407,12 +352,12 @@ def _module_statement(src, tk, tsub, ts, te, i, kind, op, tok, first, next_, val
     if is_op(tk, tsub, i, T.OP_AT):
         return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_DECORATORS)
     if k == TK_STRING:
-        j = _docstring_end(src, tk, ts, te, i, err)
+        j = docstring_end(src, tk, ts, te, i, err)
         if j < 0:
             return -1
         if tk[j] == TK_NEWLINE:
             return j + 1
-    if k == TK_KEYWORD and (px.kw_unsupported(s) or s == T.KW_LAMBDA):
+    if k == TK_KEYWORD and (kw_unsupported(s) or s == T.KW_LAMBDA):
         return fail_tok(err, ts, te, i, i, E_UNSUPPORTED_KEYWORD, s)
     return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_MODULE_STATEMENT)
 
@@ -469,32 +414,10 @@ def parse(src, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n_tok,
                 return -1
 
 
-# ---------------------------------------------------------------- host side
+def __getattr__(name):
+    """Host helpers live in compiler.syntax_tree (imported lazily: it imports this module)."""
+    if name in ("parse_source", "Ast", "ParseError", "dump"):
+        from compiler import syntax_tree
 
-
-@njit(cache=True)
-def _parse_one(src, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n_tok,
-               kind, op, tok, first, next_, val, stack, err):  # fmt: skip
-    return parse(src, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n_tok,
-                 kind, op, tok, first, next_, val, stack, err)  # fmt: skip
-
-
-def parse_source(source: str, filename: str = "<candidate>") -> Ast:
-    """Lex and parse one source with the compiled kernels; raises ParseError on a compile error."""
-    try:
-        n_tok, *tok_arrays = lex_source(source, filename)
-    except LexError as e:
-        raise ParseError(e.error, e.span) from None
-    src = np.frombuffer(source.encode(), dtype=np.uint8)
-    cap = limits.node_capacity(len(src))
-    node_arrays = [np.zeros(cap, dtype=np.int32) for _ in range(5)] + [np.zeros(cap, dtype=np.int64)]
-    stack = np.zeros(scratch_size(n_tok), dtype=np.int32)
-    err = np.zeros(4, dtype=np.int32)
-    n = _parse_one(src, *tok_arrays, n_tok, *node_arrays, stack, err)
-    if n < 0:
-        error = errors.render(source, int(err[0]), int(err[1]), int(err[2]), int(err[3]), filename)
-        raise ParseError(error, (int(err[1]), int(err[2])))
-    return Ast(source, int(n), *node_arrays, n_tok, *tok_arrays)
-
-
-__all__ = ["parse", "scratch_size", "parse_source", "Ast", "ParseError", "dump"]
+        return getattr(syntax_tree, name)
+    raise AttributeError(name)

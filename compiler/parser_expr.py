@@ -9,25 +9,18 @@ A comparison chain becomes ONE COMPARE node: its first operand, then one CMP_LIN
 operator (the link's child is the right operand).  Calls link their arguments as they
 complete, so the operand stack holds at most one operand per pending binary operator.
 
-Also home of the helpers shared with the statement parser: the scratch layout, node
-allocation and error filling.
+Both stacks live in the scratch layout of compiler.parser_util.
 """
 
 from __future__ import annotations
 
 from numba.extending import register_jitable
 
-from compiler import errors, limits, nodes, tokens
+from compiler import errors, nodes, tokens
+from compiler.parser_util import (
+    MAX_NESTING, S_COUNT, S_NOPS, S_NVALS, S_OPS, S_VALS, fail_tok, is_kw, is_op, kw_unsupported, new_node,
+)  # fmt: skip
 from vm import opcodes
-
-MAX_NESTING = limits.MAX_NESTING
-
-# scratch layout (int32): counters, block stack, operator stack, operand stack
-S_COUNT, S_NOPS, S_NVALS, S_NBLK = 0, 1, 2, 3
-S_BLOCK = 4  # MAX_NESTING entries of 4: block node, last statement, owner node, single-line
-S_OPS = S_BLOCK + 4 * MAX_NESTING  # MAX_NESTING entries of 4: code, token, a, b
-S_VALS = S_OPS + 4 * MAX_NESTING  # MAX_NESTING + 2 operand nodes
-SCRATCH_SIZE = S_VALS + MAX_NESTING + 2
 
 # operator-stack codes; a = node, b = last child for CALL (last argument) and CMP (last link)
 X_PAREN, X_CALL, X_CMP, X_NOT, X_NEG, X_POS, X_AND, X_OR, X_BIN = range(9)  # X_BIN + BIN_* code
@@ -43,53 +36,6 @@ E_SYNTAX, E_EXPECTED_EXPR, E_EXPECTED_OP = errors.E_SYNTAX, errors.E_EXPECTED_EX
 E_UNSUPPORTED, E_UNSUPPORTED_KEYWORD = errors.E_UNSUPPORTED, errors.E_UNSUPPORTED_KEYWORD
 E_UNSUPPORTED_OPERATOR, E_PROGRAM_TOO_LARGE = errors.E_UNSUPPORTED_OPERATOR, errors.E_PROGRAM_TOO_LARGE
 E_NESTING_TOO_DEEP = errors.E_NESTING_TOO_DEEP
-
-
-@register_jitable
-def fail_tok(err, ts, te, i, j, code, arg):
-    """Fill err with `code` spanning tokens i..j (inclusive); returns -1."""
-    err[0] = code
-    err[1] = ts[i]
-    err[2] = max(te[j], ts[i])
-    err[3] = arg
-    return -1
-
-
-@register_jitable
-def new_node(kind, op, tok, first, next_, val, st, k, o, t, v):
-    """Append a node; returns its index, or -1 when the node arrays are full."""
-    n = st[S_COUNT]
-    if n >= kind.shape[0]:
-        return -1
-    kind[n] = k
-    op[n] = o
-    tok[n] = t
-    first[n] = -1
-    next_[n] = -1
-    val[n] = v
-    st[S_COUNT] = n + 1
-    return n
-
-
-@register_jitable
-def is_op(tk, tsub, i, sub):
-    return tk[i] == TK_OP and tsub[i] == sub
-
-
-@register_jitable
-def is_kw(tk, tsub, i, sub):
-    return tk[i] == TK_KEYWORD and tsub[i] == sub
-
-
-@register_jitable
-def kw_unsupported(s):
-    """Keywords outside the language (lambda excepted: it is reported as a construct)."""
-    return (
-        s == T.KW_AS or s == T.KW_ASYNC or s == T.KW_AWAIT or s == T.KW_CLASS or s == T.KW_DEL
-        or s == T.KW_EXCEPT or s == T.KW_FINALLY or s == T.KW_FROM or s == T.KW_GLOBAL
-        or s == T.KW_IMPORT or s == T.KW_IN or s == T.KW_IS or s == T.KW_NONLOCAL
-        or s == T.KW_RAISE or s == T.KW_TRY or s == T.KW_WITH or s == T.KW_YIELD
-    )  # fmt: skip
 
 
 @register_jitable

@@ -16,6 +16,7 @@ from compiler.errors import (
     E_DUPLICATE_PARAM,
     E_NONE_VALUE,
     E_NO_FUNCTIONS,
+    E_RESERVED_NAME,
     E_SYNTAX,
     E_TOO_MANY_FUNCTIONS,
     E_TOO_MANY_LOCALS,
@@ -42,6 +43,8 @@ BUILTINS = (
     "input", "open", "repr", "hash", "id", "iter", "next", "format", "exit", "quit",
 )  # fmt: skip
 BUILTIN_BYTES, BUILTIN_LENS = _byte_table(BUILTINS)
+# Names the language gives a fixed meaning (`for i in range(...)`): never redefined.
+RESERVED_BYTES, RESERVED_LENS = _byte_table(("range",))
 
 
 @register_jitable
@@ -66,15 +69,26 @@ def same_name(src, s1, e1, s2, e2):
 
 
 @register_jitable
-def is_builtin(src, s, e):
-    for b in range(BUILTIN_LENS.shape[0]):
-        if BUILTIN_LENS[b] == e - s:
+def in_table(src, s, e, table, lens):
+    """Whether src[s:e] is one of the words of a tokens._byte_table."""
+    for b in range(lens.shape[0]):
+        if lens[b] == e - s:
             k = 0
-            while k < e - s and BUILTIN_BYTES[b, k] == src[s + k]:
+            while k < e - s and table[b, k] == src[s + k]:
                 k += 1
             if k == e - s:
                 return True
     return False
+
+
+@register_jitable
+def is_builtin(src, s, e):
+    return in_table(src, s, e, BUILTIN_BYTES, BUILTIN_LENS)
+
+
+@register_jitable
+def is_reserved(src, s, e):
+    return in_table(src, s, e, RESERVED_BYTES, RESERVED_LENS)
 
 
 @register_jitable
@@ -124,6 +138,8 @@ def collect_functions(src, tok_start, tok_end, kind, op, tok, first, next_, slot
             return fail(err, E_SYNTAX, s, e, 0)
         if nf >= fn.shape[0] or nf >= MAX_FUNCTIONS:
             return fail(err, E_TOO_MANY_FUNCTIONS, s, e, MAX_FUNCTIONS)
+        if is_reserved(src, s, e):
+            return fail(err, E_RESERVED_NAME, s, e, 0)
         if find_function(src, fn, nf, s, e) >= 0:
             return fail(err, E_DUPLICATE_FUNCTION, s, e, 0)
         fn[nf, F_NODE] = d
@@ -145,6 +161,8 @@ def collect_functions(src, tok_start, tok_end, kind, op, tok, first, next_, slot
                 q = next_[q]
             if op[c] == T_NONE:
                 return fail(err, E_NONE_VALUE, ps, pe, 0)
+            if is_reserved(src, ps, pe):
+                return fail(err, E_RESERVED_NAME, ps, pe, 0)
             fn[nf, F_PTYPE + np_] = op[c]
             slot[c] = np_
             np_ += 1
@@ -188,6 +206,8 @@ def collect_locals(src, tok_start, tok_end, kind, tok, first, next_, slot, fn, f
             s, e = tok_start[tok[n]], tok_end[tok[n]]
             v = find_local(src, locs, nloc, s, e)
             if v < 0:
+                if is_reserved(src, s, e):
+                    return fail(err, E_RESERVED_NAME, s, e, 0)
                 if nloc >= MAX_LOCALS:
                     return fail(err, E_TOO_MANY_LOCALS, s, e, MAX_LOCALS)
                 locs[nloc, L_START] = s

@@ -31,6 +31,7 @@ from compiler.errors import (
     E_MISSING_RETURN,
     E_NESTING_TOO_DEEP,
     E_NONE_VALUE,
+    E_NOT_A_FUNCTION,
     E_NOT_CALLABLE_BUILTIN,
     E_OPERAND_TYPES,
     E_RETURN_TYPE,
@@ -115,11 +116,11 @@ def _expr_fail(err, code, kind, tok, first, tok_start, tok_end, n, arg):
 @register_jitable
 def _resolve_call(src, tok_start, tok_end, kind, tok, first, next_, slot, fn, nf, locs, nloc, n, err):
     s, e = tok_start[tok[n]], tok_end[tok[n]]
+    if find_local(src, locs, nloc, s, e) >= 0:  # Python would call the local's value
+        return fail(err, E_NOT_A_FUNCTION, s, e, 0)
     f = find_function(src, fn, nf, s, e)
     if f < 0:
-        if find_local(src, locs, nloc, s, e) < 0 and is_builtin(src, s, e):
-            return fail(err, E_NOT_CALLABLE_BUILTIN, s, e, 0)
-        return fail(err, E_UNKNOWN_FUNCTION, s, e, 0)
+        return fail(err, E_NOT_CALLABLE_BUILTIN if is_builtin(src, s, e) else E_UNKNOWN_FUNCTION, s, e, 0)
     nargs = 0
     c = first[n]
     while c != -1:

@@ -148,7 +148,7 @@ def pytest_runtest_makereport(item, call):
         rep.longrepr = None
         rep.gpucc_rejected = True
         rep.sections.append(("gpucc rejected", f"{exc.outcome.status}\n{exc.outcome.detail}"))
-        rep.user_properties.append(("gpucc_rejected", exc.outcome.reason))
+        item.user_properties.append(("gpucc_rejected", exc.outcome.reason))  # junitxml reads teardown's
     return rep
 
 
@@ -165,6 +165,10 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     terminalreporter.write_sep("=", "gpucc summary")
     for line in gs.summary_lines(details=config.get_verbosity() > 0):
         terminalreporter.write_line(line)
+    tasks = {e.suite.task for e in gs.entries.values()}
+    unmatched = sorted({s.task_id for s in config.stash[SAMPLES] if s.task_id not in tasks})
+    if unmatched:
+        terminalreporter.write_line(f"samples whose task_id matches no collected suite: {', '.join(unmatched)}")
 
 
 def pytest_sessionfinish(session, exitstatus):

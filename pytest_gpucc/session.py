@@ -13,7 +13,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler import errors as cerrors
 from pytest_gpucc import report
 from pytest_gpucc.candidates import Candidate
 from pytest_gpucc.suite import Suite
@@ -165,7 +164,7 @@ class GpuccSession:
         if (s, u) in linked.errors:
             return report.from_error(e.display, c.name, fname, report.LINK_ERROR, linked.errors[(s, u)])
         lo, hi = linked.ranges[(s, u)]
-        files = {su: (e.display, e.suite.device_source), u: (fname, c.source)}
+        files = {su: (e.display, e.suite.device_source), u: (fname, c.source)}  # where a job can fail
         jobs = [self._job(results, j, e.suite, linked, files, su) for j in range(lo, hi)]
         return report.from_jobs(e.display, c.name, fname, jobs, self.options.step_limit)
 
@@ -180,8 +179,7 @@ class GpuccSession:
             if unit in files and line > 0:
                 name, source = files[unit]
                 rec.location = f"{name}:{line}"
-                lines = source.splitlines()
-                rec.source_line = lines[line - 1].strip() if line <= len(lines) else None
+                rec.source_line = _source_line(source, line)
                 rec.in_suite = unit == suite_unit
         return rec
 
@@ -211,14 +209,20 @@ class GpuccSession:
         return report.to_json(self.summaries, info)
 
 
+def _source_line(source: str, line: int) -> str | None:
+    """Line `line` (1-based) of `source`, stripped; None past the end."""
+    start = 0
+    for _ in range(line - 1):
+        start = source.find("\n", start) + 1
+        if start == 0:
+            return None
+    end = source.find("\n", start)
+    return source[start : len(source) if end < 0 else end].strip()
+
+
 def _plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else many or word + 's'}"
 
 
 def _compile_error(batch, u: int, filename: str) -> str:
-    if hasattr(batch, "error"):
-        err = batch.error(u, filename)
-    else:
-        err = cerrors.render(batch.sources[u], int(batch.error_code[u]), int(batch.error_start[u]),
-                             int(batch.error_end[u]), int(batch.error_arg[u]), filename)  # fmt: skip
-    return err.format()
+    return batch.error(u, filename).format()

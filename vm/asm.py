@@ -11,7 +11,7 @@
         FOR_RANGE 0              # operands: a slot name or number (LOCAL), an int value
         LOAD_CONST 10**20        #   interned in the unit's pool (CONST), an int (IMM), a label
         CALL solve               #   (JUMP), a function of this unit (FUNC), `== [int|bool]`
-        ASSERT_CMP ==            #   (ASSERT); `=N` gives any operand raw
+        ASSERT_CMP ==            #   (ASSERT); `@N` gives any operand raw
     # comments run to the end of the line
 
 Each instruction's source line is its line in the text.  `assemble_named` also returns
@@ -118,7 +118,7 @@ def _parse(text: str) -> list[_Unit]:
 
 
 def _operand(op: O.Op, text: str, lineno: int, func: _Func, unit: _Unit, pool: list[int]) -> int:
-    if text.startswith("="):
+    if text.startswith("@"):
         return _int(text[1:], lineno)
     kind = op.operand
     if kind == O.ARG_NONE:
@@ -126,7 +126,7 @@ def _operand(op: O.Op, text: str, lineno: int, func: _Func, unit: _Unit, pool: l
             raise AsmError(lineno, f"{op.name} takes no operand")
         return 0
     if not text:
-        raise AsmError(lineno, f"{op.name} needs a {O.OPERAND_KINDS[kind]} operand")
+        raise AsmError(lineno, f"{op.name} needs an operand ({O.OPERAND_KINDS[kind]})")
     if kind == O.ARG_LOCAL:
         slots = func.params + func.locals
         return slots.index(text) if text in slots else _int(text, lineno)

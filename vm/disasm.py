@@ -29,7 +29,7 @@ def disassemble(program, unit: int | None = None, names: dict[int, str] | None =
     for u in range(program.n_units) if unit is None else [unit]:
         c_lo, c_hi = int(program.unit_code_start[u]), int(program.unit_code_start[u + 1])
         k_lo, k_hi = int(program.unit_const_start[u]), int(program.unit_const_start[u + 1])
-        out.append(f"unit {u}: code [{c_lo}, {c_hi}), {k_hi - k_lo} constants")
+        out += ([""] if out else []) + [f"unit {u}: code [{c_lo}, {c_hi}), {k_hi - k_lo} constants"]
         for g in range(int(program.unit_func_start[u]), int(program.unit_func_start[u + 1])):
             out += _function(program, g, int(ends[g]), names)
     return "\n".join(out) + "\n"

@@ -19,11 +19,13 @@ import numpy as np
 from numba.extending import register_jitable
 
 from vm.opcodes import (
-    ASSERT_CMP, ASSERT_TRUE, BINARY_ADD, BINARY_ADD_INT, BINARY_FLOORDIV, BINARY_MOD,
-    BINARY_MOD_INT, BINARY_MUL, BINARY_SUB, CALL, COMPARE_GE, COMPARE_LT, DUP_TOP, FOR_RANGE,
-    INC_VAR, JUMP, JUMP_IF_FALSE, JUMP_IF_FALSE_OR_POP, JUMP_IF_NOT_GE, JUMP_IF_NOT_LT,
-    JUMP_IF_TRUE, JUMP_IF_TRUE_OR_POP, LOAD_CONST, LOAD_INT, LOAD_VAR, NOP, POP_TOP, RANGE_CHECK,
-    RETURN, ROT_THREE, ROT_TWO, STORE_VAR, UNARY_NEG, UNARY_NOT, cost_table,
+    ASSERT_CMP, ASSERT_TRUE, BINARY_ADD, BINARY_ADD_INT, BINARY_FLOORDIV, BINARY_FLOORDIV_INT,
+    BINARY_MOD, BINARY_MOD_INT, BINARY_MUL, BINARY_MUL_INT, BINARY_SUB, BINARY_SUB_INT, CALL,
+    COMPARE_EQ, COMPARE_GE, COMPARE_GT, COMPARE_LE, COMPARE_LT, COMPARE_NE, DUP_TOP, FOR_RANGE,
+    INC_VAR, JUMP, JUMP_IF_FALSE, JUMP_IF_FALSE_OR_POP, JUMP_IF_NOT_EQ, JUMP_IF_NOT_GE,
+    JUMP_IF_NOT_GT, JUMP_IF_NOT_LE, JUMP_IF_NOT_LT, JUMP_IF_NOT_NE, JUMP_IF_TRUE,
+    JUMP_IF_TRUE_OR_POP, LOAD_CONST, LOAD_INT, LOAD_VAR, NOP, POP_TOP, RANGE_CHECK, RETURN,
+    ROT_THREE, ROT_TWO, STORE_VAR, UNARY_NEG, UNARY_NOT, cost_table,
 )
 from vm.status import (
     ASSERT_FAILED, INVALID_BYTECODE, OK, OVERFLOW, RECURSION_LIMIT, STACK_LIMIT, STEP_LIMIT,
@@ -65,7 +67,7 @@ def mul_wide(a, b):
     return OK, a * b
 
 
-@register_jitable
+@register_jitable(inline="always")
 def arith(op, a, b):
     """(status, result) of a binary int64 op with Python semantics.
 
@@ -94,6 +96,13 @@ def arith(op, a, b):
     if op == BINARY_FLOORDIV:
         return OK, a // b
     return OK, a % b
+
+
+@register_jitable(inline="always")
+def ix(i):
+    """An array index as uint64: numba then emits no negative-index wraparound (every index
+    in run_job is >= 0, guaranteed by the verifier and the frame checks)."""
+    return np.uint64(i)
 
 
 @register_jitable
@@ -153,97 +162,141 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
         fp = 0
         depth = 0
         entry = func_entry[g]
-        lo = func_nlocals[g]
-        for k in range(n_params, lo):
+        for k in range(n_params, func_nlocals[g]):
             stack[k] = 0
-        sp = lo
+        sp = func_nlocals[g]
         pc = entry
         while True:
             if left == 0:
                 st = STEP_LIMIT
                 break
-            op = code[2 * pc]
-            arg = code[2 * pc + 1]
+            op = code[ix(2 * pc)]
+            arg = np.int64(code[ix(2 * pc + 1)])  # int64 in plain Python too
             left -= 1
-            n_cost += cost_of[op]
+            n_cost += cost_of[ix(op)]
             if op == LOAD_VAR:
-                stack[sp] = stack[fp + arg]
+                stack[ix(sp)] = stack[ix(fp + arg)]
                 sp += 1
                 pc += 1
             elif op == LOAD_INT:
-                stack[sp] = arg
+                stack[ix(sp)] = arg
                 sp += 1
                 pc += 1
             elif op == STORE_VAR:
                 sp -= 1
-                stack[fp + arg] = stack[sp]
+                stack[ix(fp + arg)] = stack[ix(sp)]
                 pc += 1
-            elif op >= BINARY_ADD and op <= BINARY_MOD:
-                st, r = arith(op, stack[sp - 2], stack[sp - 1])
+            # one branch per binary op (and its _INT form): arith's dispatch on op folds away
+            elif op == BINARY_ADD or op == BINARY_ADD_INT:
+                b = arg
+                if op == BINARY_ADD:
+                    sp -= 1
+                    b = stack[ix(sp)]
+                st, r = arith(BINARY_ADD, stack[ix(sp - 1)], b)
                 if st != OK:
                     break
-                sp -= 1
-                stack[sp - 1] = r
+                stack[ix(sp - 1)] = r
                 pc += 1
-            elif op >= JUMP_IF_NOT_LT and op <= JUMP_IF_NOT_GE:
+            elif op == BINARY_SUB or op == BINARY_SUB_INT:
+                b = arg
+                if op == BINARY_SUB:
+                    sp -= 1
+                    b = stack[ix(sp)]
+                st, r = arith(BINARY_SUB, stack[ix(sp - 1)], b)
+                if st != OK:
+                    break
+                stack[ix(sp - 1)] = r
+                pc += 1
+            elif op == BINARY_MUL or op == BINARY_MUL_INT:
+                b = arg
+                if op == BINARY_MUL:
+                    sp -= 1
+                    b = stack[ix(sp)]
+                st, r = arith(BINARY_MUL, stack[ix(sp - 1)], b)
+                if st != OK:
+                    break
+                stack[ix(sp - 1)] = r
+                pc += 1
+            elif op == BINARY_FLOORDIV or op == BINARY_FLOORDIV_INT:
+                b = arg
+                if op == BINARY_FLOORDIV:
+                    sp -= 1
+                    b = stack[ix(sp)]
+                st, r = arith(BINARY_FLOORDIV, stack[ix(sp - 1)], b)
+                if st != OK:
+                    break
+                stack[ix(sp - 1)] = r
+                pc += 1
+            elif op == BINARY_MOD or op == BINARY_MOD_INT:
+                b = arg
+                if op == BINARY_MOD:
+                    sp -= 1
+                    b = stack[ix(sp)]
+                st, r = arith(BINARY_MOD, stack[ix(sp - 1)], b)
+                if st != OK:
+                    break
+                stack[ix(sp - 1)] = r
+                pc += 1
+            elif (op == JUMP_IF_NOT_LT or op == JUMP_IF_NOT_LE or op == JUMP_IF_NOT_EQ
+                  or op == JUMP_IF_NOT_NE or op == JUMP_IF_NOT_GT or op == JUMP_IF_NOT_GE):
                 sp -= 2
-                if compare(op - JUMP_IF_NOT_LT, stack[sp], stack[sp + 1]) == 0:
+                if compare(op - JUMP_IF_NOT_LT, stack[ix(sp)], stack[ix(sp + 1)]) == 0:
                     pc = entry + arg
                 else:
                     pc += 1
-            elif op >= BINARY_ADD_INT and op <= BINARY_MOD_INT:
-                st, r = arith(op - BINARY_ADD_INT + BINARY_ADD, stack[sp - 1], arg)
-                if st != OK:
-                    break
-                stack[sp - 1] = r
-                pc += 1
             elif op == JUMP:
                 pc = entry + arg
             elif op == JUMP_IF_FALSE or op == JUMP_IF_TRUE:
                 sp -= 1
-                if (stack[sp] != 0) == (op == JUMP_IF_TRUE):
+                if (stack[ix(sp)] != 0) == (op == JUMP_IF_TRUE):
                     pc = entry + arg
                 else:
                     pc += 1
-            elif op >= COMPARE_LT and op <= COMPARE_GE:
+            elif (op == COMPARE_LT or op == COMPARE_LE or op == COMPARE_EQ or op == COMPARE_NE
+                  or op == COMPARE_GT or op == COMPARE_GE):
                 sp -= 1
-                stack[sp - 1] = compare(op - COMPARE_LT, stack[sp - 1], stack[sp])
+                stack[ix(sp - 1)] = compare(op - COMPARE_LT, stack[ix(sp - 1)], stack[ix(sp)])
                 pc += 1
             elif op == INC_VAR:
-                st, r = arith(BINARY_ADD, stack[fp + arg], 1)
+                st, r = arith(BINARY_ADD, stack[ix(fp + arg)], 1)
                 if st != OK:
                     break
-                stack[fp + arg] = r
+                stack[ix(fp + arg)] = r
                 pc += 1
             elif op == FOR_RANGE:
                 s = fp + arg
-                counter = stack[s]
-                stop = stack[s + 1]
-                step = stack[s + 2]
+                counter = stack[ix(s)]
+                stop = stack[ix(s + 1)]
+                step = stack[ix(s + 2)]
                 if (step > 0 and counter < stop) or (step < 0 and counter > stop):
-                    stack[sp] = counter
+                    stack[ix(sp)] = counter
                     sp += 1
                     st, r = arith(BINARY_ADD, counter, step)
-                    stack[s] = r if st == OK else stop
+                    stack[ix(s)] = r if st == OK else stop  # past int64: the loop ends
                     st = OK
                     pc += 2
                 else:
                     pc += 1
             elif op == LOAD_CONST:
-                stack[sp] = consts[unit_const_start[func_unit[g]] + arg]
+                stack[ix(sp)] = consts[unit_const_start[func_unit[g]] + arg]
                 sp += 1
                 pc += 1
             elif op == CALL:
-                callee = resolve(unit_func_start[func_unit[g]] + arg, link_row, func_import,
-                                 func_nparams, func_ok, links)
-                if callee < 0:
+                callee = unit_func_start[func_unit[g]] + arg
+                if func_import[callee] >= 0:  # a stub: the job's link row says what runs
+                    callee = resolve(callee, link_row, func_import, func_nparams, func_ok, links)
+                    if callee < 0:
+                        st = INVALID_BYTECODE
+                        break
+                elif func_ok[callee] == 0:
                     st = INVALID_BYTECODE
                     break
                 if depth + 1 >= max_depth:
                     st = RECURSION_LIMIT
                     break
                 new_fp = sp - func_nparams[callee]
-                if new_fp + func_nlocals[callee] + func_max_stack[callee] > stack_size:
+                new_sp = new_fp + func_nlocals[callee]
+                if new_sp + func_max_stack[callee] > stack_size:
                     st = STACK_LIMIT
                     break
                 frames[depth, 0] = pc + 1
@@ -253,18 +306,17 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
                 g = callee
                 fp = new_fp
                 entry = func_entry[g]
-                lo = fp + func_nlocals[g]
-                for k in range(sp, lo):
-                    stack[k] = 0
-                sp = lo
+                while sp < new_sp:  # zero the callee's locals after its arguments
+                    stack[ix(sp)] = 0
+                    sp += 1
                 pc = entry
             elif op == RETURN:
-                result = stack[sp - 1]
+                result = stack[ix(sp - 1)]
                 if depth == 0:
                     break
                 depth -= 1
                 sp = fp
-                stack[sp] = result
+                stack[ix(sp)] = result
                 sp += 1
                 pc = frames[depth, 0]
                 fp = frames[depth, 1]
@@ -272,56 +324,56 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
                 entry = func_entry[g]
             elif op == ASSERT_CMP:
                 sp -= 2
-                if compare(arg & 7, stack[sp], stack[sp + 1]) == 0:
-                    lhs = stack[sp]
-                    rhs = stack[sp + 1]
+                if compare(arg & 7, stack[ix(sp)], stack[ix(sp + 1)]) == 0:
+                    lhs = stack[ix(sp)]
+                    rhs = stack[ix(sp + 1)]
                     st = ASSERT_FAILED
                     break
                 pc += 1
             elif op == ASSERT_TRUE:
                 sp -= 1
-                if stack[sp] == 0:
-                    lhs = stack[sp]
+                if stack[ix(sp)] == 0:
+                    lhs = stack[ix(sp)]
                     st = ASSERT_FAILED
                     break
                 pc += 1
             elif op == JUMP_IF_FALSE_OR_POP or op == JUMP_IF_TRUE_OR_POP:
-                if (stack[sp - 1] != 0) == (op == JUMP_IF_TRUE_OR_POP):
+                if (stack[ix(sp - 1)] != 0) == (op == JUMP_IF_TRUE_OR_POP):
                     pc = entry + arg
                 else:
                     sp -= 1
                     pc += 1
             elif op == RANGE_CHECK:
-                if stack[fp + arg + 2] == 0:
+                if stack[ix(fp + arg + 2)] == 0:
                     st = VALUE_ERROR
                     break
                 pc += 1
             elif op == UNARY_NEG:
-                if stack[sp - 1] == INT64_MIN:
+                if stack[ix(sp - 1)] == INT64_MIN:
                     st = OVERFLOW
                     break
-                stack[sp - 1] = -stack[sp - 1]
+                stack[ix(sp - 1)] = -stack[ix(sp - 1)]
                 pc += 1
             elif op == UNARY_NOT:
-                stack[sp - 1] = 1 if stack[sp - 1] == 0 else 0
+                stack[ix(sp - 1)] = 1 if stack[ix(sp - 1)] == 0 else 0
                 pc += 1
             elif op == POP_TOP:
                 sp -= 1
                 pc += 1
             elif op == DUP_TOP:
-                stack[sp] = stack[sp - 1]
+                stack[ix(sp)] = stack[ix(sp - 1)]
                 sp += 1
                 pc += 1
             elif op == ROT_TWO:
-                t = stack[sp - 1]
-                stack[sp - 1] = stack[sp - 2]
-                stack[sp - 2] = t
+                t = stack[ix(sp - 1)]
+                stack[ix(sp - 1)] = stack[ix(sp - 2)]
+                stack[ix(sp - 2)] = t
                 pc += 1
             elif op == ROT_THREE:
-                t = stack[sp - 1]
-                stack[sp - 1] = stack[sp - 2]
-                stack[sp - 2] = stack[sp - 3]
-                stack[sp - 3] = t
+                t = stack[ix(sp - 1)]
+                stack[ix(sp - 1)] = stack[ix(sp - 2)]
+                stack[ix(sp - 2)] = stack[ix(sp - 3)]
+                stack[ix(sp - 3)] = t
                 pc += 1
             elif op == NOP:
                 pc += 1

@@ -25,14 +25,15 @@ def source_fingerprint(*names: str) -> str:
 def function_ends(program) -> np.ndarray:
     """int32[F]: end of each function's code: the next function's entry in its unit, or the
     unit's end.  Imports, functions whose entry lies outside their unit, and all but the
-    first of functions sharing an entry span nothing (so function code ranges never overlap)."""
+    last of functions sharing an entry (empty bodies before it) span nothing, so function
+    code ranges never overlap."""
     entry = np.asarray(program.func_entry, np.int64)
     unit = np.asarray(program.func_unit, np.int64)
     ucode = np.asarray(program.unit_code_start, np.int64)
     ends = entry.copy()
     body = np.flatnonzero((np.asarray(program.func_import) < 0) & (entry >= ucode[unit]) & (entry < ucode[unit + 1]))
     if len(body):
-        body = body[np.lexsort((body, entry[body], unit[body]))]  # by unit, entry, id
+        body = body[np.lexsort((-body, entry[body], unit[body]))]  # by unit, entry, -id
         e, u = entry[body], unit[body]
         first = np.ones(len(body), bool)
         first[1:] = (u[1:] != u[:-1]) | (e[1:] != e[:-1])

@@ -208,9 +208,9 @@ def _layout_problems(p, u: int, ends) -> list[str]:
     for g in range(int(p.unit_func_start[u]), int(p.unit_func_start[u + 1])):
         if p.func_import[g] >= 0:
             continue
-        if int(p.func_entry[g]) != expect or expect >= c_hi:
-            return [f"unit {u}: function {g} must start at pc {expect} (where the previous "
-                    f"function ends), inside the unit's code [{c_lo}, {c_hi})"]
+        if int(p.func_entry[g]) != expect:
+            return [f"unit {u}: function {g} must start at pc {expect}, where the previous "
+                    f"function ends (the unit's code is [{c_lo}, {c_hi}))"]
         expect = int(ends[g])
     return [] if expect == c_hi else [f"unit {u}: code [{expect}, {c_hi}) belongs to no function"]
 

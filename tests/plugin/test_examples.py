@@ -3,7 +3,7 @@ fastest candidates, and CPython (the oracle) agrees with every candidate that ra
 
 from pathlib import Path
 
-from conftest import run
+from gpucc_project import run
 
 from pytest_gpucc.candidates import candidates_for, load_samples
 from pytest_gpucc.suite import load_suite
@@ -50,8 +50,8 @@ def vm_first_failure(cand):
     return None
 
 
-def test_examples(pytester):
-    result, doc = run(pytester, str(EXAMPLES), f"--gpucc-samples={SAMPLES}")
+def test_examples(gpucc):
+    result, doc = run(gpucc, str(EXAMPLES), f"--gpucc-samples={SAMPLES}")
     assert result.ret == 0, result.stdout.str()
     assert doc["launches"] == 1
     got = {s["task"]: (s["fastest"], {c["name"]: c["status"] for c in s["candidates"]}) for s in doc["suites"]}

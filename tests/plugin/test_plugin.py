@@ -1,8 +1,8 @@
-"""The plugin end to end (pytester, in-process): items, reasons, ranking, exit codes, JSON."""
+"""The plugin end to end (gpucc, in-process): items, reasons, ranking, exit codes, JSON."""
 
 import json
 
-from conftest import GCD_SUITE, run, write_project
+from gpucc_project import GCD_SUITE, run, write_project
 
 
 def cands(doc, suite=0):
@@ -39,47 +39,53 @@ def test_reasons_ranking_and_one_launch(project):
     assert doc["suites"][0]["fastest"] == "fast.py"
 
 
-def test_no_passing_candidate_fails_the_run_and_strict(pytester):
+def test_no_passing_candidate_fails_the_run_and_strict(gpucc):
     wrong = {"wrong.py": GCD_SUITE.replace("...", "return 3").split("\n\n\n@")[0] + "\n"}
-    write_project(pytester, candidates=wrong)
-    result, _ = run(pytester)
+    write_project(gpucc, candidates=wrong)
+    result, _ = run(gpucc)
     assert result.ret == 1 and result.parseoutcomes() == {"failed": 1}
     result.stdout.fnmatch_lines(["*suite_gcd.py:7: in test_table(a=12, b=18, want=6)", ">   assert gcd(a, b) == want",
                                  "E   AssertionError: where 3 == 6", "*3 of 4 test cases failed*"])  # fmt: skip
-    write_project(pytester, candidates={**wrong, "good.py": "def gcd(a: int, b: int) -> int:\n    if b == 0:\n"
+    write_project(gpucc, candidates={**wrong, "good.py": "def gcd(a: int, b: int) -> int:\n    if b == 0:\n"
                                         "        return a\n    return gcd(b, a % b)\n"})  # fmt: skip
-    result, _ = run(pytester)
+    result, _ = run(gpucc)
     assert result.ret == 0 and result.parseoutcomes() == {"passed": 1, "rejected": 1}
-    strict, _ = run(pytester, "--gpucc-strict")
+    strict, _ = run(gpucc, "--gpucc-strict")
     assert strict.ret == 1 and strict.parseoutcomes() == {"passed": 1, "failed": 1}
 
 
-def test_keyword_selects_candidates_and_one_launch(project):
-    result, doc = run(project, "-k", "fast or wrong")
+def test_keyword_selects_candidates_and_junit_properties(project):
+    result, doc = run(project, "-k", "fast or wrong", "--junitxml=junit.xml")
     assert result.parseoutcomes() == {"passed": 1, "rejected": 1, "deselected": 5}
     assert sorted(cands(doc)) == ["fast.py", "wrong.py"] and doc["units"] == 3 and doc["launches"] == 1
+    junit = (project.path / "junit.xml").read_text()
+    assert '<property name="gpucc_rejected" value="test_table(a=12, b=18, want=6): assert gcd(a, b) == want, ' in junit
+    assert "<failure" not in junit
 
 
-def test_bad_suite_is_a_collection_error(pytester):
-    write_project(pytester, suite=GCD_SUITE.replace("(0, 9, 9)", "(0, 9)"))
-    result, _ = run(pytester)
+def test_bad_suite_is_a_collection_error(gpucc):
+    write_project(gpucc, suite=GCD_SUITE.replace("(0, 9, 9)", "(0, 9)"))
+    result, _ = run(gpucc)
     assert result.ret == 2
     result.stdout.fnmatch_lines(["*bad gpucc suite: *suite_gcd.py:5: case (0, 9) of 'test_table' does not give 3 value(s)*"])
+    result, _ = run(gpucc, "--gpucc-samples=missing.jsonl")
+    assert result.ret == 4 and "missing.jsonl: cannot read samples" in result.stderr.str()
 
 
-def test_samples_jsonl_and_identical_sources_compiled_once(pytester):
-    write_project(pytester, candidates={"fast.py": "def gcd(a: int, b: int) -> int:\n    if b == 0:\n"
+def test_samples_jsonl_and_identical_sources_compiled_once(gpucc):
+    write_project(gpucc, candidates={"fast.py": "def gcd(a: int, b: int) -> int:\n    if b == 0:\n"
                                         "        return a\n    return gcd(b, a % b)\n"})  # fmt: skip
     body = "    while b != 0:\n        r = a % b\n        a = b\n        b = r\n    return a\n"
     records = [{"task_id": "gcd", "completion": body}, {"task_id": "gcd", "completion": "    return a + b\n"},
-               {"task_id": "gcd", "completion": body}, {"task_id": "gcd", "completion": (pytester.path / "gcd_candidates"
+               {"task_id": "gcd", "completion": body}, {"task_id": "gcd", "completion": (gpucc.path / "gcd_candidates"
                / "fast.py").read_text()}, {"task_id": "nope", "completion": body}]  # fmt: skip
-    (pytester.path / "s.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    result, doc = run(pytester, "--gpucc-samples=s.jsonl")
+    (gpucc.path / "s.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    result, doc = run(gpucc, "--gpucc-samples=s.jsonl")
     assert result.ret == 0 and result.parseoutcomes() == {"passed": 4, "rejected": 1}
     c = cands(doc)
     assert sorted(c) == ["fast.py", "gcd#0", "gcd#1", "gcd#2", "gcd#3"]
     assert c["gcd#1"]["status"] == "failed" and c["gcd#0"]["cost"] == c["gcd#2"]["cost"]
     assert doc["units"] == 1 + 3  # the suite + three distinct candidate sources
     assert doc["jobs"] == 3 * 4  # identical sources also run once
+    result.stdout.fnmatch_lines(["samples whose task_id matches no collected suite: nope"])
 

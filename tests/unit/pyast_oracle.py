@@ -1,5 +1,5 @@
 """CPython's own parser as the oracle for compiler.parser: Python's `ast` of a program in the
-gpucc subset, written in compiler.ast_dump's format (whitespace-normalized)."""
+gpucc subset, written in compiler.syntax_tree's format (whitespace-normalized)."""
 
 from __future__ import annotations
 
@@ -78,7 +78,7 @@ def _stmt(s, lines) -> str:
 
 
 def oracle_dump(source: str) -> str:
-    """compiler.ast_dump.dump's output for `source`, computed from CPython's ast, whitespace-normalized."""
+    """compiler.syntax_tree.dump's output for `source`, computed from CPython's ast, whitespace-normalized."""
     lines = source.split("\n")
     funcs = []
     for f in ast.parse(source).body:

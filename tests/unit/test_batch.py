@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 from compiler import batch as batch_mod
 from compiler import compile_batch, compile_source, errors
 from vm.image import Program
+from vm.verify import verify
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = [
@@ -113,9 +115,9 @@ def test_chunked_launches_give_the_same_result(monkeypatch):
         assert unit_view(parts, u) == unit_view(whole, u)
 
 
-def test_plain_python_run_matches_the_jitted_one(tmp_path):
-    """One source, several targets: the kernel bodies run as plain Python give the same bytes."""
-    sources = mixed_sources(11) + [(ROOT / "tests/golden/loops.py").read_text()]
+def run_plain_python(sources: list[str], tmp_path) -> dict:
+    """compile_batch with NUMBA_DISABLE_JIT=1 (the kernel bodies as plain Python, where an
+    out-of-range index raises) in a subprocess; returns the CompiledBatch's fields."""
     src_file = tmp_path / "sources.pkl"
     src_file.write_bytes(pickle.dumps(sources))
     script = (
@@ -124,11 +126,65 @@ def test_plain_python_run_matches_the_jitted_one(tmp_path):
         "sys.stdout.buffer.write(pickle.dumps(b.__dict__))\n"
     )
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-c", script, str(src_file)], cwd=ROOT, env=env, capture_output=True, check=True)
-    plain = pickle.loads(out.stdout)
-    jitted = compile_batch(sources).__dict__
+    out = subprocess.run([sys.executable, "-c", script, str(src_file)], cwd=ROOT, env=env, capture_output=True)
+    assert out.returncode == 0, out.stderr.decode()[-3000:]
+    return pickle.loads(out.stdout)
+
+
+def assert_same_arrays(plain: dict, jitted: dict) -> None:
     assert plain.keys() == jitted.keys()
     for key, value in jitted.items():
         if isinstance(value, np.ndarray):
-            assert np.array_equal(plain[key], value), key
             assert plain[key].dtype == value.dtype, key
+            assert np.array_equal(plain[key], value), key
+
+
+def test_plain_python_run_matches_the_jitted_one(tmp_path):
+    """One source, several targets: the kernel bodies run as plain Python give the same arrays."""
+    sources = mixed_sources(11) + [p.read_text() for p in sorted((ROOT / "tests/golden").glob("*.py"))]
+    assert_same_arrays(run_plain_python(sources, tmp_path), compile_batch(sources).__dict__)
+
+
+def _mutants(seed: int, n: int) -> list[str]:
+    """Programs near valid ones: lines dropped, duplicated, swapped or re-indented, tokens
+    replaced.  Whatever comes out, the compiler must answer with an error or valid code."""
+    rng = random.Random(seed)
+    base = [p.read_text() for p in sorted((ROOT / "tests/golden").glob("*.py"))] + GOOD
+    words = ["x", "n", "i", "True", "None", "0", "-1", "3000000000", "(", ")", ":", "+", "<", "and", "not",
+             "return", "break", "continue", "while", "for", "range", "if", "else", "pass", "...", "f(1)"]  # fmt: skip
+    out = []
+    for _ in range(n):
+        lines = rng.choice(base).splitlines()
+        for _ in range(rng.randint(1, 3)):
+            i = rng.randrange(len(lines))
+            k = rng.randrange(5)
+            if k == 0:
+                del lines[i]
+            elif k == 1:
+                lines.insert(i, lines[i])
+            elif k == 2:
+                j = rng.randrange(len(lines))
+                lines[i], lines[j] = lines[j], lines[i]
+            elif k == 3:
+                lines[i] = "    " + lines[i] if rng.random() < 0.5 else lines[i].lstrip()
+            else:
+                toks = lines[i].split(" ")
+                toks[rng.randrange(len(toks))] = rng.choice(words)
+                lines[i] = " ".join(toks)
+            if not lines:
+                lines = ["def f() -> int:", "    return 0"]
+        out.append("\n".join(lines) + "\n")
+    return out
+
+
+def test_mutated_programs_give_errors_or_verified_code(tmp_path):
+    sources = _mutants(seed=1, n=400)
+    b = compile_batch(sources)
+    for u, src in enumerate(sources):
+        if not b.ok(u):
+            assert 0 < b.error_code[u] < len(errors.NAMES)
+            assert 0 <= b.error_start[u] <= b.error_end[u] <= len(src.encode())
+            b.error(u).format()
+    assert 20 < sum(b.ok(u) for u in range(len(b))) < len(b)  # both outcomes are exercised
+    assert verify(Program.from_batch(b)) == []
+    assert_same_arrays(run_plain_python(sources[:150], tmp_path), compile_batch(sources[:150]).__dict__)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from pyast_oracle import normalized, oracle_dump
 
-from compiler import errors, limits, nodes, parser, tokens
+from compiler import errors, limits, nodes, parser, syntax_tree, tokens
 from compiler.parser import ParseError, dump, parse_source
 
 GCD = '''"""Greatest common divisor."""
@@ -237,7 +237,7 @@ def test_node_capacity_exceeded_is_an_error():
     arrays = [np.zeros(8, dtype=np.int32) for _ in range(5)] + [np.zeros(8, dtype=np.int64)]
     err = np.zeros(4, dtype=np.int32)
     stack = np.zeros(parser.scratch_size(n_tok), dtype=np.int32)
-    assert parser._parse_one(src, *toks, n_tok, *arrays, stack, err) == -1
+    assert syntax_tree._parse_one(src, *toks, n_tok, *arrays, stack, err) == -1
     assert err[0] == errors.E_PROGRAM_TOO_LARGE
 
 

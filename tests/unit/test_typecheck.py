@@ -48,6 +48,11 @@ CASES = [
     ("E_NO_FUNCTIONS", "# nothing here\n", "#", 1),
     ("E_NONE_VALUE", "def f() -> int:\n    x = None\n    return 0\n", "None", 1),
     ("E_NONE_VALUE", "def f(a: None) -> int:\n    return 0\n", "a", 1),
+    ("E_NOT_A_FUNCTION", H + "def f(h: int) -> int:\n    return h(1, 2)\n", "h(1", 1),
+    ("E_NOT_A_FUNCTION", H + "def f() -> int:\n    x = h(1, 2)\n    h = 3\n    return x\n", "h(1", 1),
+    ("E_RESERVED_NAME", "def range(n: int) -> int:\n    return n\n", "range", 1),
+    ("E_RESERVED_NAME", "def f(range: int) -> int:\n    return 0\n", "range", 1),
+    ("E_RESERVED_NAME", "def f() -> int:\n    range = 3\n    return 0\n", "range", 1),
 ]
 
 
@@ -77,7 +82,7 @@ def test_every_emitted_code_has_a_case():
         "E_UNDEFINED_NAME", "E_UNBOUND", "E_TYPE_MISMATCH", "E_OPERAND_TYPES", "E_CALL_ARITY",
         "E_UNKNOWN_FUNCTION", "E_NOT_CALLABLE_BUILTIN", "E_RETURN_TYPE", "E_MISSING_RETURN",
         "E_BREAK_OUTSIDE_LOOP", "E_DUPLICATE_FUNCTION", "E_DUPLICATE_PARAM", "E_VOID_VALUE",
-        "E_NO_FUNCTIONS", "E_NONE_VALUE",
+        "E_NO_FUNCTIONS", "E_NONE_VALUE", "E_NOT_A_FUNCTION", "E_RESERVED_NAME",
     }  # fmt: skip
     assert emitted <= {c[0] for c in CASES}
 

@@ -1,0 +1,254 @@
+"""Character classes and literal scanners of the lexer (numba subset, used by compiler.lexer).
+
+Each scanner takes the source bytes and a position and returns where the literal ends plus
+what it found; none allocates or raises.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba.extending import register_jitable
+
+from compiler import errors, tokens
+
+TK_INT, TK_FLOAT = tokens.TK_INT, tokens.TK_FLOAT
+E_BAD_CHAR, E_BAD_NUMBER, E_BAD_ESCAPE = errors.E_BAD_CHAR, errors.E_BAD_NUMBER, errors.E_BAD_ESCAPE
+E_INT_TOO_LARGE = errors.E_INT_TOO_LARGE
+INT64_MAX = np.int64(9223372036854775807)
+# bytes (also used by compiler.lexer)
+NL, CR, TAB, FF, SP, HASH, BSLASH, DOT, USCORE = 10, 13, 9, 12, 32, 35, 92, 46, 95
+SQUOTE, DQUOTE = 39, 34
+
+
+@register_jitable
+def _lower(c):
+    return c + 32 if 65 <= c <= 90 else c
+
+
+@register_jitable
+def is_digit(c):
+    return 48 <= c <= 57
+
+
+@register_jitable
+def _digit_value(c):
+    """Value of a digit in any base up to 16, or 99."""
+    if 48 <= c <= 57:
+        return c - 48
+    c = _lower(c)
+    if 97 <= c <= 102:
+        return c - 87
+    return 99
+
+
+@register_jitable
+def is_name_start(c):
+    return (65 <= c <= 90) or (97 <= c <= 122) or c == USCORE
+
+
+@register_jitable
+def is_name_char(c):
+    return is_name_start(c) or is_digit(c)
+
+
+@register_jitable
+def is_string_prefix(src, start, end):
+    """True for r, b, u, f, br, rb, fr, rf in any case."""
+    if end - start == 1:
+        c = _lower(src[start])
+        return c == 114 or c == 98 or c == 117 or c == 102
+    if end - start == 2:
+        a = _lower(src[start])
+        b = _lower(src[start + 1])
+        if a == 114:
+            return b == 98 or b == 102
+        return (a == 98 or a == 102) and b == 114
+    return False
+
+
+@register_jitable
+def match_table(src, start, hi, table, lens, count, length):
+    """Index of the table row of exactly `length` bytes equal to src[start:start+length], or -1."""
+    if start + length > hi:
+        return -1
+    for r in range(count):
+        if lens[r] != length:
+            continue
+        same = True
+        for j in range(length):
+            if table[r, j] != src[start + j]:
+                same = False
+                break
+        if same:
+            return r
+    return -1
+
+
+@register_jitable
+def scan_string(src, q, hi):
+    """End of the string literal whose opening quote is at q (exclusive) and the number of
+    newlines inside it; end = -pos - 1 where it is unterminated (pos: where scanning stopped)."""
+    quote = src[q]
+    triple = q + 2 < hi and src[q + 1] == quote and src[q + 2] == quote
+    p = q + 3 if triple else q + 1
+    lines = 0
+    while p < hi:
+        c = src[p]
+        if c == BSLASH:
+            if p + 1 < hi and src[p + 1] == NL:
+                lines += 1
+            elif p + 2 < hi and src[p + 1] == CR and src[p + 2] == NL:
+                lines += 1
+                p += 1
+            p += 2
+            continue
+        if c == NL:
+            if not triple:
+                return -p - 1, lines
+            lines += 1
+        elif c == quote:
+            if not triple:
+                return p + 1, lines
+            if p + 2 < hi and src[p + 1] == quote and src[p + 2] == quote:
+                return p + 3, lines
+        p += 1
+    return -min(p, hi) - 1, lines
+
+
+@register_jitable
+def _hex_digits(src, p, hi, count):
+    for j in range(p, p + count):
+        if j >= hi or _digit_value(src[j]) >= 16:
+            return False
+    return True
+
+
+@register_jitable
+def check_string(src, start, q, end):
+    """Validate the literal src[start:end] (prefix up to the quote at q) as CPython does when
+    it builds the value: returns (error code, span start, span end), code 0 when valid."""
+    raw = False
+    is_bytes = False
+    for p in range(start, q):
+        c = _lower(src[p])
+        raw = raw or c == 114
+        is_bytes = is_bytes or c == 98
+    p = q
+    while p < end:
+        c = src[p]
+        if c >= 0x80 and is_bytes:
+            return E_BAD_CHAR, p, min(p + utf8_len(c), end)
+        if c == BSLASH and not raw:
+            x = src[p + 1]
+            need = 0
+            if x == 120:  # \xhh
+                need = 2
+            elif (x == 117 or x == 85 or x == 78) and not is_bytes:  # \uhhhh \Uhhhhhhhh \N{name}
+                need = 4 if x == 117 else 8
+                if x == 78:  # a name the kernel cannot look up: refuse
+                    return E_BAD_ESCAPE, p, p + 2
+                if x == 85 and _hex_digits(src, p + 2, end, 8):
+                    value = 0
+                    for j in range(p + 2, p + 10):
+                        value = value * 16 + _digit_value(src[j])
+                    if value > 0x10FFFF:
+                        return E_BAD_ESCAPE, p, p + 10
+            if need > 0 and not _hex_digits(src, p + 2, end - 1, need):
+                return E_BAD_ESCAPE, p, min(p + 2 + need, end)
+            p += 2
+            continue
+        p += 1
+    return 0, 0, 0
+
+
+@register_jitable
+def _scan_digits(src, p, hi, base):
+    """Skip digits of `base` with single '_' separators between digits; returns (end, ok)."""
+    ok = True
+    prev_digit = False
+    while p < hi:
+        c = src[p]
+        if c == USCORE:
+            if not prev_digit:
+                ok = False
+            prev_digit = False
+        elif _digit_value(c) < base:
+            prev_digit = True
+        else:
+            break
+        p += 1
+    return p, ok and prev_digit
+
+
+@register_jitable
+def scan_number(src, p, hi):
+    """Scan a numeric literal at p.  Returns (end, kind, value, error) with kind TK_INT or
+    TK_FLOAT and error one of 0, E_BAD_NUMBER, E_INT_TOO_LARGE."""
+    start = p
+    base = 10
+    if src[p] == 48 and p + 1 < hi:
+        x = _lower(src[p + 1])
+        if x == 120:
+            base = 16
+        elif x == 111:
+            base = 8
+        elif x == 98:
+            base = 2
+    kind = TK_INT
+    ok = True
+    if base != 10:
+        p += 2
+        if p < hi and src[p] == USCORE:  # 0x_ff is legal
+            p += 1
+        p, ok = _scan_digits(src, p, hi, base)
+    else:
+        if src[p] != DOT:
+            p, ok = _scan_digits(src, p, hi, 10)
+        if p < hi and src[p] == DOT:
+            kind = TK_FLOAT
+            p += 1
+            if p < hi and is_digit(src[p]):
+                p, ok2 = _scan_digits(src, p, hi, 10)
+                ok = ok and ok2
+        if p < hi and (src[p] == 101 or src[p] == 69):  # e E
+            kind = TK_FLOAT
+            p += 1
+            if p < hi and (src[p] == 43 or src[p] == 45):
+                p += 1
+            p, ok2 = _scan_digits(src, p, hi, 10)
+            ok = ok and ok2
+        if p < hi and (src[p] == 106 or src[p] == 74):  # j J: imaginary
+            kind = TK_FLOAT
+            p += 1
+    while p < hi and (is_name_char(src[p]) or src[p] == DOT):  # 12abc, 0x1g, 1.2.3
+        ok = False
+        p += 1
+    if not ok:
+        return p, kind, 0, E_BAD_NUMBER
+    if kind == TK_FLOAT:
+        return p, kind, 0, 0
+    value = np.int64(0)
+    q = start + 2 if base != 10 else start
+    leading_zero = base == 10 and src[start] == 48
+    while q < p:
+        d = _digit_value(src[q])
+        q += 1
+        if d >= base:
+            continue
+        if leading_zero and d != 0:  # 007 is not Python 3
+            return p, kind, 0, E_BAD_NUMBER
+        if value > (INT64_MAX - d) // base:
+            return p, kind, 0, E_INT_TOO_LARGE
+        value = value * base + d
+    return p, kind, value, 0
+
+
+@register_jitable
+def utf8_len(c):
+    if 0xC0 <= c < 0xE0:
+        return 2
+    if 0xE0 <= c < 0xF0:
+        return 3
+    if 0xF0 <= c < 0xF8:
+        return 4
+    return 1

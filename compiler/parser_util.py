@@ -1,0 +1,125 @@
+"""Helpers shared by the statement parser (compiler.parser) and the expression parser
+(compiler.parser_expr): the scratch-array layout, node allocation, error filling, token tests,
+type annotations and docstrings.  Numba subset: nothing allocates or raises.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba.extending import register_jitable
+
+from compiler import errors, limits, tokens
+from vm import valuetypes
+
+T = tokens
+TK_NAME, TK_STRING, TK_KEYWORD, TK_OP = T.TK_NAME, T.TK_STRING, T.TK_KEYWORD, T.TK_OP
+E_UNSUPPORTED, E_SYNTAX = errors.E_UNSUPPORTED, errors.E_SYNTAX
+MAX_NESTING = limits.MAX_NESTING
+
+# scratch layout (int32): counters, block stack, operator stack, operand stack
+S_COUNT, S_NOPS, S_NVALS, S_NBLK = 0, 1, 2, 3
+S_BLOCK = 4  # MAX_NESTING entries of 4: block node, last statement, owner node, single-line
+S_OPS = S_BLOCK + 4 * MAX_NESTING  # MAX_NESTING entries of 4: code, token, a, b
+S_VALS = S_OPS + 4 * MAX_NESTING  # MAX_NESTING + 2 operand nodes
+SCRATCH_SIZE = S_VALS + MAX_NESTING + 2
+
+WORD_INT = np.frombuffer(b"int", dtype=np.uint8)
+WORD_BOOL = np.frombuffer(b"bool", dtype=np.uint8)
+WORD_RANGE = np.frombuffer(b"range", dtype=np.uint8)
+
+
+@register_jitable
+def fail_tok(err, ts, te, i, j, code, arg):
+    """Fill err with `code` spanning tokens i..j (inclusive); returns -1."""
+    err[0] = code
+    err[1] = ts[i]
+    err[2] = max(te[j], ts[i])
+    err[3] = arg
+    return -1
+
+
+@register_jitable
+def new_node(kind, op, tok, first, next_, val, st, k, o, t, v):
+    """Append a node; returns its index, or -1 when the node arrays are full."""
+    n = st[S_COUNT]
+    if n >= kind.shape[0]:
+        return -1
+    kind[n] = k
+    op[n] = o
+    tok[n] = t
+    first[n] = -1
+    next_[n] = -1
+    val[n] = v
+    st[S_COUNT] = n + 1
+    return n
+
+
+@register_jitable
+def is_op(tk, tsub, i, sub):
+    return tk[i] == TK_OP and tsub[i] == sub
+
+
+@register_jitable
+def is_kw(tk, tsub, i, sub):
+    return tk[i] == TK_KEYWORD and tsub[i] == sub
+
+
+@register_jitable
+def kw_unsupported(s):
+    """Keywords outside the language (lambda excepted: it is reported as a construct)."""
+    return (
+        s == T.KW_AS or s == T.KW_ASYNC or s == T.KW_AWAIT or s == T.KW_CLASS or s == T.KW_DEL
+        or s == T.KW_EXCEPT or s == T.KW_FINALLY or s == T.KW_FROM or s == T.KW_GLOBAL
+        or s == T.KW_IMPORT or s == T.KW_IN or s == T.KW_IS or s == T.KW_NONLOCAL
+        or s == T.KW_RAISE or s == T.KW_TRY or s == T.KW_WITH or s == T.KW_YIELD
+    )  # fmt: skip
+
+
+@register_jitable
+def word_is(src, ts, te, i, word):
+    if te[i] - ts[i] != word.shape[0]:
+        return False
+    for j in range(word.shape[0]):
+        if src[ts[i] + j] != word[j]:
+            return False
+    return True
+
+
+@register_jitable
+def annotation_type(src, tk, tsub, ts, te, i, err):
+    """Type code of the annotation at token i (int, bool, None), or -1 with err set."""
+    if tk[i] == TK_NAME and word_is(src, ts, te, i, WORD_INT):
+        return valuetypes.T_INT
+    if tk[i] == TK_NAME and word_is(src, ts, te, i, WORD_BOOL):
+        return valuetypes.T_BOOL
+    if is_kw(tk, tsub, i, T.KW_NONE):
+        return valuetypes.T_NONE
+    if tk[i] == TK_NAME or tk[i] == TK_STRING or tk[i] == TK_KEYWORD:
+        return fail_tok(err, ts, te, i, i, errors.E_UNKNOWN_TYPE, 0)
+    return fail_tok(err, ts, te, i, i, errors.E_EXPECTED_TYPE, 0)
+
+
+@register_jitable
+def prefix_has(src, ts, i, letter):
+    """Whether the prefix of the string token at i contains `letter` (lower case) in any case."""
+    p = ts[i]
+    while src[p] != 39 and src[p] != 34:
+        if src[p] | 32 == letter:
+            return True
+        p += 1
+    return False
+
+
+@register_jitable
+def docstring_end(src, tk, ts, te, i, err):
+    """Token after the adjacent string literals at i, or -1 (err set) if they cannot be a no-op
+    docstring: f-strings run code, bytes mixed with str is a SyntaxError."""
+    j = i
+    is_bytes = prefix_has(src, ts, i, 98)
+    while tk[j] == TK_STRING:
+        if prefix_has(src, ts, j, 102):
+            return fail_tok(err, ts, te, j, j, E_UNSUPPORTED, errors.C_STRING)
+        if prefix_has(src, ts, j, 98) != is_bytes:
+            return fail_tok(err, ts, te, j, j, E_SYNTAX, 0)
+        j += 1
+    return j

@@ -1,0 +1,64 @@
+"""Shared helpers of the VM tests: run jobs on every backend and insist they agree."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import vm
+from vm import status as S
+from vm.asm import assemble_named, make_jobs
+from vm.image import LaunchLimits, Results
+from vm.kernel import COSTS, run_job
+from vm.prepare import image_arrays, job_arrays
+from vm.verify import function_checks
+
+FIELDS = ("status", "value", "cost", "steps", "fail_unit", "fail_line", "fail_lhs", "fail_rhs", "fail_arg")
+MIN, MAX = -(2**63), 2**63 - 1
+
+
+def assert_same(a: Results, b: Results) -> None:
+    for f in FIELDS:
+        x, y = getattr(a, f), getattr(b, f)
+        bad = np.flatnonzero(x != y)
+        assert not len(bad), f"{f} differs at jobs {bad[:10]}: {x[bad[:10]]} vs {y[bad[:10]]}"
+
+
+def run_plain(program, jobs, limits: LaunchLimits) -> Results:
+    """The kernel body run as plain Python (no numba), job by job."""
+    image, cols = image_arrays(program), job_arrays(jobs)
+    ok = (function_checks(image, jit=False)[:, 0] == 0).astype(np.int8)
+    r = Results.allocate(len(jobs))
+    stack = np.zeros(limits.stack_size, np.int64)
+    frames = np.zeros((limits.max_depth, 3), np.int64)
+    with np.errstate(all="raise"):  # the kernel must never compute a wrapped result
+        for j in range(len(jobs)):
+            run_job(j, *image, ok, *cols, COSTS, limits.step_limit, stack, frames, r.status, r.value,
+                    r.cost, r.steps, r.fail_unit, r.fail_line, r.fail_lhs, r.fail_rhs, r.fail_arg)
+    return r
+
+
+def launch_all(program, jobs, limits: LaunchLimits | None = None, plain: bool = False) -> Results:
+    """Results of the cpu backend, checked equal to the reference (and the plain kernel)."""
+    limits = limits or LaunchLimits()
+    cpu = vm.launch(program, jobs, "cpu", limits)
+    assert_same(vm.launch(program, jobs, "reference", limits), cpu)
+    if plain:
+        assert_same(run_plain(program, jobs, limits), cpu)
+    return cpu
+
+
+def run_asm(text: str, calls, links=(), limits: LaunchLimits | None = None, plain: bool = False):
+    """Assemble `text`, run `calls` on every backend; (results, names)."""
+    program, names = assemble_named(text)
+    return launch_all(program, make_jobs(names, calls, links), limits, plain), names
+
+
+def outcome(results: Results, j: int):
+    """(status name, value) of job j, value only when it is OK."""
+    st = int(results.status[j])
+    return (S.NAMES[st], int(results.value[j])) if st == S.OK else (S.NAMES[st], None)
+
+
+def line_of(text: str, needle: str, nth: int = 0) -> int:
+    """1-based line number of the nth line of `text` containing `needle`."""
+    return [i for i, line in enumerate(text.splitlines(), 1) if needle in line][nth]
