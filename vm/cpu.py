@@ -18,30 +18,53 @@ from vm.prepare import check_limits, image_arrays, job_arrays, source_fingerprin
 from vm.verify import function_checks
 
 
+def _make_runner(fingerprint):
+    # compiled on its own, without parallel=True: numba's parfor passes over the whole
+    # kernel body would more than double the (cold-cache) compile time for nothing
+    @njit(cache=True)
+    def run_jobs(lo, hi, code, lines, consts, func_entry, func_end, func_nparams, func_nlocals,
+                 func_max_stack, func_unit, func_import, unit_const_start, unit_func_start,
+                 func_ok, job_func, job_link, job_args, links, cost_of, step_limit, stack,
+                 frames, status, value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs,
+                 fail_arg):
+        for j in range(lo, hi):
+            run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlocals,
+                    func_max_stack, func_unit, func_import, unit_const_start, unit_func_start,
+                    func_ok, job_func, job_link, job_args, links, cost_of, step_limit, stack,
+                    frames, status, value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs,
+                    fail_arg)
+        return len(fingerprint)
+
+    return run_jobs
+
+
+_SOURCES = source_fingerprint("kernel.py", "opcodes.py", "status.py")
+_run_jobs = _make_runner(_SOURCES)
+
+
 def _make_launcher(fingerprint):
     @njit(parallel=True, cache=True)
     def launch_chunks(code, lines, consts, func_entry, func_end, func_nparams, func_nlocals,
                       func_max_stack, func_unit, func_import, unit_const_start, unit_func_start,
-                      func_ok, job_func, job_link, job_args, links, cost_of, step_limit, stack_size,
-                      max_depth, chunk, status, value, cost, steps, fail_unit, fail_line,
-                      fail_lhs, fail_rhs, fail_arg):
+                      func_ok, job_func, job_link, job_args, links, cost_of, step_limit,
+                      stack_size, max_depth, chunk, status, value, cost, steps, fail_unit,
+                      fail_line, fail_lhs, fail_rhs, fail_arg):
         n_jobs = job_func.shape[0]
         n_chunks = (n_jobs + chunk - 1) // chunk
         for c in prange(n_chunks):
             stack = np.empty(stack_size, np.int64)
             frames = np.empty((max_depth, 3), np.int64)
-            for j in range(c * chunk, min(n_jobs, (c + 1) * chunk)):
-                run_job(j, code, lines, consts, func_entry, func_end, func_nparams,
-                        func_nlocals, func_max_stack, func_unit, func_import,
-                        unit_const_start, unit_func_start, func_ok, job_func, job_link, job_args,
-                        links, cost_of, step_limit, stack, frames, status, value, cost,
-                        steps, fail_unit, fail_line, fail_lhs, fail_rhs, fail_arg)
+            _run_jobs(c * chunk, min(n_jobs, (c + 1) * chunk), code, lines, consts, func_entry,
+                      func_end, func_nparams, func_nlocals, func_max_stack, func_unit,
+                      func_import, unit_const_start, unit_func_start, func_ok, job_func,
+                      job_link, job_args, links, cost_of, step_limit, stack, frames, status,
+                      value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs, fail_arg)
         return len(fingerprint)
 
     return launch_chunks
 
 
-_launch_chunks = _make_launcher(source_fingerprint("kernel.py", "opcodes.py", "status.py"))
+_launch_chunks = _make_launcher(_SOURCES)
 
 
 def chunk_size(n_jobs: int) -> int:

@@ -8,9 +8,10 @@ every access stays inside the job's scratch because the verifier bounded it stat
 each CALL checks that the callee's frame (nlocals + max_stack) fits.  vm/prepare.py checks
 the image's tables once per launch.
 
-A frame is `fp` (its first local), `lo = fp + nlocals` (the operand-stack base) and the
-function's entry (jumps are relative to it); a record on `frames` is (return pc, caller fp,
-caller function id).
+A frame is `fp` (its first local; operands follow its nlocals slots) and the function's
+entry (jumps are relative to it); a record on `frames` is (return pc, caller fp, caller
+function id).  Speed notes: the dispatch is one if/elif chain that LLVM turns into jump
+tables; arith/compare are inlined with constant ops; array indices go through ix().
 """
 
 from __future__ import annotations
@@ -134,7 +135,9 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
     `code` is the Program's code flattened (int32[2N]: opcode at 2 * pc, operand at
     2 * pc + 1); func_ok[g] is 1 where vm.verify.check_function passed (only those functions
     run: their operands, jumps and stack depths need no checks here); `stack` (int64) and
-    `frames` (int64[max_depth, 3]) are the job's scratch; cost_of has every opcode's cost."""
+    `frames` (int64[max_depth, 3]) are the job's scratch; cost_of has every opcode's cost.
+    The arguments up to unit_func_start are vm.prepare.image_arrays' tuple as is (func_end
+    only matters to the verifier)."""
     stack_size = stack.shape[0]
     max_depth = frames.shape[0]
     link_row = job_link[j]

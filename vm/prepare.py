@@ -61,8 +61,9 @@ def image_arrays(program) -> tuple:
     """The Program's arrays in run_job's order (code flattened to int32[2N], func_end
     added), checked once per launch.
 
-    Raises ValueError for a malformed image (inconsistent tables); bad *code* is not
-    checked here: the kernel turns it into INVALID_BYTECODE per job."""
+    Raises ValueError for a malformed image (inconsistent tables).  Bad *code* is the
+    verifier's business (vm.verify.function_checks): a job entering a function that fails
+    it ends with INVALID_BYTECODE."""
     code = _arr(program.code, np.int32, 2, "code")
     n = code.shape[0]
     if code.shape[1] != 2:

@@ -19,9 +19,14 @@ cost += the opcode's cost, then the instruction runs; a CALL checks, in order, t
 callee's nlocals + max_stack on the value stack (STACK_LIMIT).  A failing instruction
 records fail_unit / fail_line / fail_arg (and assert operands in fail_lhs / fail_rhs).
 
+What each instruction does is `Job.step` below (and the doc column of vm.opcodes.TABLE).
+Arithmetic is Python's on ints, and any result outside int64 is OVERFLOW (// and % round
+toward -inf; a zero divisor is ZERO_DIVISION).  A FOR_RANGE counter that would step past
+int64 ends its loop.  A superinstruction does exactly what the sequence it replaces does,
+but is one step (its cost is the sequence's).
+
 The stack and operand checks below can never fire on verified code; they keep this
-interpreter safe on its own.  Values are Python ints, checked against the int64 range after
-every arithmetic op.
+interpreter safe on its own.
 """
 
 from __future__ import annotations
