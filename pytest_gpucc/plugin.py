@@ -34,7 +34,7 @@ import pytest
 
 from pytest_gpucc.candidates import SamplesError, candidates_for, load_samples
 from pytest_gpucc.report import CandidateOutcome
-from pytest_gpucc.session import GpuccSession, Options
+from pytest_gpucc.session import GpuccSession, Options, backend_name
 from pytest_gpucc.suite import SuiteError, load_suite
 
 SESSION = pytest.StashKey[GpuccSession]()
@@ -118,8 +118,7 @@ class CandidateItem(pytest.Item):
     def runtest(self):
         gs = self.config.stash[SESSION]
         if not gs.ran or gs.error is not None:
-            items = self.session.items or [self]
-            gs.run({(i.suite_key, i.name) for i in items if isinstance(i, CandidateItem)})
+            _run_batch(self.session, self.session.items or [self])
         outcome = gs.outcome(self.suite_key, self.name)
         self.user_properties.append(("gpucc_status", outcome.status))
         if outcome.cost is not None:
@@ -137,6 +136,33 @@ class CandidateItem(pytest.Item):
         # the domain titles failure sections; it must not end the node id (pytest would
         # then rewrite the dots of "euclid.py" in verbose lines)
         return self.path, None, f"{self.path.name} candidate {self.name}"
+
+
+def _run_batch(session, items) -> None:
+    """Compile every selected candidate in one batch and run all their jobs in one launch."""
+    gs = session.config.stash[SESSION]
+    selected = {(i.suite_key, i.name) for i in items if isinstance(i, CandidateItem)}
+    tr = session.config.pluginmanager.get_plugin("terminalreporter")
+    if tr is not None and not gs.ran:
+        tr.write_line(f"gpucc: compiling {len(selected)} candidates in one batch, then one VM launch "
+                      f"({backend_name(gs.options.backend)} backend)")  # fmt: skip
+    gs.run(selected)
+    jit = gs.timings["compile"] + gs.timings["launch"]
+    if tr is not None and jit > 10:
+        tr.write_line(f"gpucc: compile + launch took {jit:.0f} s: the first run JIT-compiles the compiler "
+                      "and the VM with numba; later runs load them from its cache")  # fmt: skip
+
+
+def pytest_collection_finish(session):
+    """Run the batch before the first item reports, so progress output stays clean."""
+    if SESSION not in session.config.stash or session.config.option.collectonly:
+        return
+    items = [i for i in session.items if isinstance(i, CandidateItem)]
+    if items:
+        try:
+            _run_batch(session, items)
+        except Exception:  # reported by the first item that needs the batch
+            pass
 
 
 @pytest.hookimpl(wrapper=True)
