@@ -36,7 +36,7 @@ from compiler.scope import (
 )
 from compiler.typecheck import scratch_rows, typecheck
 
-BACKENDS = ("cpu",)
+BACKENDS = ("cpu", "cuda")
 _ROOT = Path(__file__).resolve().parent.parent
 MAX_PARAMS, MAX_LOCALS = limits.MAX_PARAMS, limits.MAX_LOCALS
 PARSER_SCRATCH = parser_scratch_size(0)
@@ -186,8 +186,9 @@ def _gather(start: np.ndarray, length: np.ndarray) -> np.ndarray:
     return shift + np.arange(total, dtype=np.int64)
 
 
-def _launch(raw: list[bytes]):
-    """Compile one chunk; returns (errs, counts, code, lines, consts, fn) compacted."""
+def _launch(raw: list[bytes], run):
+    """Compile one chunk with the launcher `run` (same arguments as the CPU launcher);
+    returns (errs, counts, code, lines, consts, fn) compacted."""
     sizes = np.array([len(r) for r in raw], dtype=np.int64)
     buf = np.frombuffer(b"".join(raw) or b"\n", dtype=np.uint8).copy()  # one (writable) array type
     code_off = _offsets(np.array([limits.code_capacity(int(s)) for s in sizes], dtype=np.int64))
@@ -200,7 +201,7 @@ def _launch(raw: list[bytes]):
     fn = np.empty((int(fn_off[-1]), F_WIDTH), dtype=np.int32)
     counts = np.zeros((len(raw), 3), dtype=np.int64)
     errs = np.zeros((len(raw), 4), dtype=np.int32)
-    _compile_cpu(buf, _offsets(sizes), code_off, const_off, fn_off, code, lines, consts, fn, counts, errs)
+    run(buf, _offsets(sizes), code_off, const_off, fn_off, code, lines, consts, fn, counts, errs)
     ic = _gather(code_off[:-1], counts[:, 0])
     fc = _gather(fn_off[:-1], counts[:, 2])
     return errs, counts, code[ic], lines[ic], consts[_gather(const_off[:-1], counts[:, 1])], fn[fc]
@@ -221,9 +222,12 @@ def compile_batch(sources: list[str], backend: str = "cpu") -> CompiledBatch:
     """Compile every source (one unit each) in one batch launch on `backend`."""
     if backend not in BACKENDS:
         raise ValueError(f"unknown compiler backend {backend!r}; valid backends: {', '.join(BACKENDS)}")
+    run = _compile_cpu
+    if backend == "cuda":
+        from compiler.cuda_batch import compile_units_cuda as run  # lazy: imports numba.cuda
     sources = list(sources)
     raw = [s.encode() for s in sources]
-    parts = [_launch(chunk) for chunk in _chunks(raw)] if raw else []
+    parts = [_launch(chunk, run) for chunk in _chunks(raw)] if raw else []
     cat = lambda i, empty: np.concatenate([p[i] for p in parts]) if parts else empty  # noqa: E731
     errs = cat(0, np.zeros((0, 4), np.int32))
     counts = cat(1, np.zeros((0, 3), np.int64))

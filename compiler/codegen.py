@@ -1,194 +1,76 @@
-"""Code generator: checked AST -> VM instructions of one unit (phase 4).
+"""Code generator: checked AST -> VM instructions of one unit (phase 4), statements.
 
 `codegen` is a kernel body (numba subset, no recursion: explicit stacks).  It reads the AST
 with the type checker's annotations (see compiler/typecheck.py) and emits (opcode, operand)
 pairs from vm/opcodes.py, a source line per instruction, the unit's constant pool and per
 function its entry (relative to the unit's first instruction) and max operand-stack depth.
+Expressions, conditions and the emitter are in compiler/codegen_expr.py.
 
 Functions are laid out in function-table order; import stubs have no code.  Jump operands
-are relative to the function's entry.  Forward jumps are emitted with a placeholder operand
-that chains the jumps waiting for the same label (-1 ends a chain) and patched when the
-label is reached.  Statements after one that cannot continue are not emitted.
+are relative to the function's entry.  Statements after one that cannot continue are not
+emitted.  `if` / `while` conditions are branches (emit_branch); loops test at the bottom,
+one jump per iteration (`JUMP test; top: body; test: cond; JUMP_IF_TRUE top`; a `for`
+loop's test is FOR_LOOP, which pushes the next value and jumps to the top, where STORE_VAR
+takes it); `if c: break` / `continue` (no else) is one conditional jump.  Each function's
+code then goes through the peephole pass (compiler/peephole.py), which fuses
+superinstructions without changing results or costs.
 """
 
 from __future__ import annotations
 
-import numpy as np
 from numba.extending import register_jitable
 
 from compiler import nodes
-from compiler.errors import E_PROGRAM_TOO_LARGE, E_TOO_MANY_CONSTANTS
-from compiler.limits import MAX_CONSTS
-from compiler.scope import F_ENTRY, F_IMPORT, F_MAX_STACK, F_NODE, F_NPARAMS, fail, last_child
-from compiler.typecheck import S_A, S_B, S_NODE, S_STATE, is_const_true
+from compiler.codegen_expr import (
+    BIN_OPCODES, CG_DEPTH, CG_ENTRY, CG_MAXD, CG_NCONST, CG_PC, CG_WIDTH, emit, emit_branch, emit_expr, patch,
+    patch_to,
+)  # fmt: skip
+from compiler.errors import E_PROGRAM_TOO_LARGE
+from compiler.peephole import optimize, pack
+from compiler.scope import F_ENTRY, F_IMPORT, F_MAX_STACK, F_NODE, fail, last_child
+from compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE, is_const_true
 from vm import opcodes as O
 from vm.valuetypes import T_BOOL, T_INT
 
+__all__ = ["CG_NCONST", "CG_PC", "CG_WIDTH", "codegen"]
+
 N_BLOCK, N_ASSIGN, N_AUGASSIGN, N_EXPR_STMT = nodes.N_BLOCK, nodes.N_ASSIGN, nodes.N_AUGASSIGN, nodes.N_EXPR_STMT
 N_IF, N_WHILE, N_FOR_RANGE, N_RETURN, N_ASSERT = nodes.N_IF, nodes.N_WHILE, nodes.N_FOR_RANGE, nodes.N_RETURN, nodes.N_ASSERT
-N_BREAK, N_CONTINUE = nodes.N_BREAK, nodes.N_CONTINUE
-N_INT, N_BOOL, N_NONE, N_NAME, N_UNARY = nodes.N_INT, nodes.N_BOOL, nodes.N_NONE, nodes.N_NAME, nodes.N_UNARY
-N_BINARY, N_BOOLOP, N_COMPARE, N_CALL = nodes.N_BINARY, nodes.N_BOOLOP, nodes.N_COMPARE, nodes.N_CALL
-UN_NEG, UN_NOT, BOOL_AND = nodes.UN_NEG, nodes.UN_NOT, nodes.BOOL_AND
+N_BREAK, N_CONTINUE, N_COMPARE, N_INT, N_BOOL, N_UNARY = (
+    nodes.N_BREAK, nodes.N_CONTINUE, nodes.N_COMPARE, nodes.N_INT, nodes.N_BOOL, nodes.N_UNARY)  # fmt: skip
+UN_NOT = nodes.UN_NOT
 
-LOAD_CONST, LOAD_INT, LOAD_VAR, STORE_VAR = O.LOAD_CONST, O.LOAD_INT, O.LOAD_VAR, O.STORE_VAR
-POP_TOP, DUP_TOP, ROT_TWO, ROT_THREE = O.POP_TOP, O.DUP_TOP, O.ROT_TWO, O.ROT_THREE
-BINARY_ADD, UNARY_NEG, UNARY_NOT = O.BINARY_ADD, O.UNARY_NEG, O.UNARY_NOT
-JUMP, JUMP_IF_FALSE = O.JUMP, O.JUMP_IF_FALSE
-JUMP_IF_FALSE_OR_POP, JUMP_IF_TRUE_OR_POP = O.JUMP_IF_FALSE_OR_POP, O.JUMP_IF_TRUE_OR_POP
-FOR_RANGE, RANGE_CHECK, CALL, RETURN = O.FOR_RANGE, O.RANGE_CHECK, O.CALL, O.RETURN
+LOAD_INT, LOAD_VAR, STORE_VAR, POP_TOP, JUMP = O.LOAD_INT, O.LOAD_VAR, O.STORE_VAR, O.POP_TOP, O.JUMP
+FOR_RANGE, FOR_LOOP, RANGE_CHECK, RETURN = O.FOR_RANGE, O.FOR_LOOP, O.RANGE_CHECK, O.RETURN
 ASSERT_TRUE, ASSERT_CMP = O.ASSERT_TRUE, O.ASSERT_CMP
 
-# stack effects from the opcode table (CALL's variable pops are applied by the caller)
-POPS = np.array([max(op.pops, 0) for op in O.TABLE], dtype=np.int64)
-PUSHES = np.array([op.pushes for op in O.TABLE], dtype=np.int64)
-BIN_OPCODES = np.array([O.BINARY_ADD, O.BINARY_SUB, O.BINARY_MUL, O.BINARY_FLOORDIV, O.BINARY_MOD], dtype=np.int32)
-CMP_OPCODES = np.array(O.CMP_OPCODES, dtype=np.int32)
-INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
-# codegen state (int64[CG_WIDTH])
-CG_PC, CG_ENTRY, CG_DEPTH, CG_MAXD, CG_NCONST = range(5)
-CG_WIDTH = 5
+@register_jitable
+def _tested_at_bottom(kind, val, first, n):
+    """A loop tested at the bottom: `for` and every `while` but `while True`."""
+    return kind[n] == N_FOR_RANGE or (kind[n] == N_WHILE and not is_const_true(kind, val, first[n]))
 
 
 @register_jitable
-def emit(code, lines, cg, opc, arg, line):
-    """Append one instruction (past capacity only counts: codegen then fails) and track
-    the operand-stack depth.  Returns its pc."""
-    pc = cg[CG_PC]
-    if pc < code.shape[0]:
-        code[pc, 0] = opc
-        code[pc, 1] = arg
-        lines[pc] = line
-    cg[CG_PC] = pc + 1
-    d = cg[CG_DEPTH] - POPS[opc] + PUSHES[opc]
-    cg[CG_DEPTH] = d
-    if d > cg[CG_MAXD]:
-        cg[CG_MAXD] = d
-    return pc
+def _loop_chain(kind, val, first, stk, j, is_break):
+    """The chain of jumps waiting for loop frame j's exit (break: S_B) or test (continue in
+    a loop tested at the bottom: S_C); -1 for a continue that jumps back to the top."""
+    if is_break:
+        return stk[j, S_B]
+    if _tested_at_bottom(kind, val, first, stk[j, S_NODE]):
+        return stk[j, S_C]
+    return -1
 
 
 @register_jitable
-def patch(code, cg, chain):
-    """Point every jump of a placeholder chain at the current pc."""
-    target = cg[CG_PC] - cg[CG_ENTRY]
-    p = chain
-    while 0 <= p < code.shape[0]:
-        nxt = code[p, 1]
-        code[p, 1] = target
-        p = nxt
-
-
-@register_jitable
-def emit_int(code, lines, cg, consts, v, line, err, s, e):
-    if INT32_MIN <= v <= INT32_MAX:
-        emit(code, lines, cg, LOAD_INT, v, line)
-        return
-    k = 0
-    while k < cg[CG_NCONST] and consts[k] != v:
-        k += 1
-    if k == cg[CG_NCONST]:
-        if k >= consts.shape[0] or k >= MAX_CONSTS:
-            fail(err, E_TOO_MANY_CONSTANTS, s, e, MAX_CONSTS)
-            return
-        consts[k] = v
-        cg[CG_NCONST] = k + 1
-    emit(code, lines, cg, LOAD_CONST, k, line)
-
-
-@register_jitable
-def emit_expr(root, tok_start, tok_end, tok_line, kind, op, tok, first, next_, val, type_, slot,
-              fn, code, lines, consts, cg, stk, sp0, err):  # fmt: skip
-    """Emit an expression (postorder walk on stk above sp0)."""
-    sp = sp0
-    stk[sp, S_NODE] = root
-    stk[sp, S_STATE] = 0
-    sp += 1
-    while sp > sp0:
-        top = sp - 1
-        n = stk[top, S_NODE]
-        st = stk[top, S_STATE]
-        stk[top, S_STATE] = st + 1
-        k = kind[n]
-        line = tok_line[tok[n]]
-        c = first[n]
-        push = -1  # child to evaluate next
-        if k == N_INT or k == N_BOOL:
-            emit_int(code, lines, cg, consts, val[n], line, err, tok_start[tok[n]], tok_end[tok[n]])
-        elif k == N_NONE:
-            emit(code, lines, cg, LOAD_INT, 0, line)
-        elif k == N_NAME:
-            emit(code, lines, cg, LOAD_VAR, slot[n], line)
-        elif k == N_UNARY:
-            if st == 0 and op[n] == UN_NEG and kind[c] == N_INT:  # fold a negative literal
-                emit_int(code, lines, cg, consts, -val[c], line, err, tok_start[tok[n]], tok_end[tok[c]])
-            elif st == 0:
-                push = c
-            elif op[n] == UN_NEG:
-                emit(code, lines, cg, UNARY_NEG, 0, line)
-            elif op[n] == UN_NOT:
-                emit(code, lines, cg, UNARY_NOT, 0, line)
-            elif type_[c] == T_BOOL:  # +True is 1
-                emit(code, lines, cg, LOAD_INT, 0, line)
-                emit(code, lines, cg, BINARY_ADD, 0, line)
-        elif k == N_BINARY:
-            if st < 2:
-                push = c if st == 0 else next_[c]
-            else:
-                emit(code, lines, cg, BIN_OPCODES[op[n]], 0, line)
-        elif k == N_BOOLOP:
-            if st == 0:
-                push = c
-            elif st == 1:
-                jop = JUMP_IF_FALSE_OR_POP if op[n] == BOOL_AND else JUMP_IF_TRUE_OR_POP
-                stk[top, S_A] = emit(code, lines, cg, jop, -1, line)
-                cg[CG_DEPTH] -= 1  # popped when falling through (kept when jumping)
-                push = next_[c]
-            else:
-                patch(code, cg, stk[top, S_A])
-        elif k == N_COMPARE:
-            # a < b < c like CPython: a; b; DUP_TOP; ROT_THREE; COMPARE; JUMP_IF_FALSE_OR_POP
-            # cleanup; c; COMPARE; JUMP end; cleanup: ROT_TWO; POP_TOP; end:
-            if st == 0:
-                stk[top, S_A] = next_[c]  # current link
-                stk[top, S_B] = -1  # cleanup chain
-                push = c
-            elif st == 1:
-                push = first[stk[top, S_A]]
-            else:
-                link = stk[top, S_A]
-                if next_[link] != -1:
-                    emit(code, lines, cg, DUP_TOP, 0, line)
-                    emit(code, lines, cg, ROT_THREE, 0, line)
-                    emit(code, lines, cg, CMP_OPCODES[op[link]], 0, line)
-                    stk[top, S_B] = emit(code, lines, cg, JUMP_IF_FALSE_OR_POP, stk[top, S_B], line)
-                    cg[CG_DEPTH] -= 1
-                    stk[top, S_A] = next_[link]
-                    push = first[next_[link]]
-                    stk[top, S_STATE] = 2
-                else:
-                    emit(code, lines, cg, CMP_OPCODES[op[link]], 0, line)
-                    if stk[top, S_B] != -1:
-                        end = emit(code, lines, cg, JUMP, -1, line)
-                        patch(code, cg, stk[top, S_B])
-                        cg[CG_DEPTH] += 1  # the cleanup path holds (b, result)
-                        emit(code, lines, cg, ROT_TWO, 0, line)
-                        emit(code, lines, cg, POP_TOP, 0, line)
-                        patch(code, cg, end)
-        elif k == N_CALL:
-            push = c if st == 0 else stk[top, S_A]
-            if push == -1:
-                f = slot[n]
-                emit(code, lines, cg, CALL, f, line)
-                cg[CG_DEPTH] -= fn[f, F_NPARAMS]
-            else:
-                stk[top, S_A] = next_[push]
-        if push == -1:
-            sp -= 1
-        else:
-            stk[sp, S_NODE] = push
-            stk[sp, S_STATE] = 0
-            sp += 1
+def _join_loop(kind, val, first, code, cg, stk, j, is_break, chain):
+    """Give a chain that grew from _loop_chain's back to loop frame j."""
+    if is_break:
+        stk[j, S_B] = chain
+    elif _tested_at_bottom(kind, val, first, stk[j, S_NODE]):
+        stk[j, S_C] = chain
+    else:  # the loop top is above: point the jumps at it now
+        patch_to(code, chain, stk[j, S_A] - cg[CG_ENTRY])
 
 
 @register_jitable
@@ -228,10 +110,21 @@ def emit_function(f, tok_start, tok_end, tok_line, kind, op, tok, first, next_, 
                 stk[top, S_A] = next_[push]
         elif k == N_IF:
             if st == 0:
-                emit_expr(c, tok_start, tok_end, tok_line, kind, op, tok, first, next_, val, type_, slot,
-                          fn, code, lines, consts, cg, stk, sp, err)  # fmt: skip
-                stk[top, S_A] = emit(code, lines, cg, JUMP_IF_FALSE, -1, line)
-                push = next_[c]
+                jump = first[next_[c]]  # `if c: break` / `if c: continue`: one conditional jump
+                j = -1
+                if next_[next_[c]] == -1 and jump != -1 and next_[jump] == -1:
+                    if kind[jump] == N_BREAK or kind[jump] == N_CONTINUE:
+                        j = _loop_frame(kind, stk, top)
+                if j >= 0:
+                    chain = _loop_chain(kind, val, first, stk, j, kind[jump] == N_BREAK)
+                    chain = emit_branch(c, 1, chain, tok_start, tok_end, tok_line, kind, op, tok, first, next_,
+                                        val, type_, slot, fn, code, lines, consts, cg, stk, sp, err)  # fmt: skip
+                    _join_loop(kind, val, first, code, cg, stk, j, kind[jump] == N_BREAK, chain)
+                else:  # S_A: jumps to the else branch
+                    stk[top, S_A] = emit_branch(c, 0, -1, tok_start, tok_end, tok_line, kind, op, tok, first,
+                                                next_, val, type_, slot, fn, code, lines, consts, cg, stk, sp,
+                                                err)  # fmt: skip
+                    push = next_[c]
             elif st == 1:
                 els = next_[next_[c]]
                 stk[top, S_B] = -1
@@ -258,30 +151,45 @@ def emit_function(f, tok_start, tok_end, tok_line, kind, op, tok, first, next_, 
                         emit(code, lines, cg, STORE_VAR, h + a, line)
                     if nargs == 3 and not _nonzero_literal(kind, op, first, val, step):
                         emit(code, lines, cg, RANGE_CHECK, h, line)
-                    stk[top, S_A] = emit(code, lines, cg, FOR_RANGE, h, line)
-                    cg[CG_DEPTH] -= 1  # falls through to the exit jump with nothing pushed
-                    stk[top, S_B] = emit(code, lines, cg, JUMP, -1, line)
-                    cg[CG_DEPTH] += 1
-                    emit(code, lines, cg, STORE_VAR, slot[n], line)
-                else:
-                    stk[top, S_A] = cg[CG_PC]
                     stk[top, S_B] = -1
-                    if not is_const_true(kind, val, c):
-                        emit_expr(c, tok_start, tok_end, tok_line, kind, op, tok, first, next_, val, type_, slot,
-                                  fn, code, lines, consts, cg, stk, sp, err)  # fmt: skip
-                        stk[top, S_B] = emit(code, lines, cg, JUMP_IF_FALSE, -1, line)
+                    stk[top, S_C] = emit(code, lines, cg, JUMP, -1, line)
+                    stk[top, S_A] = cg[CG_PC]
+                    cg[CG_DEPTH] += 1  # the test jumps to the top with the value pushed
+                    emit(code, lines, cg, STORE_VAR, slot[n], line)
+                else:  # S_A: the loop top, S_B: break chain, S_C: jumps to the test
+                    stk[top, S_B] = -1
+                    stk[top, S_C] = -1
+                    if _tested_at_bottom(kind, val, first, n):
+                        stk[top, S_C] = emit(code, lines, cg, JUMP, -1, line)
+                    stk[top, S_A] = cg[CG_PC]
                     c = next_[c]
                 push = c
             else:
-                if type_[last_child(first, next_, n)] != 0:
-                    emit(code, lines, cg, JUMP, stk[top, S_A] - cg[CG_ENTRY], line)
+                loop_top = stk[top, S_A] - cg[CG_ENTRY]
+                if k == N_FOR_RANGE:
+                    patch(code, cg, stk[top, S_C])
+                    if loop_top <= 0xFFFF:
+                        emit(code, lines, cg, FOR_LOOP, pack(loop_top, val[n]), line)
+                    else:  # too far for FOR_LOOP's operand: FOR_RANGE; JUMP exit; JUMP top
+                        emit(code, lines, cg, FOR_RANGE, val[n], line)
+                        cg[CG_DEPTH] -= 1
+                        stk[top, S_B] = emit(code, lines, cg, JUMP, stk[top, S_B], line)
+                        cg[CG_DEPTH] += 1
+                        emit(code, lines, cg, JUMP, loop_top, line)
+                    cg[CG_DEPTH] -= 1  # falls through with nothing pushed
+                elif _tested_at_bottom(kind, val, first, n):
+                    patch(code, cg, stk[top, S_C])
+                    chain = emit_branch(c, 1, -1, tok_start, tok_end, tok_line, kind, op, tok, first, next_, val,
+                                        type_, slot, fn, code, lines, consts, cg, stk, sp, err)  # fmt: skip
+                    patch_to(code, chain, loop_top)
+                elif type_[last_child(first, next_, n)] != 0:
+                    emit(code, lines, cg, JUMP, loop_top, line)
                 patch(code, cg, stk[top, S_B])
         elif k == N_BREAK or k == N_CONTINUE:
             j = _loop_frame(kind, stk, top)
-            if k == N_BREAK:
-                stk[j, S_B] = emit(code, lines, cg, JUMP, stk[j, S_B], line)
-            else:
-                emit(code, lines, cg, JUMP, stk[j, S_A] - cg[CG_ENTRY], line)
+            chain = _loop_chain(kind, val, first, stk, j, k == N_BREAK)
+            chain = emit(code, lines, cg, JUMP, chain, line)
+            _join_loop(kind, val, first, code, cg, stk, j, k == N_BREAK, chain)
         elif k == N_ASSERT and kind[c] == N_COMPARE and next_[next_[first[c]]] == -1:
             link = next_[first[c]]
             both_bool = type_[first[c]] == T_BOOL and type_[link] == T_BOOL
@@ -343,6 +251,11 @@ def codegen(tok_start, tok_end, tok_line, kind, op, tok, first, next_, val, type
         if fn[f, F_IMPORT] == 0:
             emit_function(f, tok_start, tok_end, tok_line, kind, op, tok, first, next_, val, type_, slot,
                           fn, code, lines, consts, cg, stk, err)  # fmt: skip
+        if fn[f, F_IMPORT] == 0 and err[0] == 0 and cg[CG_PC] <= code.shape[0]:
+            n, deepest = optimize(code, lines, cg[CG_ENTRY], cg[CG_PC], fn, stk[:, 0], stk[:, 1], stk[:, 2])
+            if deepest >= 0:
+                cg[CG_PC] = cg[CG_ENTRY] + n
+                cg[CG_MAXD] = deepest
         fn[f, F_MAX_STACK] = cg[CG_MAXD]
         if cg[CG_PC] > code.shape[0]:
             d = fn[f, F_NODE]

@@ -45,8 +45,9 @@ def pytest_addoption(parser):
     group = parser.getgroup("gpucc", "GPU-resident candidate testing")
     group.addoption("--gpu-candidates", action="store_true", default=False,
                     help="collect gpucc suites and test all their candidates in one VM launch")
-    group.addoption("--gpucc-backend", default="auto", choices=("auto", "cpu"),
-                    help="where to compile and run: cpu (numba parallel); auto = cpu for now")
+    group.addoption("--gpucc-backend", default="auto", choices=("auto", "cpu", "cuda"),
+                    help="where to compile and run: cpu (numba parallel), cuda (numba-cuda); "
+                    "auto = cuda when a CUDA device is usable, else cpu")
     group.addoption("--gpucc-step-limit", type=int, default=1_000_000, metavar="N",
                     help="instructions per (candidate, test case) job: the deterministic timeout")
     group.addoption("--gpucc-strict", action="store_true", default=False,

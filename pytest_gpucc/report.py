@@ -1,8 +1,9 @@
 """Outcomes, ranking and summaries: pure functions from per-job records to text and JSON.
 
-A candidate's cost is the sum of the deterministic costs (weighted VM instruction counts) of
-all its jobs, test code included: every candidate of a suite runs the same tests, so the
-ranking compares the candidates' own work.  Passing candidates rank by (cost, name).
+A candidate's cost is the sum over all its jobs of the deterministic cost (weighted VM
+instruction count) of the candidate's own code: the suite's test code is not counted (see
+vm.image.Results), so ranking and x-factors compare the candidates' own work.  Passing
+candidates rank by (cost, name).
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from vm import status as st
-from vm.opcodes import CMP_NAMES
-from vm.valuetypes import T_NONE, render
+from vm.opcodes import ASSERT_CMP, CMP_NAMES
+from vm.valuetypes import render
 
 PASSED, FAILED, ERROR, TIMEOUT = "passed", "failed", "error", "timeout"
 COMPILE_ERROR, LINK_ERROR, SUITE_ERROR = "compile error", "link error", "suite error"
@@ -35,7 +36,8 @@ class JobRecord:
     line: int = -1
     lhs: int = 0
     rhs: int = 0
-    arg: int = 0  # operand of the failing ASSERT_*: cmp + 8 * type (type None: ASSERT_TRUE)
+    arg: int = 0  # operand of the failing instruction (ASSERT_CMP: cmp + 8 * type)
+    op: int = -1  # opcode of the failing instruction, -1 if none
 
     @property
     def ok(self) -> bool:
@@ -86,9 +88,9 @@ class SuiteSummary:
 
 def assert_where(job: JobRecord) -> str:
     """``where 3 == 6`` for a failed comparison; a plain line for a failed truth test."""
-    cmp, vtype = job.arg % 8, job.arg // 8
-    if vtype == T_NONE:
+    if job.op != ASSERT_CMP:
         return "assertion is false"
+    cmp, vtype = job.arg % 8, job.arg // 8
     return f"where {render(job.lhs, vtype)} {CMP_NAMES[cmp]} {render(job.rhs, vtype)}"
 
 

@@ -51,7 +51,12 @@ class _Plan:
 
 
 def backend_name(backend: str) -> str:
-    return "cpu" if backend == "auto" else backend  # auto = cpu until a GPU backend lands
+    """The concrete backend: auto = cuda when a real CUDA device is usable, else cpu."""
+    if backend != "auto":
+        return backend
+    from vm.devices import cuda_available
+
+    return "cuda" if cuda_available() else "cpu"
 
 
 class GpuccSession:
@@ -176,6 +181,7 @@ class GpuccSession:
         if rec.status != st.OK:
             unit, line = int(r.fail_unit[j]), int(r.fail_line[j])
             rec.line, rec.lhs, rec.rhs, rec.arg = line, int(r.fail_lhs[j]), int(r.fail_rhs[j]), int(r.fail_arg[j])
+            rec.op = int(r.fail_op[j])
             if unit in files and line > 0:
                 name, source = files[unit]
                 rec.location = f"{name}:{line}"

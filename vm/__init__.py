@@ -2,17 +2,28 @@
 
 from __future__ import annotations
 
-BACKENDS = ("cpu", "reference")
+import os
+
+# numba's OpenMP threads spin between parallel regions by default: with another busy process on
+# a small machine every region then costs milliseconds.  Must be set before numba loads libgomp.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+BACKENDS = ("cpu", "cuda", "reference")
 
 
 def launch(program, jobs, backend: str = "cpu", limits=None):
     """Run every job of `jobs` (a vm.image.JobTable) on `program` in one launch -> Results.
 
-    backend "cpu": the numba kernel over all cores; "reference": the plain-Python spec."""
+    backend "cpu": the numba kernel over all cores; "cuda": the same kernel on the current
+    CUDA device (needs numba-cuda); "reference": the plain-Python spec."""
     if backend == "cpu":
         from vm.cpu import launch_cpu
 
         return launch_cpu(program, jobs, limits)
+    if backend == "cuda":
+        from vm.cuda import launch_cuda
+
+        return launch_cuda(program, jobs, limits)
     if backend == "reference":
         from vm.reference import run_reference
 

@@ -12,6 +12,8 @@
         LOAD_CONST 10**20        #   interned in the unit's pool (CONST), an int (IMM), a label
         CALL solve               #   (JUMP), a function of this unit (FUNC), `== [int|bool]`
         ASSERT_CMP ==            #   (ASSERT); `@N` gives any operand raw
+        VAR_ADD_INT i, 5         # packed operands: their fields (vm.opcodes.FIELDS), comma
+        JUMP_IF_NOT_LT_VARS i, n, loop  # separated, each written as its own kind
     # comments run to the end of the line
 
 Each instruction's source line is its line in the text.  `assemble_named` also returns
@@ -117,6 +119,10 @@ def _parse(text: str) -> list[_Unit]:
     return units
 
 
+# an instruction whose operand kind is a packed field's kind (the field is parsed as its operand)
+_AS_FIELD = {O.ARG_LOCAL: O.TABLE[O.LOAD_VAR], O.ARG_IMM: O.TABLE[O.LOAD_INT], O.ARG_JUMP: O.TABLE[O.JUMP]}
+
+
 def _operand(op: O.Op, text: str, lineno: int, func: _Func, unit: _Unit, pool: list[int]) -> int:
     if text.startswith("@"):
         return _int(text[1:], lineno)
@@ -127,6 +133,15 @@ def _operand(op: O.Op, text: str, lineno: int, func: _Func, unit: _Unit, pool: l
         return 0
     if not text:
         raise AsmError(lineno, f"{op.name} needs an operand ({O.OPERAND_KINDS[kind]})")
+    if kind in O.PACKED_KINDS:
+        parts = [t.strip() for t in text.split(",")]
+        if len(parts) != len(O.FIELDS[kind]):
+            raise AsmError(lineno, f"{op.name} needs {len(O.FIELDS[kind])} comma-separated operands, got {text!r}")
+        fields = [_operand(_AS_FIELD[k], t, lineno, func, unit, pool) for k, t in zip(O.FIELDS[kind], parts)]
+        try:
+            return O.make_operand(kind, *fields)
+        except ValueError as e:
+            raise AsmError(lineno, str(e)) from None
     if kind == O.ARG_LOCAL:
         slots = func.params + func.locals
         return slots.index(text) if text in slots else _int(text, lineno)

@@ -26,13 +26,13 @@ def _make_runner(fingerprint):
                  func_max_stack, func_unit, func_import, unit_const_start, unit_func_start,
                  func_ok, job_func, job_link, job_args, links, cost_of, step_limit, stack,
                  frames, status, value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs,
-                 fail_arg):
+                 fail_arg, fail_op):
         for j in range(lo, hi):
             run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlocals,
                     func_max_stack, func_unit, func_import, unit_const_start, unit_func_start,
                     func_ok, job_func, job_link, job_args, links, cost_of, step_limit, stack,
                     frames, status, value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs,
-                    fail_arg)
+                    fail_arg, fail_op)
         return len(fingerprint)
 
     return run_jobs
@@ -48,7 +48,7 @@ def _make_launcher(fingerprint):
                       func_max_stack, func_unit, func_import, unit_const_start, unit_func_start,
                       func_ok, job_func, job_link, job_args, links, cost_of, step_limit,
                       stack_size, max_depth, chunk, status, value, cost, steps, fail_unit,
-                      fail_line, fail_lhs, fail_rhs, fail_arg):
+                      fail_line, fail_lhs, fail_rhs, fail_arg, fail_op):
         n_jobs = job_func.shape[0]
         n_chunks = (n_jobs + chunk - 1) // chunk
         for c in prange(n_chunks):
@@ -58,7 +58,7 @@ def _make_launcher(fingerprint):
                       func_end, func_nparams, func_nlocals, func_max_stack, func_unit,
                       func_import, unit_const_start, unit_func_start, func_ok, job_func,
                       job_link, job_args, links, cost_of, step_limit, stack, frames, status,
-                      value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs, fail_arg)
+                      value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs, fail_arg, fail_op)
         return len(fingerprint)
 
     return launch_chunks
@@ -88,5 +88,5 @@ def launch_cpu(program: Program, jobs: JobTable, limits: LaunchLimits | None = N
     with numba.parallel_chunksize(1):
         _launch_chunks(*image, func_ok, *job_cols, COSTS, limits.step_limit, limits.stack_size,
                        limits.max_depth, chunk_size(n_jobs), r.status, r.value, r.cost,
-                       r.steps, r.fail_unit, r.fail_line, r.fail_lhs, r.fail_rhs, r.fail_arg)
+                       r.steps, r.fail_unit, r.fail_line, r.fail_lhs, r.fail_rhs, r.fail_arg, r.fail_op)
     return results

@@ -1,17 +1,14 @@
 """Disassembler: a Program as text, like `python -m dis`.
 
-    function 1 fact(1 param, 2 locals, max stack 3) -> int
-       3         12  LOAD_VAR                0
-                 13  LOAD_INT                2
-                 14  COMPARE_LT              0
-                 15  JUMP_IF_FALSE           6  (to 18)
-       4         16  LOAD_INT                1
-                 17  RETURN                  0
-       5     >>  18  ...
+    function 1 fact(1 param, 2 locals, max stack 2) -> int
+       3         12  JUMP_IF_NOT_LT_VAR_INT      131075  (slot 0, 2, to 15)
+       4         13  LOAD_INT                         1
+                 14  RETURN                           0
+       5     >>  15  ...
 
 Columns: source line (when it changes), `>>` on jump targets, absolute pc, opcode, raw
 operand and its meaning: constants by value, jumps as absolute targets, calls by callee,
-ASSERT_CMP by comparison and operand type.
+ASSERT_CMP by comparison and operand type, packed operands field by field.
 """
 
 from __future__ import annotations
@@ -45,7 +42,8 @@ def _function(p, g: int, end: int, names: dict[int, str]) -> list[str]:
         return ["", f"function {g} {head}) -> {ret_name}: import #{int(p.func_import[g])}"]
     head += f", {plural(n_locals, 'local')}, max stack {int(p.func_max_stack[g])}) -> {ret_name}"
     entry = int(p.func_entry[g])
-    targets = {entry + int(p.code[pc, 1]) for pc in range(entry, end) if int(p.code[pc, 0]) in O.JUMP_OPCODES}
+    targets = {entry + O.jump_target(int(p.code[pc, 0]), int(p.code[pc, 1]))
+               for pc in range(entry, end) if int(p.code[pc, 0]) in O.JUMP_OPCODES}  # fmt: skip
     lines = ["", f"function {g} {head}"]
     last_line = None
     for pc in range(entry, end):
@@ -56,7 +54,7 @@ def _function(p, g: int, end: int, names: dict[int, str]) -> list[str]:
         name = O.TABLE[op].name if 0 <= op < O.NUM_OPCODES else f"<opcode {op}>"
         meaning = _meaning(p, g, op, arg, entry, names)
         mark = ">>" if pc in targets else "  "
-        lines.append(f"{shown}   {mark} {pc:>5}  {name:<22}{arg:>6}" + (f"  ({meaning})" if meaning else ""))
+        lines.append(f"{shown}   {mark} {pc:>5}  {name:<24}{arg:>11}" + (f"  ({meaning})" if meaning else ""))
     return lines
 
 
@@ -71,6 +69,13 @@ def _meaning(p, g: int, op: int, arg: int, entry: int, names: dict[int, str]) ->
         return repr(int(p.consts[k])) if inside else "no such constant"
     if kind == O.ARG_JUMP:
         return f"to {entry + arg}"
+    if kind in O.PACKED_KINDS:
+        fields = O.operand_fields(kind, arg)
+        forms = {O.ARG_LOCAL: "slot {}", O.ARG_IMM: "{}", O.ARG_JUMP: "to {}"}
+        shown = [forms[k].format(f + entry if k == O.ARG_JUMP else f) for k, f in zip(O.FIELDS[kind], fields)]
+        if op == O.FOR_LOOP:
+            shown[0] = f"counter, stop, step in slots {fields[0]}..{fields[0] + 2}"
+        return ", ".join(shown)
     if kind == O.ARG_FUNC:
         callee = int(p.unit_func_start[u]) + arg
         if not 0 <= arg or callee >= int(p.unit_func_start[u + 1]):

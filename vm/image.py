@@ -106,17 +106,31 @@ class LaunchLimits:
 
 @dataclass
 class Results:
-    """What each job ended with (vm.status codes) and what it cost."""
+    """What each job ended with (vm.status codes) and what it cost.
+
+    cost is the candidate's work, not the suite's: the weighted cost (vm.opcodes costs) of
+    the instructions executed while the running function's unit differs from the unit of
+    the job's function (job_func, before any link resolution), i.e. inside linked candidate
+    code.  A CALL counts to the caller, a RETURN to the returning function.  A job without
+    a link row (link -1: a direct call, as benchmarks make) counts every instruction.  A
+    superinstruction costs what its sequence of plain instructions costs (vm.opcodes
+    EXPANSIONS; only the part run, when one fails midway), so a cost does not depend on
+    which superinstructions the compiler used.  steps counts every instruction executed,
+    a superinstruction as one (the step limit is over all of them).
+
+    The failure record (fail_*) describes the failing instruction: for STEP_LIMIT the next
+    one, which did not run; none (-1 / 0) for OK and for failures before the first one."""
 
     status: np.ndarray  # int32[J]
     value: np.ndarray  # int64[J]: return value when status == OK
-    cost: np.ndarray  # int64[J]: weighted instruction count (vm.opcodes costs)
+    cost: np.ndarray  # int64[J]: weighted cost of the candidate's instructions (above)
     steps: np.ndarray  # int64[J]: instructions executed
     fail_unit: np.ndarray  # int32[J]: unit of the failing instruction, -1 if none
     fail_line: np.ndarray  # int32[J]: its source line, -1 if none
     fail_lhs: np.ndarray  # int64[J]: ASSERT_CMP left operand / ASSERT_TRUE value
     fail_rhs: np.ndarray  # int64[J]: ASSERT_CMP right operand
-    fail_arg: np.ndarray  # int32[J]: operand of the failing ASSERT_* instruction
+    fail_arg: np.ndarray  # int32[J]: operand of the failing instruction
+    fail_op: np.ndarray  # int32[J]: opcode of the failing instruction, -1 if none
     launches: int = 1
     meta: dict = field(default_factory=dict)
 
@@ -132,4 +146,5 @@ class Results:
             fail_lhs=np.zeros(n_jobs, np.int64),
             fail_rhs=np.zeros(n_jobs, np.int64),
             fail_arg=np.zeros(n_jobs, np.int32),
+            fail_op=np.full(n_jobs, -1, np.int32),
         )

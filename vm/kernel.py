@@ -8,10 +8,24 @@ every access stays inside the job's scratch because the verifier bounded it stat
 each CALL checks that the callee's frame (nlocals + max_stack) fits.  vm/prepare.py checks
 the image's tables once per launch.
 
-A frame is `fp` (its first local; operands follow its nlocals slots) and the function's
-entry (jumps are relative to it); a record on `frames` is (return pc, caller fp, caller
-function id).  Speed notes: the dispatch is one if/elif chain that LLVM turns into jump
-tables; arith/compare are inlined with constant ops; array indices go through ix().
+A frame is `fp` (its first local; operands follow its nlocals slots), the function's
+entry (jumps are relative to it) and its unit's first function id `ubase` (CALL operands
+are relative to it); a record on `frames` is (return pc, caller fp | caller ubase << 32,
+caller function id | caller entry << 32): a RETURN loads nothing else.
+
+Cost attribution (vm.image.Results): `cost` counts only the candidate's instructions, those
+run while the running function's unit differs from the unit of the job's function (all of
+them for a job without a link row).  The loop adds every instruction's cost to one running
+total; only CALL and RETURN, where the running unit can change, note where uncounted
+stretches begin (`mark`) and add their length to `hidden`: no per-instruction test.  A
+superinstruction costs its table cost; one failing midway (INC_VAR / ADD_TO_VAR overflow)
+gives back the cost of the part of its sequence that did not run (vm/reference.py).
+
+Speed notes: the dispatch is one if/elif chain that LLVM turns into a jump table; LLVM
+inlines arith/compare and folds their dispatch on the (constant) op; array indices go
+through ix().  No numba-level inline="always": numba-cuda cannot compile that IR to PTX.
+Packed operands (vm.opcodes) are split as lo = arg & 0xFFFF, hi = arg >> 16 (and hi's two
+bytes as (arg >> 16) & 0xFF, arg >> 24).
 """
 
 from __future__ import annotations
@@ -20,13 +34,21 @@ import numpy as np
 from numba.extending import register_jitable
 
 from vm.opcodes import (
-    ASSERT_CMP, ASSERT_TRUE, BINARY_ADD, BINARY_ADD_INT, BINARY_FLOORDIV, BINARY_FLOORDIV_INT,
-    BINARY_MOD, BINARY_MOD_INT, BINARY_MUL, BINARY_MUL_INT, BINARY_SUB, BINARY_SUB_INT, CALL,
-    COMPARE_EQ, COMPARE_GE, COMPARE_GT, COMPARE_LE, COMPARE_LT, COMPARE_NE, DUP_TOP, FOR_RANGE,
-    INC_VAR, JUMP, JUMP_IF_FALSE, JUMP_IF_FALSE_OR_POP, JUMP_IF_NOT_EQ, JUMP_IF_NOT_GE,
-    JUMP_IF_NOT_GT, JUMP_IF_NOT_LE, JUMP_IF_NOT_LT, JUMP_IF_NOT_NE, JUMP_IF_TRUE,
-    JUMP_IF_TRUE_OR_POP, LOAD_CONST, LOAD_INT, LOAD_VAR, NOP, POP_TOP, RANGE_CHECK, RETURN,
-    ROT_THREE, ROT_TWO, STORE_VAR, UNARY_NEG, UNARY_NOT, cost_table,
+    ADD_TO_VAR, ASSERT_CMP, ASSERT_TRUE, BINARY_ADD, BINARY_ADD_INT, BINARY_FLOORDIV,
+    BINARY_FLOORDIV_INT, BINARY_MOD, BINARY_MOD_INT, BINARY_MUL, BINARY_MUL_INT, BINARY_SUB,
+    BINARY_SUB_INT, CALL, COMPARE_EQ, COMPARE_GE, COMPARE_GT, COMPARE_LE, COMPARE_LT, COMPARE_NE,
+    DUP_TOP, FOR_LOOP, FOR_RANGE, INC_VAR, JUMP, JUMP_IF_FALSE, JUMP_IF_FALSE_OR_POP, JUMP_IF_NOT_EQ,
+    JUMP_IF_NOT_EQ_INT, JUMP_IF_NOT_GE, JUMP_IF_NOT_GE_INT, JUMP_IF_NOT_GT, JUMP_IF_NOT_GT_INT,
+    JUMP_IF_NOT_LE, JUMP_IF_NOT_LE_INT, JUMP_IF_NOT_LT, JUMP_IF_NOT_LT_INT, JUMP_IF_NOT_NE,
+    JUMP_IF_NOT_NE_INT, JUMP_IF_TRUE, JUMP_IF_TRUE_OR_POP, LOAD_CONST, LOAD_INT, LOAD_VAR,
+    LOAD_VAR2, NOP, POP_TOP, RANGE_CHECK, RETURN, RETURN_VAR, ROT_THREE, ROT_TWO, STORE_LOAD,
+    STORE_VAR, UNARY_NEG, UNARY_NOT, VAR_ADD_INT, VAR_FLOORDIV_INT, VAR_MOD_INT, VAR_MUL_INT,
+    VAR_SUB_INT, cost_table,
+)
+from vm.opcodes import (
+    JUMP_IF_NOT_EQ_VAR_INT, JUMP_IF_NOT_EQ_VARS, JUMP_IF_NOT_GE_VAR_INT, JUMP_IF_NOT_GE_VARS,
+    JUMP_IF_NOT_GT_VAR_INT, JUMP_IF_NOT_GT_VARS, JUMP_IF_NOT_LE_VAR_INT, JUMP_IF_NOT_LE_VARS,
+    JUMP_IF_NOT_LT_VAR_INT, JUMP_IF_NOT_LT_VARS, JUMP_IF_NOT_NE_VAR_INT, JUMP_IF_NOT_NE_VARS,
 )
 from vm.status import (
     ASSERT_FAILED, INVALID_BYTECODE, OK, OVERFLOW, RECURSION_LIMIT, STACK_LIMIT, STEP_LIMIT,
@@ -41,7 +63,7 @@ COSTS = cost_table()
 CMP_MASKS = sum(mask << (3 * cmp) for cmp, mask in enumerate((0b100, 0b110, 0b010, 0b101, 0b001, 0b011)))
 
 
-@register_jitable(inline="always")
+@register_jitable
 def compare(cmp, a, b):
     """1 if `a <cmp> b` holds, else 0 (cmp: vm.opcodes CMP_* order, 0 <= cmp < 6), branch-free:
     bit (2 * (a < b) + (a == b)) of the comparison's 3-bit truth mask in CMP_MASKS."""
@@ -68,7 +90,7 @@ def mul_wide(a, b):
     return OK, a * b
 
 
-@register_jitable(inline="always")
+@register_jitable
 def arith(op, a, b):
     """(status, result) of a binary int64 op with Python semantics.
 
@@ -99,11 +121,33 @@ def arith(op, a, b):
     return OK, a % b
 
 
-@register_jitable(inline="always")
+@register_jitable
 def ix(i):
     """An array index as uint64: numba then emits no negative-index wraparound (every index
     in run_job is >= 0, guaranteed by the verifier and the frame checks)."""
     return np.uint64(i)
+
+
+@register_jitable
+def attribute(now, counting, n_cost, hidden, mark):
+    """(counting, hidden, mark) after the running unit changed at a CALL or RETURN: `now`
+    says whether the instructions from here on count (see the module doc)."""
+    if now and not counting:
+        hidden += n_cost - mark
+    elif counting and not now:
+        mark = n_cost
+    return now, hidden, mark
+
+
+@register_jitable
+def operands(plain, imm, arg, stack, sp, fp):
+    """(a, b, sp after) of a binary op in its three forms: `plain` == 0 on the stack (a b ->),
+    `imm` == 0 the _INT form (a -> with b = arg), else the VAR_ _INT form (local lo, hi)."""
+    if plain == 0:
+        return stack[ix(sp - 2)], stack[ix(sp - 1)], sp - 1
+    if imm == 0:
+        return stack[ix(sp - 1)], arg, sp
+    return stack[ix(fp + (arg & 0xFFFF))], arg >> 16, sp + 1
 
 
 @register_jitable
@@ -129,7 +173,8 @@ def resolve(g, link_row, func_import, func_nparams, func_ok, links):
 def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlocals,
             func_max_stack, func_unit, func_import, unit_const_start, unit_func_start, func_ok,
             job_func, job_link, job_args, links, cost_of, step_limit, stack, frames,
-            status, value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs, fail_arg):
+            status, value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs, fail_arg,
+            fail_op):
     """Run job j to its end and write row j of the result arrays.
 
     `code` is the Program's code flattened (int32[2N]: opcode at 2 * pc, operand at
@@ -142,7 +187,11 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
     max_depth = frames.shape[0]
     link_row = job_link[j]
     left = step_limit  # instructions the job may still execute
-    n_cost = 0
+    n_cost = 0  # cost of every instruction run
+    hidden = 0  # the part of n_cost run outside candidate code (not counted)
+    mark = 0  # n_cost where the current uncounted stretch began
+    counting = True
+    entry_unit = -1
     lhs = 0
     rhs = 0
     result = 0
@@ -158,6 +207,9 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
     else:
         st = OK
     if st == OK:
+        if link_row >= 0:
+            entry_unit = func_unit[job_func[j]]
+            counting = func_unit[g] != entry_unit
         # enter the job's function like a CALL at depth 0, its arguments already pushed
         n_params = func_nparams[g]
         for k in range(n_params):
@@ -169,6 +221,7 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
             stack[k] = 0
         sp = func_nlocals[g]
         pc = entry
+        ubase = unit_func_start[func_unit[g]]  # the running unit's first function: CALL operands add to it
         while True:
             if left == 0:
                 st = STEP_LIMIT
@@ -189,53 +242,54 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
                 sp -= 1
                 stack[ix(fp + arg)] = stack[ix(sp)]
                 pc += 1
-            # one branch per binary op (and its _INT form): arith's dispatch on op folds away
-            elif op == BINARY_ADD or op == BINARY_ADD_INT:
-                b = arg
-                if op == BINARY_ADD:
-                    sp -= 1
-                    b = stack[ix(sp)]
-                st, r = arith(BINARY_ADD, stack[ix(sp - 1)], b)
+            elif op == LOAD_VAR2:
+                stack[ix(sp)] = stack[ix(fp + (arg & 0xFFFF))]
+                stack[ix(sp + 1)] = stack[ix(fp + (arg >> 16))]
+                sp += 2
+                pc += 1
+            elif op == STORE_LOAD:
+                stack[ix(fp + (arg & 0xFFFF))] = stack[ix(sp - 1)]
+                stack[ix(sp - 1)] = stack[ix(fp + (arg >> 16))]
+                pc += 1
+            elif (op == JUMP_IF_NOT_LT_INT or op == JUMP_IF_NOT_LE_INT or op == JUMP_IF_NOT_EQ_INT
+                  or op == JUMP_IF_NOT_NE_INT or op == JUMP_IF_NOT_GT_INT or op == JUMP_IF_NOT_GE_INT):
+                sp -= 1
+                if compare(op - JUMP_IF_NOT_LT_INT, stack[ix(sp)], arg >> 16) == 0:
+                    pc = entry + (arg & 0xFFFF)
+                else:
+                    pc += 1
+            # one branch per binary op and its _INT / VAR_ forms: arith's dispatch on op folds away
+            elif op == BINARY_ADD or op == BINARY_ADD_INT or op == VAR_ADD_INT:
+                a, b, sp = operands(op - BINARY_ADD, op - BINARY_ADD_INT, arg, stack, sp, fp)
+                st, r = arith(BINARY_ADD, a, b)
                 if st != OK:
                     break
                 stack[ix(sp - 1)] = r
                 pc += 1
-            elif op == BINARY_SUB or op == BINARY_SUB_INT:
-                b = arg
-                if op == BINARY_SUB:
-                    sp -= 1
-                    b = stack[ix(sp)]
-                st, r = arith(BINARY_SUB, stack[ix(sp - 1)], b)
+            elif op == BINARY_SUB or op == BINARY_SUB_INT or op == VAR_SUB_INT:
+                a, b, sp = operands(op - BINARY_SUB, op - BINARY_SUB_INT, arg, stack, sp, fp)
+                st, r = arith(BINARY_SUB, a, b)
                 if st != OK:
                     break
                 stack[ix(sp - 1)] = r
                 pc += 1
-            elif op == BINARY_MUL or op == BINARY_MUL_INT:
-                b = arg
-                if op == BINARY_MUL:
-                    sp -= 1
-                    b = stack[ix(sp)]
-                st, r = arith(BINARY_MUL, stack[ix(sp - 1)], b)
+            elif op == BINARY_MUL or op == BINARY_MUL_INT or op == VAR_MUL_INT:
+                a, b, sp = operands(op - BINARY_MUL, op - BINARY_MUL_INT, arg, stack, sp, fp)
+                st, r = arith(BINARY_MUL, a, b)
                 if st != OK:
                     break
                 stack[ix(sp - 1)] = r
                 pc += 1
-            elif op == BINARY_FLOORDIV or op == BINARY_FLOORDIV_INT:
-                b = arg
-                if op == BINARY_FLOORDIV:
-                    sp -= 1
-                    b = stack[ix(sp)]
-                st, r = arith(BINARY_FLOORDIV, stack[ix(sp - 1)], b)
+            elif op == BINARY_FLOORDIV or op == BINARY_FLOORDIV_INT or op == VAR_FLOORDIV_INT:
+                a, b, sp = operands(op - BINARY_FLOORDIV, op - BINARY_FLOORDIV_INT, arg, stack, sp, fp)
+                st, r = arith(BINARY_FLOORDIV, a, b)
                 if st != OK:
                     break
                 stack[ix(sp - 1)] = r
                 pc += 1
-            elif op == BINARY_MOD or op == BINARY_MOD_INT:
-                b = arg
-                if op == BINARY_MOD:
-                    sp -= 1
-                    b = stack[ix(sp)]
-                st, r = arith(BINARY_MOD, stack[ix(sp - 1)], b)
+            elif op == BINARY_MOD or op == BINARY_MOD_INT or op == VAR_MOD_INT:
+                a, b, sp = operands(op - BINARY_MOD, op - BINARY_MOD_INT, arg, stack, sp, fp)
+                st, r = arith(BINARY_MOD, a, b)
                 if st != OK:
                     break
                 stack[ix(sp - 1)] = r
@@ -245,6 +299,20 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
                 sp -= 2
                 if compare(op - JUMP_IF_NOT_LT, stack[ix(sp)], stack[ix(sp + 1)]) == 0:
                     pc = entry + arg
+                else:
+                    pc += 1
+            elif (op == JUMP_IF_NOT_LT_VARS or op == JUMP_IF_NOT_LE_VARS or op == JUMP_IF_NOT_EQ_VARS
+                  or op == JUMP_IF_NOT_NE_VARS or op == JUMP_IF_NOT_GT_VARS or op == JUMP_IF_NOT_GE_VARS):
+                a = stack[ix(fp + ((arg >> 16) & 0xFF))]
+                if compare(op - JUMP_IF_NOT_LT_VARS, a, stack[ix(fp + (arg >> 24))]) == 0:
+                    pc = entry + (arg & 0xFFFF)
+                else:
+                    pc += 1
+            elif (op == JUMP_IF_NOT_LT_VAR_INT or op == JUMP_IF_NOT_LE_VAR_INT or op == JUMP_IF_NOT_EQ_VAR_INT
+                  or op == JUMP_IF_NOT_NE_VAR_INT or op == JUMP_IF_NOT_GT_VAR_INT or op == JUMP_IF_NOT_GE_VAR_INT):
+                a = stack[ix(fp + ((arg >> 16) & 0xFF))]
+                if compare(op - JUMP_IF_NOT_LT_VAR_INT, a, arg >> 24) == 0:
+                    pc = entry + (arg & 0xFFFF)
                 else:
                     pc += 1
             elif op == JUMP:
@@ -260,14 +328,20 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
                 sp -= 1
                 stack[ix(sp - 1)] = compare(op - COMPARE_LT, stack[ix(sp - 1)], stack[ix(sp)])
                 pc += 1
-            elif op == INC_VAR:
-                st, r = arith(BINARY_ADD, stack[ix(fp + arg)], 1)
-                if st != OK:
-                    break
-                stack[ix(fp + arg)] = r
-                pc += 1
-            elif op == FOR_RANGE:
+            elif op == INC_VAR or op == ADD_TO_VAR:
                 s = fp + arg
+                k = 1
+                if op == ADD_TO_VAR:
+                    s = fp + (arg & 0xFFFF)
+                    k = arg >> 16
+                st, r = arith(BINARY_ADD, stack[ix(s)], k)
+                if st != OK:
+                    n_cost -= cost_of[STORE_VAR]  # the sequence's STORE_VAR did not run
+                    break
+                stack[ix(s)] = r
+                pc += 1
+            elif op == FOR_LOOP or op == FOR_RANGE:
+                s = fp + (arg if op == FOR_RANGE else arg >> 16)
                 counter = stack[ix(s)]
                 stop = stack[ix(s + 1)]
                 step = stack[ix(s + 2)]
@@ -277,7 +351,7 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
                     st, r = arith(BINARY_ADD, counter, step)
                     stack[ix(s)] = r if st == OK else stop  # past int64: the loop ends
                     st = OK
-                    pc += 2
+                    pc = pc + 2 if op == FOR_RANGE else entry + (arg & 0xFFFF)
                 else:
                     pc += 1
             elif op == LOAD_CONST:
@@ -285,12 +359,14 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
                 sp += 1
                 pc += 1
             elif op == CALL:
-                callee = unit_func_start[func_unit[g]] + arg
+                callee = ubase + arg
+                callee_base = ubase
                 if func_import[callee] >= 0:  # a stub: the job's link row says what runs
                     callee = resolve(callee, link_row, func_import, func_nparams, func_ok, links)
                     if callee < 0:
                         st = INVALID_BYTECODE
                         break
+                    callee_base = unit_func_start[func_unit[callee]]  # another unit's
                 elif func_ok[callee] == 0:
                     st = INVALID_BYTECODE
                     break
@@ -303,18 +379,21 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
                     st = STACK_LIMIT
                     break
                 frames[depth, 0] = pc + 1
-                frames[depth, 1] = fp
-                frames[depth, 2] = g
+                frames[depth, 1] = fp | (np.int64(ubase) << 32)  # int64 in plain Python too
+                frames[depth, 2] = g | (np.int64(entry) << 32)
                 depth += 1
                 g = callee
                 fp = new_fp
+                ubase = callee_base
                 entry = func_entry[g]
+                if link_row >= 0:
+                    counting, hidden, mark = attribute(func_unit[g] != entry_unit, counting, n_cost, hidden, mark)
                 while sp < new_sp:  # zero the callee's locals after its arguments
                     stack[ix(sp)] = 0
                     sp += 1
                 pc = entry
-            elif op == RETURN:
-                result = stack[ix(sp - 1)]
+            elif op == RETURN or op == RETURN_VAR:
+                result = stack[ix(sp - 1)] if op == RETURN else stack[ix(fp + arg)]
                 if depth == 0:
                     break
                 depth -= 1
@@ -322,9 +401,12 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
                 stack[ix(sp)] = result
                 sp += 1
                 pc = frames[depth, 0]
-                fp = frames[depth, 1]
-                g = frames[depth, 2]
-                entry = func_entry[g]
+                fp = frames[depth, 1] & 0xFFFFFFFF
+                ubase = frames[depth, 1] >> 32
+                g = frames[depth, 2] & 0xFFFFFFFF
+                entry = frames[depth, 2] >> 32
+                if link_row >= 0:
+                    counting, hidden, mark = attribute(func_unit[g] != entry_unit, counting, n_cost, hidden, mark)
             elif op == ASSERT_CMP:
                 sp -= 2
                 if compare(arg & 7, stack[ix(sp)], stack[ix(sp + 1)]) == 0:
@@ -385,13 +467,16 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
                 break
         if st == OK:
             pc = -1
+    if not counting:
+        hidden += n_cost - mark
     status[j] = st
     value[j] = result if st == OK else 0
-    cost[j] = n_cost
+    cost[j] = n_cost - hidden
     steps[j] = step_limit - left
     if st != OK and pc >= 0:
         fail_unit[j] = func_unit[g]
         fail_line[j] = lines[pc]
         fail_arg[j] = code[2 * pc + 1]
+        fail_op[j] = code[2 * pc]
         fail_lhs[j] = lhs
         fail_rhs[j] = rhs

@@ -11,6 +11,24 @@ small and local so that a model can write bytecode and the verifier can check it
 * ``ASSERT`` ``cmp + 8 * type`` (the comparison of a failed assert and its operands' type)
 * ``NONE``   must be 0
 
+Packed kinds hold two 16-bit fields: ``lo = arg & 0xFFFF`` (unsigned) and ``hi = arg >> 16``
+(signed; see :func:`pack`):
+
+* ``LOCAL2``     two slots (lo, hi)
+* ``LOCAL_IMM``  a slot (lo) and an immediate (hi, -32768..32767)
+* ``IMM_JUMP``   a jump target (lo, as ``JUMP``) and an immediate (hi)
+* ``LOCAL_JUMP`` a jump target (lo) and a slot (hi)
+* ``LOCAL2_JUMP``    a jump target (lo) and two slots: hi = a + 256 * b (a < 256, b < 128)
+* ``LOCAL_IMM_JUMP`` a jump target (lo), a slot and an immediate: hi = slot + 256 * k
+  (slot < 256, -128 <= k < 128)
+
+:data:`FIELDS` names each packed kind's fields in the order the assembler and the
+disassembler write them; :func:`make_operand` / :func:`operand_fields` convert.
+
+Superinstructions do exactly what a sequence of plain instructions does, as one step: each
+one's sequence is in :data:`EXPANSIONS` and its cost is the sequence's, so a program's cost
+does not depend on which of them a compiler used.
+
 Everything else (opcode constants, the disassembler, the verifier, the stack
 effects used by codegen, instruction costs) is derived from :data:`TABLE`.
 """
@@ -20,8 +38,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # operand kinds
-OPERAND_KINDS = ("NONE", "LOCAL", "CONST", "IMM", "JUMP", "FUNC", "ASSERT")
-(ARG_NONE, ARG_LOCAL, ARG_CONST, ARG_IMM, ARG_JUMP, ARG_FUNC, ARG_ASSERT) = range(len(OPERAND_KINDS))
+OPERAND_KINDS = ("NONE", "LOCAL", "CONST", "IMM", "JUMP", "FUNC", "ASSERT", "LOCAL2", "LOCAL_IMM", "IMM_JUMP",
+                 "LOCAL_JUMP", "LOCAL2_JUMP", "LOCAL_IMM_JUMP")  # fmt: skip
+(ARG_NONE, ARG_LOCAL, ARG_CONST, ARG_IMM, ARG_JUMP, ARG_FUNC, ARG_ASSERT, ARG_LOCAL2, ARG_LOCAL_IMM,
+ ARG_IMM_JUMP, ARG_LOCAL_JUMP, ARG_LOCAL2_JUMP, ARG_LOCAL_IMM_JUMP) = range(len(OPERAND_KINDS))  # fmt: skip
 
 # Pseudo stack effect: CALL pops the callee's parameter count.
 VARIABLE = -1
@@ -96,6 +116,45 @@ _ROWS = [
     ("BINARY_FLOORDIV_INT", ARG_IMM, 1, 1, 5, "a // arg (LOAD_INT arg + BINARY_FLOORDIV)"),
     ("BINARY_MOD_INT", ARG_IMM, 1, 1, 5, "a % arg (LOAD_INT arg + BINARY_MOD)"),
     ("INC_VAR", ARG_LOCAL, 0, 0, 4, "local slot arg += 1 (LOAD_VAR, LOAD_INT 1, BINARY_ADD, STORE_VAR)"),
+    # register-style superinstructions with packed operands (lo, hi)
+    ("LOAD_VAR2", ARG_LOCAL2, 0, 2, 2, "push local lo, then local hi"),
+    ("STORE_LOAD", ARG_LOCAL2, 1, 1, 2, "pop into local lo, then push local hi"),
+    ("RETURN_VAR", ARG_LOCAL, 0, 0, 3, "return local arg (LOAD_VAR arg + RETURN)"),
+    ("VAR_ADD_INT", ARG_LOCAL_IMM, 0, 1, 3, "push local lo + hi; OverflowError outside int64"),
+    ("VAR_SUB_INT", ARG_LOCAL_IMM, 0, 1, 3, "push local lo - hi; OverflowError outside int64"),
+    ("VAR_MUL_INT", ARG_LOCAL_IMM, 0, 1, 4, "push local lo * hi; OverflowError outside int64"),
+    ("VAR_FLOORDIV_INT", ARG_LOCAL_IMM, 0, 1, 6, "push local lo // hi; ZeroDivisionError, OverflowError"),
+    ("VAR_MOD_INT", ARG_LOCAL_IMM, 0, 1, 6, "push local lo % hi; ZeroDivisionError"),
+    ("ADD_TO_VAR", ARG_LOCAL_IMM, 0, 0, 4, "local lo += hi; OverflowError outside int64"),
+    ("JUMP_IF_NOT_LT_INT", ARG_IMM_JUMP, 1, 0, 3, "pop a; jump to lo unless a < hi"),
+    ("JUMP_IF_NOT_LE_INT", ARG_IMM_JUMP, 1, 0, 3, "pop a; jump to lo unless a <= hi"),
+    ("JUMP_IF_NOT_EQ_INT", ARG_IMM_JUMP, 1, 0, 3, "pop a; jump to lo unless a == hi"),
+    ("JUMP_IF_NOT_NE_INT", ARG_IMM_JUMP, 1, 0, 3, "pop a; jump to lo unless a != hi"),
+    ("JUMP_IF_NOT_GT_INT", ARG_IMM_JUMP, 1, 0, 3, "pop a; jump to lo unless a > hi"),
+    ("JUMP_IF_NOT_GE_INT", ARG_IMM_JUMP, 1, 0, 3, "pop a; jump to lo unless a >= hi"),
+    (
+        "FOR_LOOP",
+        ARG_LOCAL_JUMP,
+        0,
+        1,
+        1,
+        "the bottom test of a for loop over slots hi, hi+1, hi+2 (counter, stop, step): if the "
+        "counter is inside the range push it, advance the counter and jump to lo; else fall "
+        "through pushing nothing",
+    ),
+    # compare locals (or a local and a small immediate) and branch: the loop and if tests
+    ("JUMP_IF_NOT_LT_VARS", ARG_LOCAL2_JUMP, 0, 0, 4, "jump unless local a < local b"),
+    ("JUMP_IF_NOT_LE_VARS", ARG_LOCAL2_JUMP, 0, 0, 4, "jump unless local a <= local b"),
+    ("JUMP_IF_NOT_EQ_VARS", ARG_LOCAL2_JUMP, 0, 0, 4, "jump unless local a == local b"),
+    ("JUMP_IF_NOT_NE_VARS", ARG_LOCAL2_JUMP, 0, 0, 4, "jump unless local a != local b"),
+    ("JUMP_IF_NOT_GT_VARS", ARG_LOCAL2_JUMP, 0, 0, 4, "jump unless local a > local b"),
+    ("JUMP_IF_NOT_GE_VARS", ARG_LOCAL2_JUMP, 0, 0, 4, "jump unless local a >= local b"),
+    ("JUMP_IF_NOT_LT_VAR_INT", ARG_LOCAL_IMM_JUMP, 0, 0, 4, "jump unless local x < k"),
+    ("JUMP_IF_NOT_LE_VAR_INT", ARG_LOCAL_IMM_JUMP, 0, 0, 4, "jump unless local x <= k"),
+    ("JUMP_IF_NOT_EQ_VAR_INT", ARG_LOCAL_IMM_JUMP, 0, 0, 4, "jump unless local x == k"),
+    ("JUMP_IF_NOT_NE_VAR_INT", ARG_LOCAL_IMM_JUMP, 0, 0, 4, "jump unless local x != k"),
+    ("JUMP_IF_NOT_GT_VAR_INT", ARG_LOCAL_IMM_JUMP, 0, 0, 4, "jump unless local x > k"),
+    ("JUMP_IF_NOT_GE_VAR_INT", ARG_LOCAL_IMM_JUMP, 0, 0, 4, "jump unless local x >= k"),
 ]
 
 TABLE: tuple[Op, ...] = tuple(Op(i, *row) for i, row in enumerate(_ROWS))
@@ -110,9 +169,97 @@ CMP_NAMES = ("<", "<=", "==", "!=", ">", ">=")
 CMP_LT, CMP_LE, CMP_EQ, CMP_NE, CMP_GT, CMP_GE = range(6)
 CMP_OPCODES = tuple(BY_NAME[n].number for n in ("COMPARE_LT", "COMPARE_LE", "COMPARE_EQ", "COMPARE_NE", "COMPARE_GT", "COMPARE_GE"))
 
-JUMP_OPCODES = tuple(op.number for op in TABLE if op.operand == ARG_JUMP)
+JUMP_OPCODES = tuple(op.number for op in TABLE if op.operand in (ARG_JUMP, ARG_IMM_JUMP, ARG_LOCAL_JUMP,
+                                                                  ARG_LOCAL2_JUMP, ARG_LOCAL_IMM_JUMP))  # fmt: skip
 # Instructions after which control never falls through to pc + 1.
-TERMINATORS = (BY_NAME["JUMP"].number, BY_NAME["RETURN"].number)
+TERMINATORS = (BY_NAME["JUMP"].number, BY_NAME["RETURN"].number, BY_NAME["RETURN_VAR"].number)
+FIELD_MIN, FIELD_MAX = -(2**15), 2**15 - 1  # the signed hi field; lo is 0 .. 2**16 - 1
+# packed kind -> its fields as written, each an operand kind
+FIELDS = {
+    ARG_LOCAL2: (ARG_LOCAL, ARG_LOCAL),
+    ARG_LOCAL_IMM: (ARG_LOCAL, ARG_IMM),
+    ARG_IMM_JUMP: (ARG_IMM, ARG_JUMP),
+    ARG_LOCAL_JUMP: (ARG_LOCAL, ARG_JUMP),
+    ARG_LOCAL2_JUMP: (ARG_LOCAL, ARG_LOCAL, ARG_JUMP),
+    ARG_LOCAL_IMM_JUMP: (ARG_LOCAL, ARG_IMM, ARG_JUMP),
+}
+PACKED_KINDS = tuple(FIELDS)
+
+
+def pack(lo: int, hi: int) -> int:
+    """The int32 operand holding lo (0 .. 65535) and hi (-32768 .. 32767)."""
+    if not (0 <= lo <= 0xFFFF and FIELD_MIN <= hi <= FIELD_MAX):
+        raise ValueError(f"packed operand fields out of range: lo {lo}, hi {hi}")
+    return (hi << 16) | lo
+
+
+def unpack(arg: int) -> tuple[int, int]:
+    """(lo, hi) of a packed operand."""
+    return arg & 0xFFFF, arg >> 16
+
+
+def make_operand(kind: int, *fields: int) -> int:
+    """The operand of packed `kind` with `fields` in FIELDS order; ValueError if one does
+    not fit."""
+    if len(fields) != len(FIELDS[kind]):
+        raise ValueError(f"{OPERAND_KINDS[kind]} takes {len(FIELDS[kind])} fields, got {len(fields)}")
+    if kind in (ARG_LOCAL2_JUMP, ARG_LOCAL_IMM_JUMP):
+        a, b, target = fields
+        low, high = (0, 255), (0, 127) if kind == ARG_LOCAL2_JUMP else (-128, 127)
+        if not (low[0] <= a <= low[1] and high[0] <= b <= high[1]):
+            raise ValueError(f"packed operand fields out of range: {a}, {b}")
+        return pack(target, a + 256 * b)
+    if kind in (ARG_LOCAL2, ARG_LOCAL_IMM):
+        return pack(*fields)
+    return pack(fields[1], fields[0])  # (imm or slot, target)
+
+
+def operand_fields(kind: int, arg: int) -> tuple[int, ...]:
+    """The fields of a packed operand, in FIELDS order."""
+    lo, hi = unpack(arg)
+    if kind in (ARG_LOCAL2_JUMP, ARG_LOCAL_IMM_JUMP):
+        return hi & 0xFF, hi >> 8, lo
+    return (lo, hi) if kind in (ARG_LOCAL2, ARG_LOCAL_IMM) else (hi, lo)
+
+
+def jump_target(op: int, arg: int) -> int:
+    """The jump target (relative to the function's entry) of a jump instruction."""
+    return arg if TABLE[op].operand == ARG_JUMP else arg & 0xFFFF
+
+
+def _expansions() -> dict:
+    """opcode -> (operand -> [(opcode, operand), ...]) for every superinstruction."""
+    n = BY_NAME
+    lo, hi = (lambda a: a & 0xFFFF), (lambda a: a >> 16)
+    names = ("LOAD_VAR", "LOAD_INT", "STORE_VAR", "BINARY_ADD", "RETURN", "JUMP_IF_FALSE")
+    LOAD_VAR, LOAD_INT, STORE_VAR, BINARY_ADD, RETURN, JUMP_IF_FALSE = (n[k].number for k in names)
+    out = {
+        n["INC_VAR"].number: lambda a: [(LOAD_VAR, a), (LOAD_INT, 1), (BINARY_ADD, 0), (STORE_VAR, a)],
+        n["LOAD_VAR2"].number: lambda a: [(LOAD_VAR, lo(a)), (LOAD_VAR, hi(a))],
+        n["STORE_LOAD"].number: lambda a: [(STORE_VAR, lo(a)), (LOAD_VAR, hi(a))],
+        n["RETURN_VAR"].number: lambda a: [(LOAD_VAR, a), (RETURN, 0)],
+        n["ADD_TO_VAR"].number: lambda a: [(LOAD_VAR, lo(a)), (LOAD_INT, hi(a)), (BINARY_ADD, 0), (STORE_VAR, lo(a))],
+    }
+    for k, b in enumerate(("ADD", "SUB", "MUL", "FLOORDIV", "MOD")):
+        op = n[f"BINARY_{b}"].number
+        out[n[f"BINARY_{b}_INT"].number] = lambda a, op=op: [(LOAD_INT, a), (op, 0)]
+        out[n[f"VAR_{b}_INT"].number] = lambda a, op=op: [(LOAD_VAR, lo(a)), (LOAD_INT, hi(a)), (op, 0)]
+    for c in ("LT", "LE", "EQ", "NE", "GT", "GE"):
+        cmp = n[f"COMPARE_{c}"].number
+        out[n[f"JUMP_IF_NOT_{c}"].number] = lambda a, cmp=cmp: [(cmp, 0), (JUMP_IF_FALSE, a)]
+        out[n[f"JUMP_IF_NOT_{c}_INT"].number] = lambda a, cmp=cmp: [(LOAD_INT, hi(a)), (cmp, 0), (JUMP_IF_FALSE, lo(a))]
+        for suffix, second in (("VARS", LOAD_VAR), ("VAR_INT", LOAD_INT)):
+            kind = n[f"JUMP_IF_NOT_{c}_{suffix}"].operand
+            out[n[f"JUMP_IF_NOT_{c}_{suffix}"].number] = lambda a, cmp=cmp, second=second, kind=kind: [
+                (LOAD_VAR, operand_fields(kind, a)[0]), (second, operand_fields(kind, a)[1]), (cmp, 0),
+                (JUMP_IF_FALSE, operand_fields(kind, a)[2])]  # fmt: skip
+    return out
+
+
+# Superinstruction -> the plain instructions it stands for (a function of its operand).
+EXPANSIONS = _expansions()
+for _op, _expand in EXPANSIONS.items():  # each costs what its sequence costs
+    assert TABLE[_op].cost == sum(TABLE[o].cost for o, _ in _expand(0)), TABLE[_op].name
 
 
 def cost_table():

@@ -13,17 +13,22 @@ max_depth < 1 RECURSION_LIMIT, nlocals + max_stack > stack_size STACK_LIMIT.  Th
 record no instruction (fail_unit = fail_line = -1).
 
 Each instruction.  A job may execute at most step_limit instructions: reaching the next one
-with steps == step_limit is STEP_LIMIT (it is not executed).  Otherwise steps += 1 and
-cost += the opcode's cost, then the instruction runs; a CALL checks, in order, the callee
+with steps == step_limit is STEP_LIMIT (it is not executed).  Otherwise steps += 1 and the
+instruction runs, adding its cost to the job's if it is candidate code: the running
+function's unit differs from the unit of the job's function (job_func as given, before
+link resolution), or the job has no link row (link -1: then every instruction counts).  So
+a CALL counts to the caller, a RETURN to the callee.  A CALL checks, in order, the callee
 (INVALID_BYTECODE), the depth (RECURSION_LIMIT: max_depth frames at most) and room for the
-callee's nlocals + max_stack on the value stack (STACK_LIMIT).  A failing instruction
-records fail_unit / fail_line / fail_arg (and assert operands in fail_lhs / fail_rhs).
+callee's nlocals + max_stack on the value stack (STACK_LIMIT).  A failing instruction (for
+STEP_LIMIT: the one not run) records fail_unit / fail_line / fail_op / fail_arg (and
+assert operands in fail_lhs / fail_rhs).
 
 What each instruction does is `Job.step` below (and the doc column of vm.opcodes.TABLE).
 Arithmetic is Python's on ints, and any result outside int64 is OVERFLOW (// and % round
 toward -inf; a zero divisor is ZERO_DIVISION).  A FOR_RANGE counter that would step past
-int64 ends its loop.  A superinstruction does exactly what the sequence it replaces does,
-but is one step (its cost is the sequence's).
+int64 ends its loop.  A superinstruction runs the sequence vm.opcodes.EXPANSIONS gives for
+it, as one step; each instruction of the sequence it reaches costs what it costs (all of
+them: the superinstruction's table cost; one that fails midway, only those run).
 
 The stack and operand checks below can never fire on verified code; they keep this
 interpreter safe on its own.
@@ -63,6 +68,7 @@ def mod(a: int, b: int) -> int:
     return a % b
 
 
+JUMPS = (O.JUMP, O.JUMP_IF_FALSE, O.JUMP_IF_TRUE, O.JUMP_IF_FALSE_OR_POP, O.JUMP_IF_TRUE_OR_POP)
 BINARY = {
     O.BINARY_ADD: lambda a, b: a + b,
     O.BINARY_SUB: lambda a, b: a - b,
@@ -91,10 +97,12 @@ class Job:
         job_func, job_link, job_args, self.links = job_cols
         self.func, self.link, self.args = int(job_func[j]), int(job_link[j]), job_args[j]
         self.limits = limits
-        self.stack = [0] * limits.stack_size
+        self.stack = [0] * (limits.stack_size + 2)  # + a superinstruction's headroom
+        self.headroom = 0  # values a running superinstruction's sequence may hold beyond it
         self.frames: list[tuple[int, int, int]] = []  # (return pc, caller fp, caller g)
         self.steps = self.cost = 0
         self.pc = -1  # the instruction being run; -1 before the first
+        self.entry_unit = -1  # unit of the job's function (the suite, for linked jobs)
         self.g = self.fp = self.sp = 0
 
     # -- functions and frames
@@ -140,7 +148,7 @@ class Job:
         self.need(self.sp - new_fp, 1)  # its arguments, then room for its result
         if len(self.frames) + 1 >= self.limits.max_depth:
             raise Stop(S.RECURSION_LIMIT)
-        if new_fp + int(self.func_nlocals[callee]) + int(self.func_max_stack[callee]) > len(self.stack):
+        if new_fp + int(self.func_nlocals[callee]) + int(self.func_max_stack[callee]) > self.limits.stack_size:
             raise Stop(S.STACK_LIMIT)
         self.frames.append((self.pc + 1, self.fp, self.g))
         self.enter(callee, new_fp)
@@ -158,7 +166,8 @@ class Job:
 
     # -- the operand stack
     def need(self, pops: int, pushes: int = 0) -> None:
-        if self.sp - pops < self.base or self.sp - pops + pushes > self.base + int(self.func_max_stack[self.g]):
+        room = self.base + int(self.func_max_stack[self.g]) + self.headroom
+        if self.sp - pops < self.base or self.sp - pops + pushes > room:
             raise Stop(S.INVALID_BYTECODE)
 
     def pop(self) -> int:
@@ -181,9 +190,10 @@ class Job:
     def run(self) -> tuple[int, int, int, int]:
         try:
             g = self.resolve(self.func)
+            self.entry_unit = int(self.func_unit[self.func])
             if self.limits.max_depth < 1:
                 raise Stop(S.RECURSION_LIMIT)
-            if int(self.func_nlocals[g]) + int(self.func_max_stack[g]) > len(self.stack):
+            if int(self.func_nlocals[g]) + int(self.func_max_stack[g]) > self.limits.stack_size:
                 raise Stop(S.STACK_LIMIT)
             n = int(self.func_nparams[g])
             self.stack[:n] = [int(a) for a in self.args[:n]]
@@ -207,8 +217,25 @@ class Job:
         if not 0 <= op < O.NUM_OPCODES:
             raise Stop(S.INVALID_BYTECODE)
         self.steps += 1
-        self.cost += O.TABLE[op].cost
+        counts = self.link < 0 or self.unit != self.entry_unit  # candidate code
         self.next_pc = pc + 1  # jumps overwrite it; self.pc stays on the running instruction
+        expand = O.EXPANSIONS.get(op)  # a superinstruction runs its sequence
+        self.headroom = 2 if expand else 0  # which may hold two values more than it does
+        for sub_op, sub_arg in expand(arg) if expand else [(op, arg)]:
+            self.cost += O.TABLE[sub_op].cost if counts else 0
+            if sub_op == O.CALL:
+                self.call(sub_arg)
+                return None  # enter() has set pc
+            if sub_op == O.RETURN:
+                self.headroom = 0
+                return self.ret()
+            self.execute(sub_op, sub_arg, entry)
+        self.headroom = 0
+        self.pc = self.next_pc
+        return None
+
+    def execute(self, op: int, arg: int, entry: int) -> None:
+        """What one plain instruction (not CALL or RETURN) does."""
         if op == O.NOP:
             pass
         elif op == O.LOAD_CONST:
@@ -243,11 +270,6 @@ class Job:
             self.need(2, 1)
             b, a = self.pop(), self.pop()
             self.push(int64(BINARY[op](a, b)))
-        elif O.BINARY_ADD_INT <= op <= O.BINARY_MOD_INT:
-            self.push(int64(BINARY[op - O.BINARY_ADD_INT + O.BINARY_ADD](self.pop(), arg)))
-        elif op == O.INC_VAR:
-            s = self.slot(arg)
-            self.stack[s] = int64(self.stack[s] + 1)
         elif op == O.UNARY_NEG:
             self.push(int64(-self.pop()))
         elif op == O.UNARY_NOT:
@@ -256,24 +278,18 @@ class Job:
             self.need(2, 1)
             b, a = self.pop(), self.pop()
             self.push(int(COMPARISONS[op - O.COMPARE_LT](a, b)))
-        elif op in O.JUMP_OPCODES:
+        elif op in JUMPS:
             self.jump(op, entry + arg)
         elif op == O.FOR_RANGE:
-            s = self.slot(arg, 3)
-            counter, stop, step = self.stack[s : s + 3]
-            if (step > 0 and counter < stop) or (step < 0 and counter > stop):
-                self.push(counter)
-                nxt = counter + step
-                self.stack[s] = nxt if INT64_MIN <= nxt <= INT64_MAX else stop
+            if self.next_value(arg):
                 self.next_pc += 1  # skip the JUMP out of the loop
+        elif op == O.FOR_LOOP:
+            target, slot = O.unpack(arg)
+            if self.next_value(slot):
+                self.next_pc = entry + target
         elif op == O.RANGE_CHECK:
             if self.stack[self.slot(arg, 3) + 2] == 0:
                 raise Stop(S.VALUE_ERROR)
-        elif op == O.CALL:
-            self.call(arg)
-            return None  # enter() has set pc
-        elif op == O.RETURN:
-            return self.ret()
         elif op == O.ASSERT_TRUE:
             v = self.pop()
             if v == 0:
@@ -288,18 +304,22 @@ class Job:
             self.sp -= 2
         else:
             raise Stop(S.INVALID_BYTECODE)
-        self.pc = self.next_pc
-        return None
+
+    def next_value(self, slot: int) -> bool:
+        """FOR_RANGE / FOR_LOOP over slots slot .. slot + 2 (counter, stop, step): push the
+        counter and advance it if it is inside the range (past int64 it becomes stop)."""
+        s = self.slot(slot, 3)
+        counter, stop, step = self.stack[s : s + 3]
+        if not ((step > 0 and counter < stop) or (step < 0 and counter > stop)):
+            return False
+        self.push(counter)
+        nxt = counter + step
+        self.stack[s] = nxt if INT64_MIN <= nxt <= INT64_MAX else stop
+        return True
 
     def jump(self, op: int, target: int) -> None:
         if op == O.JUMP:
             self.next_pc = target
-            return
-        if O.JUMP_IF_NOT_LT <= op <= O.JUMP_IF_NOT_GE:
-            self.need(2)
-            b, a = self.pop(), self.pop()
-            if not COMPARISONS[op - O.JUMP_IF_NOT_LT](a, b):
-                self.next_pc = target
             return
         keep = op in (O.JUMP_IF_FALSE_OR_POP, O.JUMP_IF_TRUE_OR_POP)
         v = self.pop()
@@ -329,5 +349,6 @@ def run_reference(program: Program, jobs: JobTable, limits: LaunchLimits | None 
             results.fail_unit[j] = func_unit[job.g]
             results.fail_line[j] = lines[failed_at]
             results.fail_arg[j] = code[failed_at, 1]
+            results.fail_op[j] = code[failed_at, 0]
             results.fail_lhs[j], results.fail_rhs[j] = lhs, rhs
     return results

@@ -3,18 +3,21 @@
 `check_function` (one source: plain Python, numba CPU, CUDA) decides whether one function
 is safe to run unchecked: every opcode known, every operand in range (LOCAL < nlocals,
 FOR_RANGE / RANGE_CHECK slot + 2 < nlocals, CONST < the unit's pool, FUNC < the unit's
-functions, JUMP inside the function, ASSERT cmp < 6 and a known type, NONE operands 0),
+functions, JUMP inside the function, ASSERT cmp < 6 and a known type, NONE operands 0; the
+packed kinds: every LOCAL field < nlocals, every jump target inside the function, the
+LOCAL_JUMP (FOR_LOOP) slot + 2 < nlocals),
 FOR_RANGE followed by a JUMP, and, walking the control-flow graph, a stack depth that never
 goes below zero or above max_stack, is the same at every join, and never falls off the end.
 Every launch runs it on all functions (`function_checks`); a job that enters a function
 failing it ends with INVALID_BYTECODE.  `verify(program)` renders the same checks (plus
 unit layout) as messages.
 
-Operand kinds and stack effects come from vm.opcodes.TABLE; only the two instructions whose
+Operand kinds and stack effects come from vm.opcodes.TABLE; only the instructions whose
 effect depends on the path taken are special-cased:
 * JUMP_IF_FALSE_OR_POP / JUMP_IF_TRUE_OR_POP keep their operand when they jump, pop it
   when they fall through;
-* FOR_RANGE goes on at pc + 1 (the JUMP out of the loop) with +0, at pc + 2 with +1.
+* FOR_RANGE goes on at pc + 1 (the JUMP out of the loop) with +0, at pc + 2 with +1;
+* FOR_LOOP jumps with the counter pushed (+1) and falls through with +0.
 CALL pops the callee's nparams (an import: its stub's; links must match, see verify_jobs).
 """
 
@@ -32,11 +35,14 @@ OPERAND_KIND = np.array([op.operand for op in O.TABLE], dtype=np.int32)
 POPS = np.array([max(op.pops, 0) for op in O.TABLE], dtype=np.int32)
 PUSHES = np.array([op.pushes for op in O.TABLE], dtype=np.int32)
 SLOT_WIDTH = np.array([3 if op.number in (O.FOR_RANGE, O.RANGE_CHECK) else 1 for op in O.TABLE], np.int32)
-KEEPS = np.array([op.number in (O.JUMP_IF_FALSE_OR_POP, O.JUMP_IF_TRUE_OR_POP) for op in O.TABLE], np.int32)
+KEEPS = np.array([op.number in (O.JUMP_IF_FALSE_OR_POP, O.JUMP_IF_TRUE_OR_POP, O.FOR_LOOP) for op in O.TABLE], np.int32)
 N_OPS, N_CMPS, N_TYPES = O.NUM_OPCODES, len(O.CMP_NAMES), len(TYPE_NAMES)
-JUMP, RETURN, CALL, FOR_RANGE = O.JUMP, O.RETURN, O.CALL, O.FOR_RANGE
+JUMP, RETURN, RETURN_VAR, CALL, FOR_RANGE = O.JUMP, O.RETURN, O.RETURN_VAR, O.CALL, O.FOR_RANGE
 ARG_NONE, ARG_LOCAL, ARG_CONST, ARG_JUMP, ARG_FUNC, ARG_ASSERT = (
     O.ARG_NONE, O.ARG_LOCAL, O.ARG_CONST, O.ARG_JUMP, O.ARG_FUNC, O.ARG_ASSERT)  # fmt: skip
+ARG_LOCAL2, ARG_LOCAL_IMM, ARG_IMM_JUMP = O.ARG_LOCAL2, O.ARG_LOCAL_IMM, O.ARG_IMM_JUMP
+ARG_LOCAL_JUMP, ARG_LOCAL2_JUMP, ARG_LOCAL_IMM_JUMP = O.ARG_LOCAL_JUMP, O.ARG_LOCAL2_JUMP, O.ARG_LOCAL_IMM_JUMP
+IS_JUMP = np.array([op.number in O.JUMP_OPCODES for op in O.TABLE], dtype=np.int32)
 
 # problem codes of check_function: name, message ({pc}, {a}, {b}: its details)
 _PROBLEMS = [
@@ -90,6 +96,19 @@ def check_function(g, code, func_entry, func_end, func_nparams, func_nlocals, fu
             bad = arg < 0 or arg >= n_funcs
         elif kind == ARG_ASSERT:
             bad = arg < 0 or (arg & 7) >= N_CMPS or (arg >> 3) >= N_TYPES
+        elif kind == ARG_LOCAL2:
+            bad = (arg & 0xFFFF) >= func_nlocals[g] or arg < 0 or (arg >> 16) >= func_nlocals[g]
+        elif kind == ARG_LOCAL_IMM:
+            bad = (arg & 0xFFFF) >= func_nlocals[g]
+        elif kind == ARG_IMM_JUMP:
+            bad = (arg & 0xFFFF) >= end - entry
+        elif kind == ARG_LOCAL_JUMP:
+            bad = (arg & 0xFFFF) >= end - entry or arg < 0 or (arg >> 16) > func_nlocals[g] - 3
+        elif kind == ARG_LOCAL2_JUMP:
+            bad = (arg & 0xFFFF) >= end - entry or arg < 0 or ((arg >> 16) & 0xFF) >= func_nlocals[g]
+            bad = bad or (arg >> 24) >= func_nlocals[g]
+        elif kind == ARG_LOCAL_IMM_JUMP:
+            bad = (arg & 0xFFFF) >= end - entry or ((arg >> 16) & 0xFF) >= func_nlocals[g]
         if bad:
             return V_OPERAND, pc, arg, 0
         if op == FOR_RANGE and (pc + 2 >= end or code[2 * pc + 2] != JUMP):
@@ -119,15 +138,15 @@ def check_function(g, code, func_entry, func_end, func_nparams, func_nlocals, fu
         d2 = after
         if op == JUMP:
             nxt1 = entry + arg
-        elif op == RETURN:
+        elif op == RETURN or op == RETURN_VAR:
             n_succ = 0
         elif op == FOR_RANGE:
             d1 = after - 1
             nxt2 = pc + 2
             n_succ = 2
-        elif OPERAND_KIND[op] == ARG_JUMP:
+        elif IS_JUMP[op]:
             d1 = after - KEEPS[op]
-            nxt2 = entry + arg
+            nxt2 = entry + (arg if OPERAND_KIND[op] == ARG_JUMP else arg & 0xFFFF)
             n_succ = 2
         for k in range(n_succ):
             nxt = nxt1 if k == 0 else nxt2

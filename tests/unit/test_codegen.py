@@ -60,7 +60,7 @@ def test_literals_pool_and_folding():
     assert list(batch.consts) == [3000000000, -3000000000]  # deduplicated, negatives folded
     ops = [opcodes.TABLE[o].name for o, _ in batch.code]
     assert ops.count("LOAD_CONST") == 3 and "UNARY_NEG" not in ops
-    assert [tuple(x) for x in batch.code[-3:]] == [(opcodes.LOAD_INT, 7), (opcodes.BINARY_SUB, 0), (opcodes.RETURN, 0)]
+    assert [tuple(x) for x in batch.code[-2:]] == [(opcodes.BINARY_SUB_INT, 7), (opcodes.RETURN, 0)]
 
 
 def test_unreachable_code_is_not_emitted():
@@ -76,8 +76,68 @@ def test_range_check_only_for_non_literal_steps():
 
 
 def test_lines_follow_the_source():
-    batch, _ = build("def f(x: int) -> int:\n    y = x + 1\n\n    return y\n")
-    assert list(batch.lines) == [2, 2, 2, 2, 4, 4]
+    batch, _ = build("def f(x: int) -> int:\n    y = x * x\n\n    return y + 1\n")
+    ops = [opcodes.TABLE[o].name for o, _ in batch.code]
+    assert ops == ["LOAD_VAR2", "BINARY_MUL", "STORE_LOAD", "BINARY_ADD_INT", "RETURN"]
+    assert list(batch.lines) == [2, 2, 2, 4, 4]  # STORE_LOAD y, y (lines 2 and 4) keeps the store's
+
+
+def _ops(batch) -> list[str]:
+    return [opcodes.TABLE[o].name for o, _ in batch.code]
+
+
+def test_superinstructions_never_swallow_a_jump_target():
+    # `a and b`: the JUMP_IF_FALSE_OR_POP lands on RETURN, so LOAD_VAR b; RETURN stays apart
+    batch, _ = build("def f(a: int, b: int) -> int:\n    return a and b\n")
+    assert _ops(batch) == ["LOAD_VAR", "JUMP_IF_FALSE_OR_POP", "LOAD_VAR", "RETURN"]
+    batch, _ = build("def f(a: int, b: int) -> int:\n    return b\n")
+    assert _ops(batch) == ["RETURN_VAR"]
+
+
+def test_loops_test_at_the_bottom_and_branch_on_conditions():
+    src = ("def f(n: int) -> int:\n    t = 0\n    for i in range(n):\n        if i > 3 and not i == 7:\n"
+           "            continue\n        t += 2\n    while t < n or t == 1:\n        t = t * 3\n    return t\n")
+    batch, _ = build(src)
+    ops = _ops(batch)
+    assert ops.count("FOR_LOOP") == 1 and "FOR_RANGE" not in ops  # one test per iteration
+    assert ops.count("JUMP") == 2  # into each loop's test, once
+    assert not {"COMPARE_GT", "COMPARE_EQ", "UNARY_NOT", "JUMP_IF_FALSE_OR_POP"} & set(ops)  # branches, no values
+    assert ops[-1] == "RETURN_VAR" and "ADD_TO_VAR" in ops
+
+
+@pytest.mark.parametrize("k", [32767, 32768, -32768, -32769, 2**31 - 1])
+def test_packed_immediates_only_when_they_fit(k):
+    src = f"def f(x: int) -> int:\n    y = x - {k}\n    x += {k}\n    if x < {k}:\n        return y\n    return x * {k}\n"
+    batch, _ = build(src)
+    ops = _ops(batch)
+    fits, fits_negated = -(2**15) <= k < 2**15, -(2**15) <= -k < 2**15
+    assert ("VAR_SUB_INT" in ops) == fits and ("JUMP_IF_NOT_LT_INT" in ops) == fits
+    assert ("ADD_TO_VAR" in ops) == fits  # x += k
+    ns = cpython_namespace(src)
+    args = [(0,), (k,), (-k,), (2**40,), (INT64_MAX,)]
+    assert vm_outcomes([src], [(0, "f", a) for a in args], "cpu") == [cpython_outcome(ns, "f", a) for a in args]
+
+
+def test_huge_functions_fall_back_where_jump_targets_do_not_fit_16_bits():
+    src = ("def f(n: int) -> int:\n    t = n\n" + "    t = (t * 3 + n) % 1000003\n" * 8300 +
+           "    for i in range(n):\n        if t == 5:\n            continue\n        t += i\n"
+           "    while t > 7:\n        t = t // 3\n    return t\n")  # fmt: skip
+    batch, program = build(src)  # the loop starts past 65535 instructions (before fusing)
+    assert verify(program) == []
+    tail = _ops(batch)[-20:]
+    assert "FOR_RANGE" in tail and "FOR_LOOP" not in tail and "JUMP_IF_NOT_NE_INT" not in tail
+    ns = cpython_namespace(src)
+    args = [(0,), (3,), (10,)]
+    assert vm_outcomes([src], [(0, "f", a) for a in args], "cpu") == [cpython_outcome(ns, "f", a) for a in args]
+
+
+def test_code_too_long_for_the_peephole_scratch_is_left_unfused():
+    src = "def f(a: int, b: int) -> bool:\n    return a" + "<b" * 300 + "\n"  # 2.5 instructions per byte
+    batch, program = build(src)
+    assert "LOAD_VAR2" not in _ops(batch) and verify(program) == []
+    ns = cpython_namespace(src)
+    args = [(1, 2), (2, 1)]
+    assert vm_outcomes([src], [(0, "f", a) for a in args], "cpu") == [cpython_outcome(ns, "f", a) for a in args]
 
 
 # ---------------------------------------------------------------- VM result == CPython

@@ -14,6 +14,7 @@ BINOPS = ["BINARY_ADD", "BINARY_SUB", "BINARY_MUL", "BINARY_FLOORDIV", "BINARY_M
 CMPS = ["LT", "LE", "EQ", "NE", "GT", "GE"]
 INTS = [0, 1, -1, 2, 3, 7, -7, 100, 2**31 - 1, -(2**31)]
 BIG = [2**62, -(2**63), 2**63 - 1, 10**18, -(10**15), 3037000500]
+SMALL = [0, 1, -1, 2, 3, 7, -7, 100, 2**15 - 1, -(2**15)]  # packed immediates
 
 
 class Gen:
@@ -37,7 +38,13 @@ class Gen:
         r = self.r
         kind = r.randrange(10) if depth < 3 else r.randrange(3)
         if kind == 0:
-            self.emit(f"LOAD_VAR {r.choice(self.vars)}")
+            v = r.choice(self.vars)
+            if r.random() < 0.3:
+                self.emit(f"VAR_{r.choice(BINOPS)[7:]}_INT {v}, {r.choice(SMALL)}")
+            elif r.random() < 0.2:
+                self.emit(f"LOAD_VAR2 {v}, {r.choice(self.vars)}", r.choice(BINOPS))
+            else:
+                self.emit(f"LOAD_VAR {v}")
         elif kind == 1:
             self.emit(f"LOAD_INT {r.choice(INTS)}")
         elif kind == 2:
@@ -83,9 +90,12 @@ class Gen:
         kind = r.randrange(9) if depth < 3 else r.randrange(3)
         if kind == 0:
             self.expr()
+            if r.random() < 0.3:
+                self.emit(f"STORE_LOAD {r.choice(self.vars)}, {r.choice(self.vars)}")
             self.emit(f"STORE_VAR {r.choice(self.vars)}")
         elif kind == 1:
-            self.emit(f"INC_VAR {r.choice(self.vars)}")
+            v = r.choice(self.vars)
+            self.emit(f"INC_VAR {v}" if r.random() < 0.5 else f"ADD_TO_VAR {v}, {r.choice(SMALL)}")
         elif kind == 2:
             self.expr()
             if r.random() < 0.5:
@@ -95,8 +105,17 @@ class Gen:
                 self.emit("ASSERT_TRUE")
         elif kind in (3, 4):  # if / else
             other, end = self.label(), self.label()
+            if r.random() < 0.3:  # compare locals, or a local and a small int, and branch
+                v, w = r.choice(self.vars), r.choice(self.vars + [-128, 127, 0, 5])
+                suffix = "VARS" if isinstance(w, str) else "VAR_INT"
+                self.emit(f"JUMP_IF_NOT_{r.choice(CMPS)}_{suffix} {v}, {w}, {other}")
+                self.emit("NOP")
+                self.expr()
+                self.emit("POP_TOP")
             self.expr()
-            if r.random() < 0.5:
+            if r.random() < 0.3:
+                self.emit(f"JUMP_IF_NOT_{r.choice(CMPS)}_INT {r.choice(SMALL)}, {other}")
+            elif r.random() < 0.5:
                 self.expr()
                 self.emit(f"JUMP_IF_NOT_{r.choice(CMPS)} {other}")
             else:
@@ -124,6 +143,8 @@ class Gen:
             self.emit(f"JUMP_IF_FALSE {done}")
             self.block(depth + 1)
             self.emit(f"JUMP {top}", f"{done}: NOP")
+        elif r.random() < 0.3:
+            self.emit(f"RETURN_VAR {r.choice(self.vars)}")
         else:
             self.expr()
             self.emit("RETURN")
@@ -163,10 +184,13 @@ def garbage(seed: int) -> Program:
             funcs.append((len(code), n_params, n_params + r.randrange(0, 4), r.randrange(0, 5), 1, u,
                           n_imports if is_import else -1))  # fmt: skip
             n_imports += is_import
-            for _ in range(n_code):
+            ending = [(O.LOAD_INT, 7), (O.RETURN, 0)] if n_code and r.random() < 0.3 else []
+            for _ in range(n_code - len(ending)):
                 op = r.choice([r.randrange(-2, O.NUM_OPCODES + 3)] + [O.BY_NAME[n].number for n in (
                     "LOAD_INT", "LOAD_VAR", "RETURN", "BINARY_ADD", "JUMP", "CALL", "FOR_RANGE")])  # fmt: skip
-                code.append((op, r.choice([0, 0, 1, 2, 3, -1, 5, 2**31 - 1, -(2**31), r.randrange(-9, 20)])))
+                packed = O.pack(r.randrange(0, 5), r.randrange(-3, 4))  # fields of LOCAL2 / LOCAL_IMM / IMM_JUMP
+                code.append((op, r.choice([0, 0, 1, 2, 3, -1, 5, 2**31 - 1, -(2**31), r.randrange(-9, 20), packed])))
+            code += ending
         consts += [r.choice(BIG + INTS) for _ in range(r.randrange(0, 3))]
         for key, n in (("code", len(code)), ("const", len(consts)), ("func", len(funcs))):
             starts[key].append(n)

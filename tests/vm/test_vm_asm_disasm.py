@@ -38,33 +38,32 @@ loop: FOR_RANGE c
     RETURN
 """
 
-EXPECTED = """\
-unit 0: code [0, 6), 1 constants
+EXPECTED = """unit 0: code [0, 6), 1 constants
 
 function 0 solve(1 param) -> int: import #0
 
 function 1 test_solve(0 params, 0 locals, max stack 2) -> int
-   4          0  LOAD_INT                   3
-   5          1  CALL                       0  (solve, import #0)
-   6          2  LOAD_CONST                 0  (1000000000000)
-   7          3  ASSERT_CMP                10  (== int)
-   8          4  LOAD_INT                   1
-   9          5  RETURN                     0
+   4          0  LOAD_INT                          3
+   5          1  CALL                              0  (solve, import #0)
+   6          2  LOAD_CONST                        0  (1000000000000)
+   7          3  ASSERT_CMP                       10  (== int)
+   8          4  LOAD_INT                          1
+   9          5  RETURN                            0
 
 unit 1: code [6, 17), 0 constants
 
 function 2 cand.solve(1 param, 4 locals, max stack 2) -> bool
-  14          6  LOAD_VAR                   0
-  15          7  LOAD_INT                   0
-  16          8  JUMP_IF_NOT_LT             5  (to 11)
-  17          9  LOAD_INT                   1
-  18         10  RETURN                     0
-  19   >>    11  RANGE_CHECK                1  (counter, stop, step in slots 1..3)
-  20   >>    12  FOR_RANGE                  1  (counter, stop, step in slots 1..3)
-  21         13  JUMP                       6  (to 12)
-  22         14  LOAD_VAR                   0
-  23         15  UNARY_NEG                  0
-  24         16  RETURN                     0
+  14          6  LOAD_VAR                          0
+  15          7  LOAD_INT                          0
+  16          8  JUMP_IF_NOT_LT                    5  (to 11)
+  17          9  LOAD_INT                          1
+  18         10  RETURN                            0
+  19   >>    11  RANGE_CHECK                       1  (counter, stop, step in slots 1..3)
+  20   >>    12  FOR_RANGE                         1  (counter, stop, step in slots 1..3)
+  21         13  JUMP                              6  (to 12)
+  22         14  LOAD_VAR                          0
+  23         15  UNARY_NEG                         0
+  24         16  RETURN                            0
 """
 
 
@@ -100,6 +99,47 @@ def test_constants_are_interned_per_unit_and_operands_may_be_raw():
                        " ASSERT_CMP != bool\n RETURN\n")  # fmt: skip
     assert list(program.consts) == [-(2**63), 5]
     assert [int(a) for a in program.code[:, 1]] == [0, 1, 0, 7, 3 + 8 * T_BOOL, 0]
+
+
+PACKED = """
+.func f a b
+.local c e s
+top: LOAD_VAR2 a, b
+    VAR_MOD_INT a, -7
+    STORE_LOAD b, a
+    ADD_TO_VAR b, 32767
+    JUMP_IF_NOT_GE_INT -32768, top
+    JUMP_IF_NOT_NE_VARS b, a, done
+    JUMP_IF_NOT_LT_VAR_INT a, -128, done
+    FOR_LOOP c, top
+done: RETURN_VAR a
+"""
+
+
+def test_packed_operands_round_trip_field_by_field():
+    program = assemble(PACKED)
+    fields = [O.operand_fields(O.TABLE[op].operand, int(arg)) for op, arg in program.code[:8]]
+    assert fields == [(0, 1), (0, -7), (1, 0), (1, 32767), (-32768, 0), (1, 0, 8), (0, -128, 8), (2, 0)]
+    text = disassemble(program)
+    for shown in ("(slot 0, slot 1)", "(slot 0, -7)", "(-32768, to 0)", "(slot 1, slot 0, to 8)",
+                  "(slot 0, -128, to 8)", "(counter, stop, step in slots 2..4, to 0)"):  # fmt: skip
+        assert shown in text
+    assert text.count(">>") == 2
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (".func f a\n VAR_ADD_INT a\n", "VAR_ADD_INT needs 2 comma-separated operands"),
+        (".func f a\n VAR_ADD_INT a, 40000\n", "out of range"),
+        (".func f a\nx: JUMP_IF_NOT_EQ_VAR_INT a, 128, x\n", "out of range"),
+        (".func f a\nx: JUMP_IF_NOT_EQ_VARS a, 200, x\n", "out of range"),
+        (".func f a\n JUMP_IF_NOT_EQ_INT 1, nowhere\n", "unknown label 'nowhere'"),
+    ],
+)
+def test_packed_operand_errors(text, message):
+    with pytest.raises(AsmError, match=message):
+        assemble(text)
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from vmcheck import launch_all, outcome
 
+from vm import opcodes as O
 from vm.asm import assemble, assemble_named, make_jobs
 from vm.image import JobTable
 from vm.prepare import image_arrays
@@ -85,6 +86,20 @@ def bad(body: str, header: str = ".func f a", **patch) -> list[str]:
         (" LOAD_INT 1\n JUMP_IF_TRUE_OR_POP x\nx: RETURN", {}, "reached with stack depths 0 and 1"),
         (" LOAD_INT 1\n POP_TOP", {}, "POP_TOP falls off the end"),
         (" LOAD_INT 1\n JUMP_IF_FALSE @0", {}, "JUMP_IF_FALSE falls off the end"),
+        # packed operands: every slot field inside nlocals, every target inside the function
+        (f" LOAD_VAR2 @{O.pack(0, 1)}\n RETURN", {}, f"LOAD_VAR2 operand {O.pack(0, 1)}"),
+        (f" LOAD_VAR2 @{O.pack(0, -1)}\n RETURN", {}, f"LOAD_VAR2 operand {O.pack(0, -1)}"),
+        (f" LOAD_INT 1\n STORE_LOAD @{O.pack(1, 0)}\n RETURN", {}, f"STORE_LOAD operand {O.pack(1, 0)}"),
+        (f" VAR_ADD_INT @{O.pack(3, 1)}\n RETURN", {}, f"VAR_ADD_INT operand {O.pack(3, 1)}"),
+        (f" ADD_TO_VAR @{O.pack(1, 1)}\n RETURN_VAR a", {}, f"ADD_TO_VAR operand {O.pack(1, 1)}"),
+        (" RETURN_VAR @1", {}, "RETURN_VAR operand 1"),
+        (f" LOAD_INT 1\n JUMP_IF_NOT_EQ_INT @{O.pack(9, 0)}\n RETURN_VAR a", {}, "JUMP_IF_NOT_EQ_INT operand 9"),
+        (f".nlocals 3\n FOR_LOOP @{O.pack(0, 1)}\n RETURN_VAR a", {}, f"FOR_LOOP operand {O.pack(0, 1)}"),
+        (f" JUMP_IF_NOT_LT_VARS @{O.pack(0, 256)}\n RETURN_VAR a", {}, f"JUMP_IF_NOT_LT_VARS operand {O.pack(0, 256)}"),
+        (f" JUMP_IF_NOT_LT_VAR_INT @{O.pack(0, 1)}\n RETURN_VAR a", {}, f"_VAR_INT operand {O.pack(0, 1)}"),
+        (f" JUMP_IF_NOT_LT_VAR_INT @{O.pack(7, 0)}\n RETURN_VAR a", {}, f"_VAR_INT operand {O.pack(7, 0)}"),
+        (".nlocals 3\nx: FOR_LOOP 0, x\n RETURN_VAR a", {}, "reached with stack depths 0 and 1"),
+        (" VAR_MUL_INT a, 2\n ADD_TO_VAR a, 1", {}, "ADD_TO_VAR falls off the end"),
     ],
 )
 def test_rejects_each_kind_of_bad_function(body, patch, message):

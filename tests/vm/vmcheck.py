@@ -12,7 +12,7 @@ from vm.kernel import COSTS, run_job
 from vm.prepare import image_arrays, job_arrays
 from vm.verify import function_checks
 
-FIELDS = ("status", "value", "cost", "steps", "fail_unit", "fail_line", "fail_lhs", "fail_rhs", "fail_arg")
+FIELDS = ("status", "value", "cost", "steps", "fail_unit", "fail_line", "fail_lhs", "fail_rhs", "fail_arg", "fail_op")
 MIN, MAX = -(2**63), 2**63 - 1
 
 
@@ -33,7 +33,7 @@ def run_plain(program, jobs, limits: LaunchLimits) -> Results:
     with np.errstate(all="raise"):  # the kernel must never compute a wrapped result
         for j in range(len(jobs)):
             run_job(j, *image, ok, *cols, COSTS, limits.step_limit, stack, frames, r.status, r.value,
-                    r.cost, r.steps, r.fail_unit, r.fail_line, r.fail_lhs, r.fail_rhs, r.fail_arg)
+                    r.cost, r.steps, r.fail_unit, r.fail_line, r.fail_lhs, r.fail_rhs, r.fail_arg, r.fail_op)
     return r
 
 

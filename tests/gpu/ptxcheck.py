@@ -1,0 +1,72 @@
+"""Compile the CUDA kernels to PTX without a GPU (needs numba-cuda's NVVM, e.g. the
+`numba-cuda[cu12]` or `[cu13]` wheels): catches what the simulator cannot, i.e. constructs
+in the shared kernel bodies that numba-cuda cannot type or lower for a real device.
+
+    python tests/gpu/ptxcheck.py [compiler|vm ...]    # prints one line per kernel
+
+Device functions (the register_jitable bodies) are compiled for the current device's
+compute capability; without a device this script pretends to be an sm_90 (H100)."""
+
+from __future__ import annotations
+
+import sys
+import time
+import types
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+CC = (9, 0)
+
+
+def _signature(kernel_args) -> tuple:
+    from numba import typeof
+
+    return tuple(typeof(a) for a in kernel_args)
+
+
+def compiler_args() -> list:
+    from compiler.batch import MAX_LOCALS, PARSER_SCRATCH
+    from compiler.codegen import CG_WIDTH
+    from compiler.scope import F_WIDTH
+
+    i32, i64, z = np.int32, np.int64, np.zeros
+    return [z(2, np.uint8), *[z(2, i64)] * 7, z((2, 2), i32), z(2, i32), z(2, i64), z((2, F_WIDTH), i32),
+            z((2, 3), i64), z((2, 4), i32), z((5, 2), i32), z(2, i64), z((7, 2), i32), z(2, i64),
+            z((2, 5), i32), z((2, 2), np.uint64), z((2, PARSER_SCRATCH), i32), z((2, MAX_LOCALS, 3), i32),
+            z((2, CG_WIDTH), i64)]  # fmt: skip
+
+
+def vm_args() -> list:
+    from vm.cuda import result_arrays
+    from vm.image import Results
+
+    i8, i32, i64, z = np.int8, np.int32, np.int64, np.zeros
+    image = [z(4, i32), z(2, i32), z(2, i64)] + [z(2, i32)] * 7 + [z(2, i32)] * 2
+    jobs = [z(2, i8), z(2, i32), z(2, i32), z((2, 8), i64), z((2, 8), i32), z(4, i64), i64(1)]
+    return image + jobs + [z((4, 2), i64), z((4, 3, 2), i64)] + result_arrays(Results.allocate(2))
+
+
+def main(which) -> int:
+    import numba.cuda.dispatcher as dispatcher
+    from numba import cuda
+
+    dispatcher.get_current_device = lambda: types.SimpleNamespace(compute_capability=CC)
+    kernels = {"compiler": ("compiler.cuda_batch", compiler_args), "vm": ("vm.cuda", vm_args)}
+    failed = 0
+    for name in which or kernels:
+        module, args = kernels[name]
+        kernel = __import__(module, fromlist=["_kernel"])._kernel
+        t = time.perf_counter()
+        try:
+            ptx, _ = cuda.compile_ptx(kernel.py_func, _signature(args()), cc=CC)
+            print(f"{name}: PTX OK, {len(ptx)} chars, {time.perf_counter() - t:.1f} s")
+        except Exception as e:  # report and go on with the next kernel
+            failed += 1
+            print(f"{name}: FAILED after {time.perf_counter() - t:.1f} s: {type(e).__name__}: {e}")
+    return failed
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,75 @@
+"""Run the CUDA backends under the numba CUDA simulator, in a process of their own.
+
+The simulator must be switched on before numba is imported, so tests call this script as
+a subprocess and compare what it writes with the CPU backend's results:
+
+    python simrun.py compile SOURCES.json OUT.npz   # every CompiledBatch array
+    python simrun.py vm IN.npz OUT.npz              # every Results array (IN: see vm_input;
+                                                    # optional x_max_threads caps the threads)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def arrays(obj) -> dict:
+    """The numpy array fields of a dataclass instance, by name."""
+    return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj) if hasattr(getattr(obj, f.name), "shape")}
+
+
+def vm_input(program, jobs, limits) -> dict:
+    """What `simrun.py vm` reads: Program fields as p_*, JobTable fields as j_*, limits as l_*."""
+    out = {f"p_{k}": v for k, v in arrays(program).items()}
+    out.update({f"j_{k}": v for k, v in arrays(jobs).items()})
+    out.update({f"l_{f.name}": getattr(limits, f.name) for f in dataclasses.fields(limits)})
+    return out
+
+
+def _vm(path):
+    import numpy as np
+
+    import vm
+    from vm.image import JobTable, LaunchLimits, Program
+
+    data = np.load(path)
+    pick = lambda prefix: {k[2:]: data[k] for k in data.files if k.startswith(prefix)}  # noqa: E731
+    limits = LaunchLimits(**{k: int(v) for k, v in pick("l_").items()})
+    if "x_max_threads" in data.files:  # force the grid-stride loop (several jobs per thread)
+        import vm.cuda
+
+        vm.cuda.MAX_THREADS = int(data["x_max_threads"])
+    results = vm.launch(Program(**pick("p_")), JobTable(**pick("j_")), backend="cuda", limits=limits)
+    assert results.meta.get("backend") == "cuda", results.meta
+    return arrays(results)
+
+
+def _compile(path):
+    from compiler.batch import compile_batch
+
+    return arrays(compile_batch(json.loads(Path(path).read_text()), backend="cuda"))
+
+
+def main(mode: str, inp: str, out: str) -> None:
+    import numpy as np
+
+    from numba import cuda
+
+    assert cuda.jit.__module__.startswith("numba.cuda.simulator"), "the CUDA simulator is not on"
+    t0 = time.perf_counter()
+    result = {"compile": _compile, "vm": _vm}[mode](inp)
+    result["_seconds"] = np.float64(time.perf_counter() - t0)
+    np.savez(out, **result)
+
+
+if __name__ == "__main__":
+    os.environ["NUMBA_ENABLE_CUDASIM"] = "1"  # before numba is imported (main imports it)
+    sys.path.insert(0, str(ROOT))
+    main(*sys.argv[1:])

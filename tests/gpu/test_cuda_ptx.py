@@ -1,0 +1,33 @@
+"""Real-device compilability without a GPU: both CUDA kernels compile to PTX (numba-cuda's
+NVVM).  Opt-in (GPUCC_PTXCHECK=1; about a minute, the compiler kernel is large) and only
+where NVVM is installed (e.g. pip install "numba-cuda[cu12]")."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from gpusim import HERE, ROOT
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(os.environ.get("GPUCC_PTXCHECK") != "1", reason="opt-in: set GPUCC_PTXCHECK=1 (needs NVVM, ~1 min)"),
+]
+
+
+def _ptx(kernel: str) -> str:
+    proc = subprocess.run([sys.executable, str(HERE / "ptxcheck.py"), kernel], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    if "NvvmSupportError" in proc.stdout or "libNVVM cannot be found" in proc.stdout:
+        pytest.skip(f"NVVM is not installed: {proc.stdout.strip()[:200]}")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc.stdout
+
+
+def test_compiler_kernel_compiles_to_ptx():
+    assert "compiler: PTX OK" in _ptx("compiler")
+
+
+def test_vm_kernel_compiles_to_ptx():
+    assert "vm: PTX OK" in _ptx("vm")

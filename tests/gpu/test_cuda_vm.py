@@ -1,0 +1,83 @@
+"""The CUDA VM launcher (vm/cuda.py) gives the CPU launcher's Results, array for array.
+
+Simulator runs happen in a subprocess (tests/gpu/simrun.py); the job table mixes every
+ending a job can have (OK, failed asserts, overflow, division by zero, recursion depth,
+step limit) and is linked the way the plugin links suites and candidates."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from gpusim import assert_same_arrays, simulate
+from simrun import arrays, vm_input
+
+import vm
+from compiler.batch import compile_batch
+from vm import status as S
+from vm.image import JobTable, LaunchLimits, Program
+from vm.link import SuiteLink, link
+
+SUITE = """
+def f(n: int) -> int:
+    ...
+
+
+def test_value(n: int, want: int) -> None:
+    assert f(n) == want
+
+
+def test_positive() -> None:
+    assert f(3) > 0 and f(2) < f(3)
+"""
+CASES = [(0, 0), (1, 1), (4, 10), (10, 55), (30, 465)]
+BODIES = [
+    "s = 0\n    for i in range(n + 1):\n        s += i\n    return s",  # right
+    "if n <= 0:\n        return 0\n    return n + f(n - 1)",  # right, until the depth limit
+    "return n * (n + 1) // 2 * 4611686018427387904",  # overflow
+    "return n * (n + 1) // (2 * (n // 4))",  # division by zero for n < 4
+    "while n >= 0:\n        n += 0\n    return n",  # step limit
+    "return n",  # wrong
+    "return [n][0]",  # compile error: skipped by the linker
+]
+LIMITS = LaunchLimits(step_limit=400, stack_size=128, max_depth=12)
+
+
+def _program():
+    sources = [SUITE] + [f"def f(n: int) -> int:\n    {b}\n" for b in BODIES]
+    batch = compile_batch(sources)
+    program = Program.from_batch(batch)
+    tests = [("test_value", CASES), ("test_positive", [()])]
+    return program, link(batch, program, [SuiteLink(0, tests, list(range(1, len(sources))))]).jobs
+
+
+def test_simulated_launch_matches_cpu(tmp_path: Path):
+    program, jobs = _program()
+    expected = vm.launch(program, jobs, "cpu", LIMITS)
+    endings = set(expected.status.tolist())
+    assert {S.OK, S.ASSERT_FAILED, S.OVERFLOW, S.ZERO_DIVISION, S.RECURSION_LIMIT, S.STEP_LIMIT} <= endings
+    got = simulate("vm", tmp_path, vm_input(program, jobs, LIMITS))
+    assert_same_arrays(arrays(expected), got)
+
+
+def test_simulated_grid_stride_and_empty_launch(tmp_path: Path):
+    program, jobs = _program()
+    expected = vm.launch(program, jobs, "cpu", LIMITS)
+    got = simulate("vm", tmp_path, {**vm_input(program, jobs, LIMITS), "x_max_threads": np.int64(5)})
+    assert_same_arrays(arrays(expected), got)  # 5 threads, about 7 jobs each
+    empty = simulate("vm", tmp_path, vm_input(program, JobTable.empty(), LIMITS))
+    assert all(empty[k].shape == (0,) for k in arrays(expected))
+
+
+def test_unknown_backend_names_the_valid_ones():
+    program, jobs = _program()
+    with pytest.raises(ValueError, match="cpu, cuda, reference"):
+        vm.launch(program, jobs, "tpu", LIMITS)
+
+
+@pytest.mark.gpu
+def test_device_launch_matches_cpu():
+    program, jobs = _program()
+    for limits in (LIMITS, LaunchLimits()):
+        assert_same_arrays(arrays(vm.launch(program, jobs, "cpu", limits)), arrays(vm.launch(program, jobs, "cuda", limits)))
