@@ -17,7 +17,7 @@ from numba.extending import register_jitable
 
 from compiler import errors, nodes, tokens
 from compiler import parser_util as pu
-from compiler.parser_expr import bin_code, parse_expr
+from compiler.parser_expr import parse_expr
 from compiler.parser_util import (
     WORD_RANGE, annotation_type, docstring_end, fail_tok, is_kw, is_op, kw_unsupported, new_node, word_is,
 )  # fmt: skip

@@ -18,7 +18,7 @@ from numba.extending import register_jitable
 
 from compiler import errors, nodes, tokens
 from compiler.parser_util import (
-    MAX_NESTING, S_COUNT, S_NOPS, S_NVALS, S_OPS, S_VALS, fail_tok, is_kw, is_op, kw_unsupported, new_node,
+    MAX_NESTING, S_NOPS, S_NVALS, S_OPS, S_VALS, fail_tok, is_kw, is_op, kw_unsupported, new_node,
 )  # fmt: skip
 from vm import opcodes
 

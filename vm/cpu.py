@@ -14,8 +14,7 @@ from numba import njit, prange
 
 from vm.image import JobTable, LaunchLimits, Program, Results
 from vm.kernel import COSTS, run_job
-from vm.prepare import check_limits, image_arrays, job_arrays, source_fingerprint
-from vm.verify import function_checks
+from vm.prepare import prepare_launch, source_fingerprint
 
 
 def _make_runner(fingerprint):
@@ -74,16 +73,10 @@ def chunk_size(n_jobs: int) -> int:
 
 def launch_cpu(program: Program, jobs: JobTable, limits: LaunchLimits | None = None) -> Results:
     """Run every job of `jobs` on `program`; one parallel launch."""
-    limits = limits or LaunchLimits()
-    check_limits(limits)
-    image = image_arrays(program)
-    job_cols = job_arrays(jobs)
-    n_jobs = len(job_cols[0])
-    results = Results.allocate(n_jobs)
-    results.meta["backend"] = "cpu"
+    limits, image, job_cols, results, func_ok = prepare_launch(program, jobs, limits, "cpu")
+    n_jobs = len(results.status)
     if n_jobs == 0:
         return results
-    func_ok = (function_checks(image)[:, 0] == 0).astype(np.int8)
     r = results
     with numba.parallel_chunksize(1):
         _launch_chunks(*image, func_ok, *job_cols, COSTS, limits.step_limit, limits.stack_size,

@@ -17,8 +17,7 @@ from numba import cuda
 
 from vm.image import JobTable, LaunchLimits, Program, Results
 from vm.kernel import COSTS, run_job
-from vm.prepare import check_limits, image_arrays, job_arrays, source_fingerprint
-from vm.verify import function_checks
+from vm.prepare import prepare_launch, source_fingerprint
 
 THREADS_PER_BLOCK = 128
 SCRATCH_BYTES = 1 << 30  # device memory for all threads' stacks and frames together
@@ -66,16 +65,10 @@ def result_arrays(results: Results) -> list[np.ndarray]:
 
 def launch_cuda(program: Program, jobs: JobTable, limits: LaunchLimits | None = None) -> Results:
     """Run every job of `jobs` on `program` in one kernel launch on the current CUDA device."""
-    limits = limits or LaunchLimits()
-    check_limits(limits)
-    image = image_arrays(program)
-    job_cols = job_arrays(jobs)
-    n_jobs = len(job_cols[0])
-    results = Results.allocate(n_jobs)
-    results.meta["backend"] = "cuda"
+    limits, image, job_cols, results, func_ok = prepare_launch(program, jobs, limits, "cuda")
+    n_jobs = len(results.status)
     if n_jobs == 0:
         return results
-    func_ok = (function_checks(image)[:, 0] == 0).astype(np.int8)
     n_threads = thread_count(n_jobs, limits)
     ins = [cuda.to_device(a) for a in (*image, func_ok, *job_cols, COSTS)]
     stacks = cuda.device_array((limits.stack_size, n_threads), np.int64)

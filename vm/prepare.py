@@ -109,3 +109,19 @@ def job_arrays(jobs) -> tuple:
 def check_limits(limits) -> None:
     if limits.step_limit < 0 or limits.stack_size < 1 or limits.max_depth < 1:
         raise ValueError(f"launch limits must be step_limit >= 0, stack_size >= 1, max_depth >= 1: {limits}")
+
+
+def prepare_launch(program, jobs, limits, backend: str):
+    """What every launcher starts with: (limits, image arrays, job arrays, Results to fill,
+    per-function verified flags).  Checks the tables and limits; n_jobs == 0 is fine."""
+    from vm.image import LaunchLimits, Results
+    from vm.verify import function_checks
+
+    limits = limits or LaunchLimits()
+    check_limits(limits)
+    image = image_arrays(program)
+    job_cols = job_arrays(jobs)
+    results = Results.allocate(len(job_cols[0]))
+    results.meta["backend"] = backend
+    func_ok = (function_checks(image)[:, 0] == 0).astype(np.int8) if len(job_cols[0]) else None
+    return limits, image, job_cols, results, func_ok

@@ -46,7 +46,7 @@ def expand(program: Program) -> Program:
     """The same program with each superinstruction replaced by its sequence (jumps
     remapped; max_stack + 2 for what a sequence holds beyond its superinstruction)."""
     ends = function_ends(program)
-    code, lines, starts = [], [], []
+    code, lines = [], []
     entry = program.func_entry.copy()
     unit_code = [0]
     for u in range(program.n_units):
