@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes.util
 import functools
 import os
 
@@ -13,9 +14,16 @@ def cuda_available() -> bool:
     simulator (NUMBA_ENABLE_CUDASIM=1) does not count: it runs every thread in Python."""
     if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0"):
         return False
+    if not _driver_present():  # cheap: spares importing numba.cuda (~0.5 s) on GPU-less machines
+        return False
     try:
         from numba import cuda
 
         return bool(cuda.is_available()) and len(cuda.gpus) > 0
     except Exception:  # no numba-cuda, no driver, no device, broken install
         return False
+
+
+def _driver_present() -> bool:
+    """Whether an NVIDIA driver library can be found at all (no import, no device query)."""
+    return os.path.exists("/proc/driver/nvidia") or ctypes.util.find_library("cuda") is not None
