@@ -188,11 +188,11 @@ def lex(src, lo, hi, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, e
         sub = -1
         value = np.int64(0)
         tok_line[n] = line
-        if is_name_start(c):
-            p = pos + 1
+        if is_name_start(c) or c == SQUOTE or c == DQUOTE:
+            p = pos  # past a name, or a string prefix (none before a bare quote)
             while p < hi and is_name_char(src[p]):
                 p += 1
-            if p < hi and (src[p] == SQUOTE or src[p] == DQUOTE) and is_string_prefix(src, pos, p):
+            if p < hi and (src[p] == SQUOTE or src[p] == DQUOTE) and (p == pos or is_string_prefix(src, pos, p)):
                 end, nl = scan_string(src, p, hi)
                 if end < 0:
                     return _fail(err, E_UNTERMINATED_STRING, start - lo, -end - 1 - lo, 0)
@@ -208,16 +208,6 @@ def lex(src, lo, hi, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, e
                 if sub >= 0:
                     kind = TK_KEYWORD
                 pos = p
-        elif c == SQUOTE or c == DQUOTE:
-            end, nl = scan_string(src, pos, hi)
-            if end < 0:
-                return _fail(err, E_UNTERMINATED_STRING, start - lo, -end - 1 - lo, 0)
-            code, e0, e1 = check_string(src, start, pos, end)
-            if code != 0:
-                return _fail(err, code, e0 - lo, e1 - lo, 0)
-            kind = TK_STRING
-            pos = end
-            line += nl
         elif is_digit(c) or (c == DOT and pos + 1 < hi and is_digit(src[pos + 1])):
             end, kind, value, code = scan_number(src, pos, hi)
             if code != 0:
