@@ -52,6 +52,17 @@ def _fail(err, code, start, end, arg):
 
 
 @register_jitable
+def _put(tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n, kind, sub, start, end, line, val):
+    """Write token n (offsets relative to the unit's start)."""
+    tok_kind[n] = kind
+    tok_sub[n] = sub
+    tok_start[n] = start
+    tok_end[n] = end
+    tok_line[n] = line
+    tok_val[n] = val
+
+
+@register_jitable
 def lex(src, lo, hi, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, err):
     """Tokenize src[lo:hi]; returns the token count (last token TK_END) or -1 (err set)."""
     cap = tok_kind.shape[0]
@@ -111,12 +122,7 @@ def lex(src, lo, hi, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, e
                     return _fail(err, E_NESTING_TOO_DEEP, p - lo, p - lo + 1, MAX_INDENT)
                 if n >= cap:
                     return _fail(err, E_PROGRAM_TOO_LARGE, p - lo, p - lo + 1, 0)
-                tok_kind[n] = TK_INDENT
-                tok_sub[n] = indent_top
-                tok_start[n] = p - lo
-                tok_end[n] = p - lo
-                tok_line[n] = line
-                tok_val[n] = col + (np.int64(alt) << 32)
+                _put(tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n, TK_INDENT, indent_top, p - lo, p - lo, line, col + (np.int64(alt) << 32))
                 indent_top = n
                 n += 1
                 n_indent += 1
@@ -125,12 +131,7 @@ def lex(src, lo, hi, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, e
             while col < cur_indent:
                 if n >= cap:
                     return _fail(err, E_PROGRAM_TOO_LARGE, p - lo, p - lo + 1, 0)
-                tok_kind[n] = TK_DEDENT
-                tok_sub[n] = -1
-                tok_start[n] = p - lo
-                tok_end[n] = p - lo
-                tok_line[n] = line
-                tok_val[n] = 0
+                _put(tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n, TK_DEDENT, -1, p - lo, p - lo, line, 0)
                 n += 1
                 indent_top = tok_sub[indent_top]
                 cur_indent = (tok_val[indent_top] & 0xFFFFFFFF) if indent_top >= 0 else 0
@@ -157,12 +158,7 @@ def lex(src, lo, hi, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, e
                 if line_has_tokens:
                     if n >= cap:
                         return _fail(err, E_PROGRAM_TOO_LARGE, pos - lo, pos - lo + 1, 0)
-                    tok_kind[n] = TK_NEWLINE
-                    tok_sub[n] = -1
-                    tok_start[n] = pos - lo
-                    tok_end[n] = pos - lo + 1
-                    tok_line[n] = line
-                    tok_val[n] = 0
+                    _put(tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n, TK_NEWLINE, -1, pos - lo, pos - lo + 1, line, 0)
                     n += 1
                     line_has_tokens = False
                 at_line_start = True
@@ -238,20 +234,10 @@ def lex(src, lo, hi, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, e
     if n + n_indent + 2 > cap:
         return _fail(err, E_PROGRAM_TOO_LARGE, hi - lo, hi - lo, 0)
     if line_has_tokens:
-        tok_kind[n] = TK_NEWLINE
-        tok_sub[n] = -1
-        tok_start[n] = hi - lo
-        tok_end[n] = hi - lo
-        tok_line[n] = line
-        tok_val[n] = 0
+        _put(tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n, TK_NEWLINE, -1, hi - lo, hi - lo, line, 0)
         n += 1
     for _ in range(n_indent + 1):
-        tok_kind[n] = TK_DEDENT
-        tok_sub[n] = -1
-        tok_start[n] = hi - lo
-        tok_end[n] = hi - lo
-        tok_line[n] = line
-        tok_val[n] = 0
+        _put(tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n, TK_DEDENT, -1, hi - lo, hi - lo, line, 0)
         n += 1
     tok_kind[n - 1] = TK_END
     return n
