@@ -33,7 +33,7 @@ from pathlib import Path
 import pytest
 
 from pytest_gpucc.candidates import SamplesError, candidates_for, load_samples
-from pytest_gpucc.report import CandidateOutcome
+from pytest_gpucc.report import CandidateOutcome, RunResults
 from pytest_gpucc.session import GpuccSession, Options, backend_name
 from pytest_gpucc.suite import SuiteError, load_suite
 
@@ -185,9 +185,18 @@ def pytest_report_teststatus(report, config):
     return None
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config):
+def run_results(config) -> RunResults | None:
+    """The run's results, for every consumer (terminal, JSON, JUnit, HTML, hooks); None when
+    gpucc is off or its batch did not run."""
     gs = config.stash.get(SESSION, None)
     if gs is None or not gs.ran or gs.error is not None:
+        return None
+    return RunResults(gs.summaries, gs.json_info())
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    gs = config.stash.get(SESSION, None)
+    if run_results(config) is None:
         return
     terminalreporter.write_sep("=", "gpucc summary")
     for line in gs.summary_lines(details=config.get_verbosity() > 0):
@@ -199,9 +208,10 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 
 def pytest_sessionfinish(session, exitstatus):
-    gs = session.config.stash.get(SESSION, None)
-    if gs is None or not gs.ran or gs.error is not None or not gs.options.json_path:
+    results = run_results(session.config)
+    json_path = session.config.getoption("gpucc_json", None)
+    if results is None or not json_path:
         return
-    path = Path(gs.options.json_path)
+    path = Path(json_path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(gs.json(), indent=1) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(results.to_json(), indent=1) + "\n", encoding="utf-8")

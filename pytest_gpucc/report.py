@@ -86,6 +86,19 @@ class SuiteSummary:
         return self.slowest.cost / max(self.fastest.cost, 1)
 
 
+@dataclass
+class RunResults:
+    """What one pytest run found, as every consumer (terminal, JSON, JUnit, HTML, harness
+    hooks, pass@k, best-dir, compare) reads it: each suite's summary and the run's info
+    (backend, launches, jobs, units, timings, ...).  Built by :func:`pytest_gpucc.plugin.run_results`."""
+
+    summaries: list[SuiteSummary]
+    info: dict
+
+    def to_json(self) -> dict:
+        return to_json(self.summaries, self.info)
+
+
 def assert_where(job: JobRecord) -> str:
     """``where 3 == 6`` for a failed comparison; a plain line for a failed truth test."""
     if job.op != ASSERT_CMP:

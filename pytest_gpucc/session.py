@@ -203,7 +203,11 @@ class GpuccSession:
         return report.summary_lines(self.summaries, self.header(), details)
 
     def json(self) -> dict:
-        info = {
+        return report.to_json(self.summaries, self.json_info())
+
+    def json_info(self) -> dict:
+        """The run-level fields of the JSON: backend, launches, jobs, units, limits, timings."""
+        return {
             "backend": backend_name(self.options.backend),
             "launches": self.launches,
             "jobs": self.n_jobs,
@@ -212,7 +216,6 @@ class GpuccSession:
             "strict": self.options.strict,
             "timings": dict(self.timings),
         }
-        return report.to_json(self.summaries, info)
 
 
 def _source_line(source: str, line: int) -> str | None:
