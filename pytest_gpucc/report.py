@@ -57,6 +57,7 @@ class CandidateOutcome:
     jobs: list[JobRecord] = field(default_factory=list)
     rank: int | None = None
     rejected: bool = False  # failed, but the suite has a passing candidate (not a run failure)
+    source_text: str = ""  # the source that was compiled (--gpucc-best-dir writes it)
 
     @property
     def passed(self) -> bool:
@@ -97,6 +98,15 @@ class RunResults:
 
     def to_json(self) -> dict:
         return to_json(self.summaries, self.info)
+
+    def write_json(self, path) -> None:
+        """Write :meth:`to_json` to `path` (the --gpucc-json / ``gpucc run --json`` file)."""
+        import json
+        from pathlib import Path
+
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
 
 
 def assert_where(job: JobRecord) -> str:
@@ -161,33 +171,83 @@ def _factor(x: float) -> str:
     return f"{x:.2f}x" if x < 10 else f"{x:.1f}x" if x < 100 else f"{x:.0f}x"
 
 
-def summary_lines(summaries: list[SuiteSummary], header: str, details: bool = False) -> list[str]:
-    """The terminal summary; `details` adds each failing candidate's full report."""
-    lines = [header]
+Row = tuple[str, dict]  # a terminal summary line and its terminalreporter markup
+FASTEST, NONE_PASSED, REJECTED, TITLE = {"green": True, "bold": True}, {"red": True}, {"yellow": True}, {"bold": True}
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+def header_lines(info: dict, summaries: list[SuiteSummary]) -> list[str]:
+    """The summary's header, from a run's info: backend, counts, launches and device; why
+    ``auto`` chose the CPU (when it did); the phase timings."""
+    n_cands = sum(len(s.outcomes) for s in summaries)
+    workers, launches = info.get("workers", 1), info.get("launches", 0)
+    spread = f" ({workers} xdist workers{', one each' if launches == workers else ''})" if workers > 1 else ""
+    unique = f" ({info['candidate_sources']} unique sources)" if "candidate_sources" in info else ""
+    device = f"; device: {info['device']}" if info.get("device") else ""
+    counts = (f"{plural(len(summaries), 'suite')}, {plural(n_cands, 'candidate')}{unique}, "
+              f"{plural(info.get('jobs', 0), 'job')}, {plural(launches, 'VM launch', 'VM launches')}")  # fmt: skip
+    lines = [f"gpucc: backend {info.get('backend')}, {counts}{spread}{device}"]
+    if info.get("backend_note"):
+        lines.append(f"gpucc: {info['backend_note']}")
+    if info.get("timings"):
+        which = " (the slowest worker's)" if workers > 1 else ""
+        lines.append(f"gpucc: timings{which}: " + " ".join(f"{k} {v:.2f}s" for k, v in info["timings"].items()))
+    return lines
+
+
+def _title(s: SuiteSummary) -> str:
+    return f"{s.name} (task {s.task})" if s.task else s.name
+
+
+def _verdict(s: SuiteSummary) -> str:
+    """``fastest: NAME cost N \u2014 X faster than the slowest passing (NAME)``, or why there is none."""
+    f, slow = s.fastest, s.slowest
+    if f is None:
+        return "no candidate passed"
+    if len(s.ranked) == 1:
+        return f"fastest: {f.name} cost {f.cost} (the only passing candidate)"
+    return f"fastest: {f.name} cost {f.cost} \u2014 {_factor(s.speedup)} faster than the slowest passing ({slow.name})"
+
+
+def _ranking(s: SuiteSummary) -> list[Row]:
+    """The passing candidates by cost, with the x-factor vs the fastest; the fastest highlighted."""
+    names = max(len("candidate"), *(len(o.name) for o in s.ranked))
+    costs = max(len("cost"), *(len(str(o.cost)) for o in s.ranked))
+    rows = [(f"  {'rank':>4}  {'candidate':<{names}}  {'cost':>{costs}}  vs fastest", {})]
+    for o in s.ranked:
+        x = _factor(o.cost / max(s.fastest.cost, 1))
+        rows.append((f"  {o.rank:>4}  {o.name:<{names}}  {o.cost:>{costs}}  {x:>10}", FASTEST if o is s.fastest else {}))
+    return rows
+
+
+def summary_rows(summaries: list[SuiteSummary], header: list[str], verbosity: int = 0) -> list[Row]:
+    """The terminal summary as (line, markup) rows.  verbosity < 0 (``-q``): one line per suite,
+    its fastest candidate; 0: the header, per suite its passing candidates ranked by cost and
+    each failing one's reason; > 0 (``-v``): also each failing candidate's full report."""
+    if verbosity < 0:
+        return [(f"{_title(s)}: {len(s.ranked)}/{len(s.outcomes)} passed; {_verdict(s)}",
+                 FASTEST if s.ranked else NONE_PASSED) for s in summaries]  # fmt: skip
+    rows: list[Row] = [(line, {}) for line in header]
     for s in summaries:
-        task = f" (task {s.task})" if s.task else ""
-        lines.append(f"{s.name}{task}: {len(s.ranked)}/{len(s.outcomes)} candidates passed")
-        if s.ranked:
-            width = max(len(o.name) for o in s.ranked)
-            for o in s.ranked:
-                x = _factor(o.cost / max(s.fastest.cost, 1))
-                lines.append(f"  {o.rank:>3}. {o.name:<{width}}  cost {o.cost:>10}  {x}")
-            f, slow = s.fastest, s.slowest
-            if len(s.ranked) == 1:
-                lines.append(f"  fastest: {f.name} cost {f.cost} (the only passing candidate)")
-            else:
-                lines.append(f"  fastest: {f.name} cost {f.cost} \u2014 {_factor(s.speedup)} faster than the "
-                             f"slowest passing ({slow.name})")  # fmt: skip
-        else:
-            lines.append("  no candidate passed")
+        rows.append((f"{_title(s)}: {len(s.ranked)}/{len(s.outcomes)} candidates passed", TITLE))
+        rows += _ranking(s) if s.ranked else []
+        rows.append((f"  {_verdict(s)}", FASTEST if s.ranked else NONE_PASSED))
         bad = [o for o in s.outcomes if not o.passed]
         if bad:
-            lines.append("  rejected:" if bad[0].rejected else "  failed:")
+            rows.append(("  rejected:", REJECTED) if bad[0].rejected else ("  failed:", NONE_PASSED))
             for o in bad:
-                lines.append(f"    {o.name}: {o.reason}")
-                if details:
-                    lines += ["      " + x for x in o.detail.splitlines()]
-    return lines
+                rows.append((f"    {o.name}: {o.reason}", {}))
+                if verbosity > 0:
+                    rows += [("      " + x, {}) for x in o.detail.splitlines()]
+    return rows
+
+
+def summary_lines(summaries: list[SuiteSummary], header: str, details: bool = False) -> list[str]:
+    """The terminal summary's text (no markup); `details` adds each failing candidate's report."""
+    return [line for line, _ in summary_rows(summaries, [header], 1 if details else 0)]
 
 
 def _job_json(j: JobRecord) -> dict:

@@ -59,6 +59,35 @@ def backend_name(backend: str) -> str:
     return "cuda" if cuda_available() else "cpu"
 
 
+def device_name(backend: str) -> str:
+    """What runs the batch, for reports: the CUDA device's name, or the CPU model and cores."""
+    if backend == "cuda":
+        if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0"):
+            return "numba CUDA simulator"
+        try:
+            from numba import cuda
+
+            name = cuda.get_current_device().name
+            return name.decode() if isinstance(name, bytes) else str(name)
+        except Exception:  # a device that went away: still a report line
+            return "CUDA device"
+    model = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            model = next((ln.split(":", 1)[1].strip() for ln in f if ln.startswith("model name")), "")
+    except OSError:
+        pass
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return f"{model or 'CPU'}, {cores} cores"
+
+
+def auto_backend_note(backend: str) -> str | None:
+    """Why ``--gpucc-backend auto`` runs on the CPU (None when it was not asked for, or found CUDA)."""
+    if backend != "auto" or backend_name(backend) != "cpu":
+        return None
+    return "no usable CUDA device (an NVIDIA GPU, its driver and numba-cuda): running on the CPU"
+
+
 class GpuccSession:
     def __init__(self, options: Options, rootpath: Path | None = None):
         self.options = options
@@ -147,7 +176,8 @@ class GpuccSession:
         t = time.perf_counter()
         for s, (su, e) in enumerate(zip(suite_units, entries)):
             outs = [self._outcome(batch, linked, results, s, su, e, c, plan.unit_of[c.source]) for c in e.candidates]
-            for o in outs:
+            for o, c in zip(outs, e.candidates):
+                o.source_text = c.source
                 self.outcomes[(e.display, o.name)] = o
             self.summaries.append(report.summarize(e.display, outs, self.options.strict, e.suite.task))
         self.timings["report"] = time.perf_counter() - t
@@ -191,27 +221,23 @@ class GpuccSession:
 
     # -- reports ---------------------------------------------------------------------------
 
-    def header(self) -> str:
-        n_cands = sum(len(s.outcomes) for s in self.summaries)
-        times = " ".join(f"{k} {v:.2f}s" for k, v in self.timings.items())
-        counts = (_plural(len(self.summaries), "suite"), _plural(n_cands, "candidate"), _plural(self.n_jobs, "job"))
-        return (f"gpucc: backend {backend_name(self.options.backend)}, {counts[0]}, {counts[1]} "
-                f"({self.n_candidate_sources} unique sources), {counts[2]}, "
-                f"{_plural(self.launches, 'VM launch', 'VM launches')}; {times}")  # fmt: skip
-
     def summary_lines(self, details: bool = False) -> list[str]:
-        return report.summary_lines(self.summaries, self.header(), details)
+        header = report.header_lines(self.json_info(), self.summaries)
+        return [line for line, _ in report.summary_rows(self.summaries, header, 1 if details else 0)]
 
     def json(self) -> dict:
         return report.to_json(self.summaries, self.json_info())
 
     def json_info(self) -> dict:
-        """The run-level fields of the JSON: backend, launches, jobs, units, limits, timings."""
+        """The run-level fields of the JSON: backend, device, launches, jobs, units, limits, timings."""
         return {
             "backend": backend_name(self.options.backend),
+            "device": device_name(backend_name(self.options.backend)),
             "launches": self.launches,
             "jobs": self.n_jobs,
             "units": self.n_units,
+            "candidate_sources": self.n_candidate_sources,
+            "backend_note": auto_backend_note(self.options.backend),
             "step_limit": self.options.step_limit,
             "strict": self.options.strict,
             "timings": dict(self.timings),
@@ -227,10 +253,6 @@ def _source_line(source: str, line: int) -> str | None:
             return None
     end = source.find("\n", start)
     return source[start : len(source) if end < 0 else end].strip()
-
-
-def _plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word if n == 1 else many or word + 's'}"
 
 
 def _compile_error(batch, u: int, filename: str) -> str:

@@ -86,6 +86,8 @@ def _plugin_json(tmp_path: Path, backend: str) -> dict:
     assert f"backend {backend}" in proc.stdout, proc.stdout
     report = json.loads(out.read_text())
     assert report.pop("backend") == backend
+    device = report.pop("device")  # the machine's CPU, or the simulator
+    assert device == "numba CUDA simulator" if backend == "cuda" else device.endswith(" cores"), device
     report.pop("timings")
     return report
 

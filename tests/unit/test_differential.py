@@ -1,0 +1,85 @@
+"""Differential testing in CI: random programs (tests/oracle/gen.py) on the VM vs CPython,
+seeds and inputs drawn by hypothesis; the long run is benchmarks/fuzz_differential.py."""
+
+from __future__ import annotations
+
+import ast
+import collections
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmarks import fuzz_differential
+from tests.oracle.gen import EDGE_VALUES, INT64_MAX, INT64_MIN, ProgramGen
+from tests.oracle.oracle import disagreements
+
+INTS = st.one_of(st.sampled_from(EDGE_VALUES), st.integers(-10, 10), st.integers(INT64_MIN, INT64_MAX))
+ARG = {"int": INTS, "bool": st.booleans()}
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**63), data=st.data())
+def test_vm_agrees_with_cpython(seed, data):
+    """40 programs x 8 inputs, each on the CPU kernel and on the reference interpreter."""
+    program = ProgramGen(seed).program()
+    inputs = data.draw(st.lists(st.tuples(*(ARG[t] for t in program.params)), min_size=8, max_size=8))
+    calls = [(0, program.entry, args) for args in inputs]
+    for backend in ("cpu", "reference"):
+        assert disagreements([program.source], calls, backend) == [], backend
+
+
+def _forms(source: str) -> set[str]:
+    """Names of the syntax forms in `source`: node types, operators, range arities, ..."""
+    out, tree = set(), ast.parse(source)
+    defined = [f.name for f in tree.body if isinstance(f, ast.FunctionDef)]
+    for node in ast.walk(tree):
+        out.add(type(node).__name__)
+        if isinstance(node, (ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.AugAssign)):
+            out.add(f"{type(node).__name__}.{type(node.op).__name__}")
+        elif isinstance(node, ast.Compare):
+            out.update(type(op).__name__ for op in node.ops)
+            out.add("chain" if len(node.ops) > 1 else "compare")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
+            out.add(f"range/{len(node.args)}")
+        elif isinstance(node, ast.FunctionDef):
+            out.add(f"-> {ast.unparse(node.returns)}")
+            calls = {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+            out.add("self-recursion" if node.name in calls else "")
+            later = defined[defined.index(node.name) + 1 :]
+            out.add("mutual recursion" if calls & set(later) else "")  # a call forward: ev <-> od
+        elif isinstance(node, (ast.For, ast.While)):
+            inner = [n for stmt in node.body for n in ast.walk(stmt)]
+            out.add("nested loop" if any(isinstance(n, (ast.For, ast.While)) for n in inner) else "")
+            out.add("return in loop" if any(isinstance(n, ast.Return) for n in inner) else "")
+        elif isinstance(node, ast.Return) and node.value is None:
+            out.add("bare return")
+    return out
+
+
+def test_generator_covers_every_form_of_the_language():
+    forms = collections.Counter(f for seed in range(300) for f in _forms(ProgramGen(seed).program().source))
+    ops = ["Add", "Sub", "Mult", "FloorDiv", "Mod"]
+    wanted = (["If", "While", "For", "Break", "Continue", "Assert", "Pass", "AnnAssign", "Expr", "Return",
+               "UnaryOp.USub", "UnaryOp.UAdd", "UnaryOp.Not", "BoolOp.And", "BoolOp.Or", "chain", "compare",
+               "Lt", "LtE", "Eq", "NotEq", "Gt", "GtE", "range/1", "range/2", "range/3", "nested loop",
+               "-> int", "-> bool", "-> None", "self-recursion", "mutual recursion", "return in loop", "bare return"]
+              + [f"BinOp.{o}" for o in ops] + [f"AugAssign.{o}" for o in ops])  # fmt: skip
+    assert [w for w in wanted if forms[w] < 5] == []
+
+
+def test_long_run_reports_disagreements_and_exits_1(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "bad.txt"
+    assert fuzz_differential.main(["--pairs", "120", "--batch", "3", "--reference", "1", "--out", str(out)]) == 0
+    assert "checked 120 (program, input) pairs on cpu and 40 on reference" in capsys.readouterr().out
+    assert not out.exists()
+
+    def off_by_one(sources, calls, backend, step_limit):  # a VM that gets one answer wrong
+        got = real(sources, calls, backend, step_limit)
+        return ["wrong"] + got[1:]
+
+    real = fuzz_differential.vm_outcomes
+    monkeypatch.setattr(fuzz_differential, "vm_outcomes", off_by_one)
+    assert fuzz_differential.main(["--pairs", "20", "--reference", "0", "--out", str(out)]) == 1
+    assert "1 disagreements with CPython" in capsys.readouterr().out
+    text = out.read_text()
+    assert "def f(a: int, b: int, c: bool)" in text and ", VM wrong" in text
