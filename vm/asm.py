@@ -160,11 +160,11 @@ def _operand(op: O.Op, text: str, lineno: int, func: _Func, unit: _Unit, pool: l
             raise AsmError(lineno, f"unknown function {text!r} in unit {unit.name}")
         return names.index(text)
     if kind == O.ARG_ASSERT:
-        cmp, _, typ = text.partition(" ")
-        typ = typ.strip() or TYPE_NAMES[T_INT]
-        if cmp not in O.CMP_NAMES or typ not in TYPE_NAMES:
-            raise AsmError(lineno, f"expected a comparison and a type, got {text!r}")
-        return O.CMP_NAMES.index(cmp) + 8 * TYPE_NAMES.index(typ)
+        cmp, *types = text.split()
+        types = (types or [TYPE_NAMES[T_INT]]) * (2 if len(types) < 2 else 1)
+        if cmp not in O.CMP_NAMES or len(types) != 2 or not all(t in TYPE_NAMES for t in types):
+            raise AsmError(lineno, f"expected a comparison and a type (or two types), got {text!r}")
+        return O.CMP_NAMES.index(cmp) + 8 * TYPE_NAMES.index(types[0]) + 128 * TYPE_NAMES.index(types[1])
     return _int(text, lineno)  # IMM
 
 
