@@ -35,3 +35,8 @@ def float_to_bits(x: float) -> int:
 
 def bits_to_float(bits: int) -> float:
     return struct.unpack("<d", struct.pack("<q", int(bits)))[0]
+
+
+def slot_value(v) -> int:
+    """The int64 slot holding Python value v (int, bool or float)."""
+    return float_to_bits(v) if isinstance(v, float) else int(v)
