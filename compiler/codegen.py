@@ -22,15 +22,14 @@ from numba.extending import register_jitable
 
 from compiler import nodes
 from compiler.codegen_expr import (
-    BIN_OPCODES, CG_DEPTH, CG_ENTRY, CG_MAXD, CG_NCONST, CG_PC, CG_WIDTH, emit, emit_branch, emit_expr, patch,
-    patch_to,
+    BIN_OPCODES, CG_DEPTH, CG_ENTRY, CG_MAXD, CG_NCONST, CG_PC, CG_WIDTH, FLOAT_OPCODES, emit, emit_branch,
+    emit_convert, emit_expr, emit_truth, float_op, patch, patch_to,
 )  # fmt: skip
 from compiler.errors import E_PROGRAM_TOO_LARGE
 from compiler.peephole import optimize, pack
 from compiler.scope import F_ENTRY, F_IMPORT, F_MAX_STACK, F_NODE, fail, last_child
 from compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE, is_const_true
 from vm import opcodes as O
-from vm.valuetypes import T_BOOL, T_INT
 
 __all__ = ["CG_NCONST", "CG_PC", "CG_WIDTH", "codegen"]
 
@@ -192,21 +191,25 @@ def emit_function(f, tok_start, tok_end, tok_line, kind, op, tok, first, next_, 
             _join_loop(kind, val, first, code, cg, stk, j, k == N_BREAK, chain)
         elif k == N_ASSERT and kind[c] == N_COMPARE and next_[next_[first[c]]] == -1:
             link = next_[first[c]]
-            both_bool = type_[first[c]] == T_BOOL and type_[link] == T_BOOL
             for x in (first[c], first[link]):
                 emit_expr(x, tok_start, tok_end, tok_line, kind, op, tok, first, next_, val, type_, slot,
                           fn, code, lines, consts, cg, stk, sp, err)  # fmt: skip
-            emit(code, lines, cg, ASSERT_CMP, op[link] + 8 * (T_BOOL if both_bool else T_INT), line)
+            emit(code, lines, cg, ASSERT_CMP, op[link] + 8 * type_[first[c]] + 128 * type_[link], line)
         elif k == N_ASSIGN or k == N_AUGASSIGN or k == N_EXPR_STMT or k == N_ASSERT or k == N_RETURN:
             if k == N_AUGASSIGN:
                 emit(code, lines, cg, LOAD_VAR, slot[n], line)
             if c != -1:
                 emit_expr(c, tok_start, tok_end, tok_line, kind, op, tok, first, next_, val, type_, slot,
                           fn, code, lines, consts, cg, stk, sp, err)  # fmt: skip
+                if k == N_ASSIGN or k == N_RETURN or k == N_AUGASSIGN:  # val: the target's type
+                    emit_convert(code, lines, cg, val[n], type_[c], line)
+                elif k == N_ASSERT:
+                    emit_truth(code, lines, cg, type_[c], line)
             elif k == N_RETURN:
                 emit(code, lines, cg, LOAD_INT, 0, line)
             if k == N_AUGASSIGN:
-                emit(code, lines, cg, BIN_OPCODES[op[n]], 0, line)
+                fl = float_op(op[n], val[n], type_[c])
+                emit(code, lines, cg, FLOAT_OPCODES[op[n]] if fl else BIN_OPCODES[op[n]], 0, line)
             if k == N_ASSIGN or k == N_AUGASSIGN:
                 emit(code, lines, cg, STORE_VAR, slot[n], line)
             elif k == N_EXPR_STMT:

@@ -19,15 +19,17 @@ from numba.extending import register_jitable
 from compiler import nodes
 from compiler.errors import E_TOO_MANY_CONSTANTS
 from compiler.limits import MAX_CONSTS
-from compiler.scope import F_NPARAMS, fail
+from compiler.scope import B_ABS, B_BOOL, B_FLOAT, B_INT, B_MIN, F_NPARAMS, F_PTYPE, fail
 from compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE
 from vm import opcodes as O
-from vm.valuetypes import T_BOOL
+from vm.valuetypes import T_BOOL, T_FLOAT
 
 N_INT, N_BOOL, N_NONE, N_NAME, N_UNARY = nodes.N_INT, nodes.N_BOOL, nodes.N_NONE, nodes.N_NAME, nodes.N_UNARY
 N_BINARY, N_BOOLOP, N_COMPARE, N_CALL = nodes.N_BINARY, nodes.N_BOOLOP, nodes.N_COMPARE, nodes.N_CALL
-UN_NEG, UN_NOT, BOOL_AND = nodes.UN_NEG, nodes.UN_NOT, nodes.BOOL_AND
-BIN_ADD, BIN_MUL = nodes.BIN_ADD, nodes.BIN_MUL
+N_FLOAT, N_IFEXP = nodes.N_FLOAT, nodes.N_IFEXP
+UN_NEG, UN_NOT, UN_INVERT, BOOL_AND = nodes.UN_NEG, nodes.UN_NOT, nodes.UN_INVERT, nodes.BOOL_AND
+BIN_ADD, BIN_MUL, BIN_DIV = nodes.BIN_ADD, nodes.BIN_MUL, nodes.BIN_DIV
+SIGN_BIT = np.int64(-(2**63))  # a float literal's bits XOR this: its negation
 
 LOAD_CONST, LOAD_INT, LOAD_VAR = O.LOAD_CONST, O.LOAD_INT, O.LOAD_VAR
 POP_TOP, DUP_TOP, ROT_TWO, ROT_THREE = O.POP_TOP, O.DUP_TOP, O.ROT_TWO, O.ROT_THREE
@@ -38,7 +40,11 @@ JUMP_IF_FALSE_OR_POP, JUMP_IF_TRUE_OR_POP, CALL = O.JUMP_IF_FALSE_OR_POP, O.JUMP
 # stack effects from the opcode table (CALL's variable pops are applied by the caller)
 POPS = np.array([max(op.pops, 0) for op in O.TABLE], dtype=np.int64)
 PUSHES = np.array([op.pushes for op in O.TABLE], dtype=np.int64)
-BIN_OPCODES = np.array([O.BINARY_ADD, O.BINARY_SUB, O.BINARY_MUL, O.BINARY_FLOORDIV, O.BINARY_MOD], dtype=np.int32)
+# by nodes.BIN_* code: the int instruction and the float one (-1: none; `/` is always float)
+BIN_OPCODES = np.array([O.BINARY_ADD, O.BINARY_SUB, O.BINARY_MUL, O.BINARY_FLOORDIV, O.BINARY_MOD, -1, O.BINARY_POW,
+                        O.BINARY_AND, O.BINARY_OR, O.BINARY_XOR, O.BINARY_LSHIFT, O.BINARY_RSHIFT], dtype=np.int32)
+FLOAT_OPCODES = np.array([O.FLOAT_ADD, O.FLOAT_SUB, O.FLOAT_MUL, O.FLOAT_FLOORDIV, O.FLOAT_MOD, O.FLOAT_DIV,
+                          O.FLOAT_POW, -1, -1, -1, -1, -1], dtype=np.int32)  # fmt: skip
 CMP_OPCODES = np.array(O.CMP_OPCODES, dtype=np.int32)
 # a c b == b MIRRORED[c] a
 MIRRORED = np.array([O.CMP_NAMES.index(m) for m in (">", ">=", "==", "!=", "<", "<=")], dtype=np.int32)
@@ -83,6 +89,57 @@ def patch(code, cg, chain):
 
 
 @register_jitable
+def emit_convert(code, lines, cg, want, got, line):
+    """Convert the value on top (of type got) for a place that wants type want: an int or
+    bool where a float is wanted becomes a float."""
+    if want == T_FLOAT and got != T_FLOAT:
+        emit(code, lines, cg, O.INT_TO_FLOAT, 0, line)
+
+
+@register_jitable
+def emit_truth(code, lines, cg, t, line):
+    """Make the value on top (of type t) testable by the truth jumps (nonzero = true):
+    a float becomes bool(x) (-0.0 is false)."""
+    if t == T_FLOAT:
+        emit(code, lines, cg, O.FLOAT_TRUTH, 0, line)
+
+
+@register_jitable
+def float_op(bop, lt, rt):
+    """Whether binary op bop on these operand types runs as a float instruction."""
+    return bop == BIN_DIV or lt == T_FLOAT or rt == T_FLOAT
+
+
+@register_jitable
+def emit_compare(code, lines, cg, cmp, lt, rt, line):
+    """Push `a <cmp> b` for a, b of types lt, rt (floats: COMPARE_NUM, exact for int vs float)."""
+    if lt == T_FLOAT or rt == T_FLOAT:
+        emit(code, lines, cg, O.COMPARE_NUM, cmp + 8 * lt + 128 * rt, line)
+    else:
+        emit(code, lines, cg, CMP_OPCODES[cmp], 0, line)
+
+
+@register_jitable
+def _emit_builtin_arg(code, lines, cg, b, i, t, result, line):
+    """What a call of builtin b (scope.B_*) does once its argument i (of type t) is pushed."""
+    if b == B_ABS:
+        emit(code, lines, cg, O.FLOAT_ABS if t == T_FLOAT else O.INT_ABS, 0, line)
+    elif b == B_INT:
+        if t == T_FLOAT:
+            emit(code, lines, cg, O.FLOAT_TO_INT, 0, line)
+    elif b == B_FLOAT:
+        emit_convert(code, lines, cg, T_FLOAT, t, line)
+    elif b == B_BOOL:
+        if t != T_BOOL:
+            emit(code, lines, cg, O.FLOAT_TRUTH if t == T_FLOAT else O.INT_TRUTH, 0, line)
+    elif i > 0:  # min / max fold left to right, as Python compares
+        if b == B_MIN:
+            emit(code, lines, cg, O.FLOAT_MIN2 if result == T_FLOAT else O.INT_MIN2, 0, line)
+        else:
+            emit(code, lines, cg, O.FLOAT_MAX2 if result == T_FLOAT else O.INT_MAX2, 0, line)
+
+
+@register_jitable
 def emit_int(code, lines, cg, consts, v, line, err, s, e):
     if INT32_MIN <= v <= INT32_MAX:
         emit(code, lines, cg, LOAD_INT, v, line)
@@ -116,40 +173,82 @@ def emit_expr(root, tok_start, tok_end, tok_line, kind, op, tok, first, next_, v
         line = tok_line[tok[n]]
         c = first[n]
         push = -1  # child to evaluate next
-        if k == N_INT or k == N_BOOL:
+        if k == N_INT or k == N_BOOL or k == N_FLOAT:
             emit_int(code, lines, cg, consts, val[n], line, err, tok_start[tok[n]], tok_end[tok[n]])
         elif k == N_NONE:
             emit(code, lines, cg, LOAD_INT, 0, line)
         elif k == N_NAME:
             emit(code, lines, cg, LOAD_VAR, slot[n], line)
         elif k == N_UNARY:
+            ct = type_[c]
             if st == 0 and op[n] == UN_NEG and kind[c] == N_INT:  # fold a negative literal
                 emit_int(code, lines, cg, consts, -val[c], line, err, tok_start[tok[n]], tok_end[tok[c]])
+            elif st == 0 and op[n] == UN_NEG and kind[c] == N_FLOAT:
+                emit_int(code, lines, cg, consts, val[c] ^ SIGN_BIT, line, err, tok_start[tok[n]], tok_end[tok[c]])
             elif st == 0:
                 push = c
             elif op[n] == UN_NEG:
-                emit(code, lines, cg, UNARY_NEG, 0, line)
+                emit(code, lines, cg, O.FLOAT_NEG if ct == T_FLOAT else UNARY_NEG, 0, line)
             elif op[n] == UN_NOT:
+                emit_truth(code, lines, cg, ct, line)
                 emit(code, lines, cg, UNARY_NOT, 0, line)
-            elif type_[c] == T_BOOL:  # +True is 1
+            elif op[n] == UN_INVERT:
+                emit(code, lines, cg, O.UNARY_INVERT, 0, line)
+            elif ct == T_BOOL:  # +True is 1
                 emit(code, lines, cg, LOAD_INT, 0, line)
                 emit(code, lines, cg, BINARY_ADD, 0, line)
         elif k == N_BINARY:
+            fl = float_op(op[n], type_[c], type_[next_[c]])
             if st < 2:
                 push = c if st == 0 else next_[c]
-                if (op[n] == BIN_ADD or op[n] == BIN_MUL) and _literal(kind, op, first, c):
+                if fl and st == 1:
+                    emit_convert(code, lines, cg, T_FLOAT, type_[c], line)
+                elif (op[n] == BIN_ADD or op[n] == BIN_MUL) and _literal(kind, op, first, c):
                     push = next_[c] if st == 0 else c  # k + x as x + k
+            elif fl:
+                emit_convert(code, lines, cg, T_FLOAT, type_[next_[c]], line)
+                emit(code, lines, cg, FLOAT_OPCODES[op[n]], 0, line)
             else:
                 emit(code, lines, cg, BIN_OPCODES[op[n]], 0, line)
+        elif k == N_IFEXP:  # children: body, cond, orelse
+            if st == 0:
+                push = next_[c]
+            elif st == 1:
+                emit_truth(code, lines, cg, type_[next_[c]], line)
+                stk[top, S_A] = emit(code, lines, cg, JUMP_IF_FALSE, -1, line)
+                push = c
+            elif st == 2:
+                emit_convert(code, lines, cg, type_[n], type_[c], line)
+                stk[top, S_B] = emit(code, lines, cg, JUMP, -1, line)
+                patch(code, cg, stk[top, S_A])
+                cg[CG_DEPTH] -= 1  # the else-branch starts without the body's value
+                push = next_[next_[c]]
+            else:
+                emit_convert(code, lines, cg, type_[n], type_[next_[next_[c]]], line)
+                patch(code, cg, stk[top, S_B])
         elif k == N_BOOLOP:
+            # operands of different types (a truth-only use): each as its truth value; two
+            # floats: a DUP_TOP'd truth test, as the _OR_POP jumps test ints
+            lt, rt = type_[c], type_[next_[c]]
             if st == 0:
                 push = c
             elif st == 1:
-                jop = JUMP_IF_FALSE_OR_POP if op[n] == BOOL_AND else JUMP_IF_TRUE_OR_POP
-                stk[top, S_A] = emit(code, lines, cg, jop, -1, line)
-                cg[CG_DEPTH] -= 1  # popped when falling through (kept when jumping)
+                if lt == T_FLOAT and rt == T_FLOAT:
+                    emit(code, lines, cg, DUP_TOP, 0, line)
+                    emit(code, lines, cg, O.FLOAT_TRUTH, 0, line)
+                    jop = JUMP_IF_FALSE if op[n] == BOOL_AND else JUMP_IF_TRUE
+                    stk[top, S_A] = emit(code, lines, cg, jop, -1, line)
+                    emit(code, lines, cg, POP_TOP, 0, line)
+                else:
+                    if lt != rt:
+                        emit_truth(code, lines, cg, lt, line)
+                    jop = JUMP_IF_FALSE_OR_POP if op[n] == BOOL_AND else JUMP_IF_TRUE_OR_POP
+                    stk[top, S_A] = emit(code, lines, cg, jop, -1, line)
+                    cg[CG_DEPTH] -= 1  # popped when falling through (kept when jumping)
                 push = next_[c]
             else:
+                if lt != rt:
+                    emit_truth(code, lines, cg, rt, line)
                 patch(code, cg, stk[top, S_A])
         elif k == N_COMPARE:
             # a < b < c like CPython: a; b; DUP_TOP; ROT_THREE; COMPARE; JUMP_IF_FALSE_OR_POP
@@ -160,24 +259,27 @@ def emit_expr(root, tok_start, tok_end, tok_line, kind, op, tok, first, next_, v
             if st == 0:
                 stk[top, S_A] = next_[c]  # current link
                 stk[top, S_B] = -1  # cleanup chain
+                stk[top, S_C] = c  # the current link's left operand
                 push = first[next_[c]] if swap else c
             elif st == 1:
                 push = c if swap else first[stk[top, S_A]]
             elif swap:
-                emit(code, lines, cg, CMP_OPCODES[MIRRORED[op[next_[c]]]], 0, line)
+                emit_compare(code, lines, cg, MIRRORED[op[next_[c]]], type_[next_[c]], type_[c], line)
             else:
                 link = stk[top, S_A]
+                lt = type_[stk[top, S_C]]
                 if next_[link] != -1:
                     emit(code, lines, cg, DUP_TOP, 0, line)
                     emit(code, lines, cg, ROT_THREE, 0, line)
-                    emit(code, lines, cg, CMP_OPCODES[op[link]], 0, line)
+                    emit_compare(code, lines, cg, op[link], lt, type_[link], line)
                     stk[top, S_B] = emit(code, lines, cg, JUMP_IF_FALSE_OR_POP, stk[top, S_B], line)
                     cg[CG_DEPTH] -= 1
                     stk[top, S_A] = next_[link]
+                    stk[top, S_C] = first[link]
                     push = first[next_[link]]
                     stk[top, S_STATE] = 2
                 else:
-                    emit(code, lines, cg, CMP_OPCODES[op[link]], 0, line)
+                    emit_compare(code, lines, cg, op[link], lt, type_[link], line)
                     if stk[top, S_B] != -1:
                         end = emit(code, lines, cg, JUMP, -1, line)
                         patch(code, cg, stk[top, S_B])
@@ -185,14 +287,20 @@ def emit_expr(root, tok_start, tok_end, tok_line, kind, op, tok, first, next_, v
                         emit(code, lines, cg, ROT_TWO, 0, line)
                         emit(code, lines, cg, POP_TOP, 0, line)
                         patch(code, cg, end)
-        elif k == N_CALL:
-            push = c if st == 0 else stk[top, S_A]
-            if push == -1:
+        elif k == N_CALL:  # after argument i = st - 1 (node S_A): convert it / apply the builtin
+            if st > 0:
+                a = stk[top, S_A]
+                if op[n] == 0:
+                    emit_convert(code, lines, cg, fn[slot[n], F_PTYPE + st - 1], type_[a], line)
+                else:
+                    _emit_builtin_arg(code, lines, cg, op[n] - 1, st - 1, type_[a], type_[n], line)
+            push = c if st == 0 else next_[stk[top, S_A]]
+            if push == -1 and op[n] == 0:
                 f = slot[n]
                 emit(code, lines, cg, CALL, f, line)
                 cg[CG_DEPTH] -= fn[f, F_NPARAMS]
-            else:
-                stk[top, S_A] = next_[push]
+            elif push != -1:
+                stk[top, S_A] = push
         if push == -1:
             sp -= 1
         else:
@@ -248,6 +356,7 @@ def emit_branch(root, when, chain, tok_start, tok_end, tok_line, kind, op, tok, 
                       fn, code, lines, consts, cg, stk, sp, err)  # fmt: skip
             jop = JUMP_IF_TRUE if w == 1 else JUMP_IF_FALSE
             line = tok_line[tok[n]]
+            emit_truth(code, lines, cg, type_[n], line)
             if owner < 0:
                 chain = emit(code, lines, cg, jop, chain, line)
             else:

@@ -68,8 +68,8 @@ _ROWS = [
     ("E_EXPECTED_NAME", "expected a name"),
     ("E_EXPECTED_EXPR", "expected an expression"),
     ("E_EXPECTED_NEWLINE", "expected end of line"),
-    ("E_EXPECTED_TYPE", "expected a type: int, bool or None"),
-    ("E_UNKNOWN_TYPE", "unknown type '{text}': expected int, bool or None"),
+    ("E_EXPECTED_TYPE", "expected a type: int, float, bool or None"),
+    ("E_UNKNOWN_TYPE", "unknown type '{text}': expected int, float, bool or None"),
     ("E_MISSING_ANNOTATION", "parameter '{text}' needs a type annotation"),
     ("E_MISSING_RETURN_ANNOTATION", "function '{text}' needs a return annotation (-> type)"),
     ("E_UNDEFINED_NAME", "name '{text}' is not defined"),
@@ -99,6 +99,11 @@ _ROWS = [
     ("E_BAD_ESCAPE", "invalid escape sequence '{text}' in string literal"),
     ("E_NOT_A_FUNCTION", "'{text}' is a local variable here, not a function"),
     ("E_RESERVED_NAME", "'{text}' cannot be redefined in gpucc"),
+    ("E_COMPLEX_LITERAL", "complex literals ({text}): not supported by gpucc"),
+    ("E_FLOAT_LITERAL", "float literal {text} needs more than gpucc's exact literal parsing: at most 15 "
+     "significant digits and a decimal exponent within +-22"),
+    ("E_EXPECTED_ELSE", "expected 'else' in the conditional expression"),
+    ("E_BUILTIN_ARGS", "'{text}' takes {expected_count} argument(s), {got_count} given"),
 ]
 
 NAMES = tuple(r[0] for r in _ROWS)

@@ -14,7 +14,11 @@ from compiler import errors, tokens
 TK_INT, TK_FLOAT = tokens.TK_INT, tokens.TK_FLOAT
 E_BAD_CHAR, E_BAD_NUMBER, E_BAD_ESCAPE = errors.E_BAD_CHAR, errors.E_BAD_NUMBER, errors.E_BAD_ESCAPE
 E_INT_TOO_LARGE = errors.E_INT_TOO_LARGE
+E_COMPLEX_LITERAL, E_FLOAT_LITERAL = errors.E_COMPLEX_LITERAL, errors.E_FLOAT_LITERAL
 INT64_MAX = np.int64(9223372036854775807)
+MANTISSA_LIMIT = np.int64(2**53)
+POW10 = np.array([10.0**k for k in range(23)], dtype=np.float64)  # each exact
+BAD_FLOAT = np.int64(-1)  # never a literal's bits: literals are >= 0 (their sign is an operator)
 # bytes (also used by compiler.lexer)
 NL, CR, TAB, FF, SP, HASH, BSLASH, DOT, USCORE = 10, 13, 9, 12, 32, 35, 92, 46, 95
 SQUOTE, DQUOTE = 39, 34
@@ -181,6 +185,57 @@ def _scan_digits(src, p, hi, base):
 
 
 @register_jitable
+def float_literal_bits(src, start, end):
+    """The IEEE double bits of the decimal float literal src[start:end], correctly rounded,
+    or BAD_FLOAT when it is outside the exact fast path: digits * 10**e with the digits
+    (trailing zeros dropped) below 2**53 and |e| <= 22 is one correctly rounded operation."""
+    digits = np.int64(0)
+    exp10 = 0
+    p = start
+    seen_dot = False
+    while p < end and src[p] != 101 and src[p] != 69:  # up to e / E
+        c = src[p]
+        if c == DOT:
+            seen_dot = True
+        elif c != USCORE:
+            if digits >= MANTISSA_LIMIT // 10:  # more digits than the fast path takes
+                if c != 48:
+                    return BAD_FLOAT
+                if not seen_dot:
+                    exp10 += 1  # a trailing integer zero
+            else:
+                digits = digits * 10 + (c - 48)
+                if seen_dot:
+                    exp10 -= 1
+        p += 1
+    if p < end:  # the exponent
+        p += 1
+        sign = 1
+        if src[p] == 43 or src[p] == 45:
+            sign = -1 if src[p] == 45 else 1
+            p += 1
+        e = 0
+        while p < end:
+            if src[p] != USCORE:
+                e = min(e * 10 + (src[p] - 48), 100000)
+            p += 1
+        exp10 += sign * e
+    if digits == 0:
+        return np.int64(0)
+    while digits % 10 == 0 and exp10 < 0:
+        digits //= 10
+        exp10 += 1
+    if exp10 < -22 or exp10 > 22:
+        return BAD_FLOAT
+    x = np.float64(digits)
+    if exp10 >= 0:
+        x = x * POW10[exp10]
+    else:
+        x = x / POW10[-exp10]
+    return np.float64(x).view(np.int64)
+
+
+@register_jitable
 def scan_number(src, p, hi):
     """Scan a numeric literal at p.  Returns (end, kind, value, error) with kind TK_INT or
     TK_FLOAT and error one of 0, E_BAD_NUMBER, E_INT_TOO_LARGE."""
@@ -226,7 +281,12 @@ def scan_number(src, p, hi):
     if not ok:
         return p, kind, 0, E_BAD_NUMBER
     if kind == TK_FLOAT:
-        return p, kind, 0, 0
+        if src[p - 1] == 106 or src[p - 1] == 74:
+            return p, kind, 0, E_COMPLEX_LITERAL
+        bits = float_literal_bits(src, start, p)
+        if bits == BAD_FLOAT:
+            return p, kind, 0, E_FLOAT_LITERAL
+        return p, kind, bits, 0
     value = np.int64(0)
     q = start + 2 if base != 10 else start
     leading_zero = base == 10 and src[start] == 48

@@ -27,6 +27,7 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     RETURN     [expr]
     ASSERT     expr
     INT BOOL   -                        val = value (bool: 0/1)
+    FLOAT      -                        val = the IEEE double's bits
     NONE       -                        the literal None
     NAME       -                        tok = the name
     UNARY      operand                  op = UN_* code
@@ -34,7 +35,9 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     BOOLOP     left right               op = BOOL_AND / BOOL_OR (a and b and c nests left)
     COMPARE    operand CMP_LINK+        a < b <= c  ->  COMPARE(a, LINK(<, b), LINK(<=, c))
     CMP_LINK   operand                  op = vm.opcodes CMP_* code, tok = operator token
-    CALL       arg*                     tok = the called name
+    CALL       arg*                     tok = the called name, op = 0 (a function of the
+                                        unit) or 1 + a supported builtin's scope.B_* code
+    IFEXP      body cond orelse         `body if cond else orelse`
 """
 
 from __future__ import annotations
@@ -43,14 +46,16 @@ KIND_NAMES = (
     "MODULE", "FUNCDEF", "PARAM", "BLOCK", "ASSIGN", "AUGASSIGN", "EXPR_STMT", "IF", "WHILE",
     "FOR_RANGE", "BREAK", "CONTINUE", "PASS", "DOCSTRING", "ELLIPSIS", "RETURN", "ASSERT",
     "INT", "BOOL", "NONE", "NAME", "UNARY", "BINARY", "BOOLOP", "COMPARE", "CMP_LINK", "CALL",
+    "FLOAT", "IFEXP",
 )  # fmt: skip
 globals().update({"N_" + k: i for i, k in enumerate(KIND_NAMES)})
 
-BIN_NAMES = ("+", "-", "*", "//", "%")
-BIN_ADD, BIN_SUB, BIN_MUL, BIN_FLOORDIV, BIN_MOD = range(len(BIN_NAMES))
+BIN_NAMES = ("+", "-", "*", "//", "%", "/", "**", "&", "|", "^", "<<", ">>")
+BIN_ADD, BIN_SUB, BIN_MUL, BIN_FLOORDIV, BIN_MOD, BIN_DIV, BIN_POW, BIN_AND, BIN_OR, BIN_XOR, BIN_LSHIFT, BIN_RSHIFT = (
+    range(len(BIN_NAMES)))  # fmt: skip
 
-UN_NAMES = ("-", "+", "not")
-UN_NEG, UN_POS, UN_NOT = range(len(UN_NAMES))
+UN_NAMES = ("-", "+", "not", "~")
+UN_NEG, UN_POS, UN_NOT, UN_INVERT = range(len(UN_NAMES))
 
 BOOL_NAMES = ("and", "or")
 BOOL_AND, BOOL_OR = range(len(BOOL_NAMES))

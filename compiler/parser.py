@@ -249,6 +249,20 @@ def _augop(s):
         return N.BIN_FLOORDIV
     if s == T.OP_PERCENT_ASSIGN:
         return N.BIN_MOD
+    if s == T.OP_SLASH_ASSIGN:
+        return N.BIN_DIV
+    if s == T.OP_DSTAR_ASSIGN:
+        return N.BIN_POW
+    if s == T.OP_AMP_ASSIGN:
+        return N.BIN_AND
+    if s == T.OP_VBAR_ASSIGN:
+        return N.BIN_OR
+    if s == T.OP_CARET_ASSIGN:
+        return N.BIN_XOR
+    if s == T.OP_LSHIFT_ASSIGN:
+        return N.BIN_LSHIFT
+    if s == T.OP_RSHIFT_ASSIGN:
+        return N.BIN_RSHIFT
     if T.OP_PLUS_ASSIGN <= s <= T.OP_CARET_ASSIGN:
         return -2
     return -1

@@ -3,7 +3,13 @@
 Shunting-yard with an explicit operator stack and operand stack (both in the parser's
 int32 scratch array).  Python's precedence, lowest first:
 
-    or < and < not < comparisons < + - < * // % < unary - + < call / atom
+    if-else < or < and < not < comparisons < | < ^ < & < << >> < + - < * / // % < unary - + ~
+    < ** < call / atom
+
+`**` groups to the right and binds tighter than a unary operator on its left (-2 ** 2 is
+-4), looser than one on its right (2 ** -1).  `a if c else b` is an IFEXP node (body,
+cond, orelse): X_IFC waits for `else`, X_IFE for the else-branch; both sit below every
+operator, and the else-branch may itself be a conditional expression.
 
 A comparison chain becomes ONE COMPARE node: its first operand, then one CMP_LINK per
 operator (the link's child is the right operand).  Calls link their arguments as they
@@ -23,8 +29,9 @@ from compiler.parser_util import (
 from vm import opcodes
 
 # operator-stack codes; a = node, b = last child for CALL (last argument) and CMP (last link)
-X_PAREN, X_CALL, X_CMP, X_NOT, X_NEG, X_POS, X_AND, X_OR, X_BIN = range(9)  # X_BIN + BIN_* code
+X_PAREN, X_CALL, X_CMP, X_NOT, X_NEG, X_POS, X_AND, X_OR, X_IFC, X_IFE, X_INV, X_BIN = range(12)  # X_BIN + BIN_*
 P_CMP = 4
+P_POW = 12
 
 TK_END, TK_NEWLINE, TK_NAME, TK_INT = tokens.TK_END, tokens.TK_NEWLINE, tokens.TK_NAME, tokens.TK_INT
 TK_FLOAT, TK_STRING, TK_KEYWORD, TK_OP = tokens.TK_FLOAT, tokens.TK_STRING, tokens.TK_KEYWORD, tokens.TK_OP
@@ -32,6 +39,7 @@ T = tokens
 N_CALL, N_NAME, N_INT, N_BOOL, N_NONE = nodes.N_CALL, nodes.N_NAME, nodes.N_INT, nodes.N_BOOL, nodes.N_NONE
 N_UNARY, N_BINARY, N_BOOLOP = nodes.N_UNARY, nodes.N_BINARY, nodes.N_BOOLOP
 N_COMPARE, N_CMP_LINK = nodes.N_COMPARE, nodes.N_CMP_LINK
+N_FLOAT, N_IFEXP = nodes.N_FLOAT, nodes.N_IFEXP
 E_SYNTAX, E_EXPECTED_EXPR, E_EXPECTED_OP = errors.E_SYNTAX, errors.E_EXPECTED_EXPR, errors.E_EXPECTED_OP
 E_UNSUPPORTED, E_UNSUPPORTED_KEYWORD = errors.E_UNSUPPORTED, errors.E_UNSUPPORTED_KEYWORD
 E_UNSUPPORTED_OPERATOR, E_PROGRAM_TOO_LARGE = errors.E_UNSUPPORTED_OPERATOR, errors.E_PROGRAM_TOO_LARGE
@@ -50,6 +58,20 @@ def bin_code(s):
         return nodes.BIN_FLOORDIV
     if s == T.OP_PERCENT:
         return nodes.BIN_MOD
+    if s == T.OP_SLASH:
+        return nodes.BIN_DIV
+    if s == T.OP_DSTAR:
+        return nodes.BIN_POW
+    if s == T.OP_AMP:
+        return nodes.BIN_AND
+    if s == T.OP_VBAR:
+        return nodes.BIN_OR
+    if s == T.OP_CARET:
+        return nodes.BIN_XOR
+    if s == T.OP_LSHIFT:
+        return nodes.BIN_LSHIFT
+    if s == T.OP_RSHIFT:
+        return nodes.BIN_RSHIFT
     return -1
 
 
@@ -72,10 +94,7 @@ def _cmp_code(s):
 
 @register_jitable
 def _binop_unsupported(s):
-    return (
-        s == T.OP_SLASH or s == T.OP_DSTAR or s == T.OP_AT or s == T.OP_LSHIFT or s == T.OP_RSHIFT
-        or s == T.OP_AMP or s == T.OP_VBAR or s == T.OP_CARET
-    )  # fmt: skip
+    return s == T.OP_AT
 
 
 @register_jitable
@@ -88,19 +107,42 @@ def _prec(code):
         return 3
     if code == X_CMP:
         return P_CMP
-    if code == X_BIN + nodes.BIN_ADD or code == X_BIN + nodes.BIN_SUB:
+    if code == X_NEG or code == X_POS or code == X_INV:
+        return 11
+    b = code - X_BIN
+    if b == nodes.BIN_OR:
         return 5
-    if code >= X_BIN:
+    if b == nodes.BIN_XOR:
         return 6
-    if code == X_NEG or code == X_POS:
+    if b == nodes.BIN_AND:
         return 7
-    return 0  # markers
+    if b == nodes.BIN_LSHIFT or b == nodes.BIN_RSHIFT:
+        return 8
+    if b == nodes.BIN_ADD or b == nodes.BIN_SUB:
+        return 9
+    if b == nodes.BIN_POW:
+        return P_POW
+    if b >= 0:
+        return 10
+    return 0  # markers, X_IFC, X_IFE
 
 
 @register_jitable
 def _top(st):
     """Code of the operator on top of the stack, or -1 when empty."""
     return st[S_OPS + 4 * (st[S_NOPS] - 1)] if st[S_NOPS] > 0 else -1
+
+
+@register_jitable
+def _ifc_open(st):
+    """Whether a conditional expression waits for its `else` inside the innermost bracket."""
+    for d in range(st[S_NOPS] - 1, -1, -1):
+        code = st[S_OPS + 4 * d]
+        if code == X_PAREN or code == X_CALL:
+            return False
+        if code == X_IFC:
+            return True
+    return False
 
 
 @register_jitable
@@ -152,8 +194,20 @@ def _reduce_top(kind, op, tok, first, next_, val, st):
     if code == X_CMP:
         first[b] = x
         return _push_val(st, a)
-    if code == X_NOT or code == X_NEG or code == X_POS:
+    if code == X_IFE:  # vals: body, cond, orelse
+        cond = _pop_val(st)
+        body = _pop_val(st)
+        node = new_node(kind, op, tok, first, next_, val, st, N_IFEXP, 0, t, 0)
+        if node < 0:
+            return False
+        first[node] = body
+        next_[body] = cond
+        next_[cond] = x
+        return _push_val(st, node)
+    if code == X_NOT or code == X_NEG or code == X_POS or code == X_INV:
         un = nodes.UN_NOT if code == X_NOT else (nodes.UN_NEG if code == X_NEG else nodes.UN_POS)
+        if code == X_INV:
+            un = nodes.UN_INVERT
         node = new_node(kind, op, tok, first, next_, val, st, N_UNARY, un, t, 0)
         if node < 0:
             return False
@@ -179,6 +233,19 @@ def _reduce_above(kind, op, tok, first, next_, val, st, p):
         if not _reduce_top(kind, op, tok, first, next_, val, st):
             return False
     return True
+
+
+@register_jitable
+def _close(kind, op, tok, first, next_, val, st):
+    """Reduce every operator down to the innermost bracket, completed conditional
+    expressions included (at `)`, `,` and the end)."""
+    while True:
+        if not _reduce_above(kind, op, tok, first, next_, val, st, 1):
+            return False
+        if _top(st) != X_IFE:
+            return True
+        if not _reduce_top(kind, op, tok, first, next_, val, st):
+            return False
 
 
 @register_jitable
@@ -221,6 +288,8 @@ def parse_expr(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, er
                     node = new_node(kind, op, tok, first, next_, val, st, N_NAME, 0, i, 0)
             elif k == TK_INT:
                 node = new_node(kind, op, tok, first, next_, val, st, N_INT, 0, i, tv[i])
+            elif k == TK_FLOAT:
+                node = new_node(kind, op, tok, first, next_, val, st, N_FLOAT, 0, i, tv[i])
             elif k == TK_KEYWORD:
                 if s == T.KW_TRUE or s == T.KW_FALSE:
                     node = new_node(kind, op, tok, first, next_, val, st, N_BOOL, 0, i, 1 if s == T.KW_TRUE else 0)
@@ -242,7 +311,9 @@ def parse_expr(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, er
                     return fail_tok(err, ts, te, i, i, E_EXPECTED_EXPR, 0), i
             elif k == TK_OP:
                 code = X_PAREN if s == T.OP_LPAR else (X_NEG if s == T.OP_MINUS else X_POS)
-                if s == T.OP_LPAR or s == T.OP_MINUS or s == T.OP_PLUS:
+                if s == T.OP_TILDE:
+                    code = X_INV
+                if s == T.OP_LPAR or s == T.OP_MINUS or s == T.OP_PLUS or s == T.OP_TILDE:
                     if s == T.OP_LPAR and is_op(tk, tsub, i + 1, T.OP_RPAR):
                         return fail_tok(err, ts, te, i, i + 1, E_UNSUPPORTED, errors.C_TUPLES), i
                     if not _push_op(st, code, i, -1, -1):
@@ -258,14 +329,12 @@ def parse_expr(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, er
                     return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_DICT_SET), i
                 elif s == T.OP_STAR or s == T.OP_DSTAR:
                     return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_STARARGS), i
-                elif s == T.OP_TILDE or s == T.OP_ELLIPSIS:
+                elif s == T.OP_ELLIPSIS:
                     return fail_tok(err, ts, te, i, i, E_UNSUPPORTED_OPERATOR, s), i
                 else:
                     return fail_tok(err, ts, te, i, i, E_EXPECTED_EXPR, 0), i
             elif k == TK_STRING:
                 return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_STRING), i
-            elif k == TK_FLOAT:
-                return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_FLOAT), i
             else:
                 return fail_tok(err, ts, te, i, i, E_EXPECTED_EXPR, 0), i
             if node < 0:
@@ -281,7 +350,8 @@ def parse_expr(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, er
             b = bin_code(s)
             c = _cmp_code(s)
             if b >= 0:
-                ok = _reduce_above(kind, op, tok, first, next_, val, st, _prec(X_BIN + b))
+                p = _prec(X_BIN + b)
+                ok = _reduce_above(kind, op, tok, first, next_, val, st, p + 1 if p == P_POW else p)
                 if ok and not _push_op(st, X_BIN + b, i, -1, -1):
                     return fail_tok(err, ts, te, i, i, E_NESTING_TOO_DEEP, MAX_NESTING), i
             elif c >= 0:
@@ -304,9 +374,11 @@ def parse_expr(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, er
                     if not _push_op(st, X_CMP, i, cmp, link):
                         return fail_tok(err, ts, te, i, i, E_NESTING_TOO_DEEP, MAX_NESTING), i
             elif s == T.OP_RPAR or s == T.OP_COMMA:
-                if not _reduce_above(kind, op, tok, first, next_, val, st, 1):
+                if not _close(kind, op, tok, first, next_, val, st):
                     return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0), i
                 top = _top(st)
+                if top == X_IFC:
+                    return fail_tok(err, ts, te, i, i, errors.E_EXPECTED_ELSE, 0), i
                 if top < 0:
                     break  # not ours: the statement parser decides
                 if top == X_PAREN:
@@ -346,8 +418,15 @@ def parse_expr(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, er
                 ok = _reduce_above(kind, op, tok, first, next_, val, st, _prec(code))
                 if ok and not _push_op(st, code, i, -1, -1):
                     return fail_tok(err, ts, te, i, i, E_NESTING_TOO_DEEP, MAX_NESTING), i
-            elif s == T.KW_IF:
-                return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_IFEXP), i
+            elif s == T.KW_IF:  # body if cond else orelse
+                ok = _reduce_above(kind, op, tok, first, next_, val, st, 1)
+                if ok and not _push_op(st, X_IFC, i, -1, -1):
+                    return fail_tok(err, ts, te, i, i, E_NESTING_TOO_DEEP, MAX_NESTING), i
+            elif s == T.KW_ELSE and _ifc_open(st):
+                ok = _reduce_above(kind, op, tok, first, next_, val, st, 1)
+                if _top(st) != X_IFC:
+                    return fail_tok(err, ts, te, i, i, E_SYNTAX, 0), i
+                st[S_OPS + 4 * (st[S_NOPS] - 1)] = X_IFE
             elif s == T.KW_FOR and _innermost_marker(st) >= 0:
                 return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_COMPREHENSION), i
             elif s == T.KW_IS or s == T.KW_IN:
@@ -365,8 +444,10 @@ def parse_expr(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, er
         i += 1
         expect_operand = True
     # end of the expression: every bracket must be closed
-    if not _reduce_above(kind, op, tok, first, next_, val, st, 1):
+    if not _close(kind, op, tok, first, next_, val, st):
         return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0), i
+    if _top(st) == X_IFC:
+        return fail_tok(err, ts, te, i, i, errors.E_EXPECTED_ELSE, 0), i
     if st[S_NOPS] > 0:
         if tk[i] == TK_NEWLINE or tk[i] == TK_END:  # never closed (end of file): point at it
             o = S_OPS + 4 * (st[S_NOPS] - 1)

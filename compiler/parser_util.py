@@ -25,6 +25,7 @@ SCRATCH_SIZE = S_VALS + MAX_NESTING + 2
 
 WORD_INT = np.frombuffer(b"int", dtype=np.uint8)
 WORD_BOOL = np.frombuffer(b"bool", dtype=np.uint8)
+WORD_FLOAT = np.frombuffer(b"float", dtype=np.uint8)
 WORD_RANGE = np.frombuffer(b"range", dtype=np.uint8)
 
 
@@ -87,11 +88,13 @@ def word_is(src, ts, te, i, word):
 
 @register_jitable
 def annotation_type(src, tk, tsub, ts, te, i, err):
-    """Type code of the annotation at token i (int, bool, None), or -1 with err set."""
+    """Type code of the annotation at token i (int, float, bool, None), or -1 with err set."""
     if tk[i] == TK_NAME and word_is(src, ts, te, i, WORD_INT):
         return valuetypes.T_INT
     if tk[i] == TK_NAME and word_is(src, ts, te, i, WORD_BOOL):
         return valuetypes.T_BOOL
+    if tk[i] == TK_NAME and word_is(src, ts, te, i, WORD_FLOAT):
+        return valuetypes.T_FLOAT
     if is_kw(tk, tsub, i, T.KW_NONE):
         return valuetypes.T_NONE
     if tk[i] == TK_NAME or tk[i] == TK_STRING or tk[i] == TK_KEYWORD:

@@ -35,14 +35,17 @@ F_NODE, F_NPARAMS, F_NLOCALS, F_RET, F_IMPORT, F_NAME_S, F_NAME_E, F_ENTRY, F_MA
 F_WIDTH = F_PTYPE + MAX_PARAMS
 L_START, L_END, L_TYPE = range(3)
 
-# Python builtins a candidate may call: E_NOT_CALLABLE_BUILTIN ("not supported yet").
+# Python builtins: the first N_SUPPORTED_BUILTINS may be called (B_* codes); calling any
+# other is E_NOT_CALLABLE_BUILTIN ("not supported yet").
 BUILTINS = (
-    "abs", "min", "max", "len", "sum", "print", "range", "int", "bool", "float", "str", "sorted",
+    "abs", "min", "max", "int", "float", "bool", "len", "sum", "print", "range", "str", "sorted",
     "list", "dict", "set", "tuple", "round", "pow", "divmod", "all", "any", "map", "filter",
     "zip", "enumerate", "reversed", "ord", "chr", "hex", "bin", "oct", "isinstance", "type",
     "input", "open", "repr", "hash", "id", "iter", "next", "format", "exit", "quit",
 )  # fmt: skip
 BUILTIN_BYTES, BUILTIN_LENS = _byte_table(BUILTINS)
+B_ABS, B_MIN, B_MAX, B_INT, B_FLOAT, B_BOOL = range(6)
+N_SUPPORTED_BUILTINS = 6
 # Names the language gives a fixed meaning (`for i in range(...)`): never redefined.
 RESERVED_BYTES, RESERVED_LENS = _byte_table(("range",))
 
@@ -69,16 +72,28 @@ def same_name(src, s1, e1, s2, e2):
 
 
 @register_jitable
-def in_table(src, s, e, table, lens):
-    """Whether src[s:e] is one of the words of a tokens._byte_table."""
+def table_index(src, s, e, table, lens):
+    """Index of src[s:e] among the words of a tokens._byte_table, or -1."""
     for b in range(lens.shape[0]):
         if lens[b] == e - s:
             k = 0
             while k < e - s and table[b, k] == src[s + k]:
                 k += 1
             if k == e - s:
-                return True
-    return False
+                return b
+    return -1
+
+
+@register_jitable
+def in_table(src, s, e, table, lens):
+    """Whether src[s:e] is one of the words of a tokens._byte_table."""
+    return table_index(src, s, e, table, lens) >= 0
+
+
+@register_jitable
+def builtin_code(src, s, e):
+    """B_* code (index in BUILTINS) of the name src[s:e], or -1 for a name that is no builtin."""
+    return table_index(src, s, e, BUILTIN_BYTES, BUILTIN_LENS)
 
 
 @register_jitable

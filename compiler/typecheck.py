@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from compiler import nodes
+from compiler import errors, nodes
 from compiler.errors import (
     E_BREAK_OUTSIDE_LOOP,
     E_CALL_ARITY,
@@ -62,7 +62,8 @@ from compiler.scope import (
     is_builtin,
     last_child,
 )
-from vm.valuetypes import T_BOOL, T_INT, T_NONE
+from compiler.scope import B_ABS, B_BOOL, B_FLOAT, B_INT, B_MAX, B_MIN, N_SUPPORTED_BUILTINS, builtin_code
+from vm.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE
 
 N_BLOCK, N_ASSIGN, N_AUGASSIGN, N_EXPR_STMT = nodes.N_BLOCK, nodes.N_ASSIGN, nodes.N_AUGASSIGN, nodes.N_EXPR_STMT
 N_IF, N_WHILE, N_FOR_RANGE, N_RETURN, N_ASSERT = nodes.N_IF, nodes.N_WHILE, nodes.N_FOR_RANGE, nodes.N_RETURN, nodes.N_ASSERT
@@ -72,7 +73,11 @@ N_INT, N_BOOL, N_NONE, N_NAME, N_UNARY = nodes.N_INT, nodes.N_BOOL, nodes.N_NONE
 N_BINARY, N_BOOLOP, N_COMPARE, N_CMP_LINK, N_CALL = (
     nodes.N_BINARY, nodes.N_BOOLOP, nodes.N_COMPARE, nodes.N_CMP_LINK, nodes.N_CALL,
 )  # fmt: skip
-UN_NOT, NO_TYPE = nodes.UN_NOT, nodes.NO_TYPE
+N_FLOAT, N_IFEXP = nodes.N_FLOAT, nodes.N_IFEXP
+UN_NOT, UN_INVERT, NO_TYPE = nodes.UN_NOT, nodes.UN_INVERT, nodes.NO_TYPE
+BIN_DIV, BIN_AND, BIN_OR, BIN_XOR = nodes.BIN_DIV, nodes.BIN_AND, nodes.BIN_OR, nodes.BIN_XOR
+BIN_LSHIFT, BIN_RSHIFT = nodes.BIN_LSHIFT, nodes.BIN_RSHIFT
+E_BUILTIN_ARGS = errors.E_BUILTIN_ARGS
 
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 ONE = np.uint64(1)
@@ -91,6 +96,30 @@ def scratch_rows(n_nodes):
 @register_jitable
 def bit(s):
     return ONE << np.uint64(s)
+
+
+@register_jitable
+def binary_type(bop, lt, rt):
+    """Result type of `lt <bop> rt` (nodes.BIN_* code), or -1 when Python's result type is
+    not one gpucc has: an int mixed with a float is a float, bools act as ints except that
+    & | ^ of two bools is a bool."""
+    f = lt == T_FLOAT or rt == T_FLOAT
+    if bop == BIN_AND or bop == BIN_OR or bop == BIN_XOR:
+        if f:
+            return -1
+        return T_BOOL if lt == T_BOOL and rt == T_BOOL else T_INT
+    if bop == BIN_LSHIFT or bop == BIN_RSHIFT:
+        return -1 if f else T_INT
+    if bop == BIN_DIV or f:
+        return T_FLOAT
+    return T_INT
+
+
+@register_jitable
+def converts(want, got):
+    """Whether a value of type got may stand where want is expected: the same type, or an
+    int or bool where a float is expected (converted, as PEP 484's numeric tower allows)."""
+    return want == got or (want == T_FLOAT and (got == T_INT or got == T_BOOL))
 
 
 @register_jitable
@@ -114,18 +143,25 @@ def _expr_fail(err, code, kind, tok, first, tok_start, tok_end, n, arg):
 
 
 @register_jitable
-def _resolve_call(src, tok_start, tok_end, kind, tok, first, next_, slot, fn, nf, locs, nloc, n, err):
+def _resolve_call(src, tok_start, tok_end, kind, op, tok, first, next_, slot, fn, nf, locs, nloc, n, err):
     s, e = tok_start[tok[n]], tok_end[tok[n]]
     if find_local(src, locs, nloc, s, e) >= 0:  # Python would call the local's value
         return fail(err, E_NOT_A_FUNCTION, s, e, 0)
     f = find_function(src, fn, nf, s, e)
-    if f < 0:
-        return fail(err, E_NOT_CALLABLE_BUILTIN if is_builtin(src, s, e) else E_UNKNOWN_FUNCTION, s, e, 0)
     nargs = 0
     c = first[n]
     while c != -1:
         nargs += 1
         c = next_[c]
+    if f < 0:
+        b = builtin_code(src, s, e)
+        if b < 0 or b >= N_SUPPORTED_BUILTINS:
+            return fail(err, E_NOT_CALLABLE_BUILTIN if is_builtin(src, s, e) else E_UNKNOWN_FUNCTION, s, e, 0)
+        want = 2 if b == B_MIN or b == B_MAX else 1
+        if nargs != want and not (want == 2 and nargs > 2):
+            return fail(err, E_BUILTIN_ARGS, s, e, want * 256 + nargs)
+        op[n] = 1 + b
+        return 0
     if nargs != fn[f, F_NPARAMS]:
         return fail(err, E_CALL_ARITY, s, e, fn[f, F_NPARAMS] * 256 + nargs)
     slot[n] = f
@@ -152,7 +188,8 @@ def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, firs
             stk[top, S_STATE] = 1
             stk[top, S_B] = first[n]
             if k == N_CALL:
-                if _resolve_call(src, tok_start, tok_end, kind, tok, first, next_, slot, fn, nf, locs, nloc, n, err) < 0:
+                if _resolve_call(src, tok_start, tok_end, kind, op, tok, first, next_, slot, fn, nf, locs, nloc, n,
+                                 err) < 0:  # fmt: skip
                     return -1
         c = stk[top, S_B]
         if c != -1:  # type the next child first
@@ -162,7 +199,7 @@ def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, firs
             ctx = 0
             if k == N_BOOLOP:
                 ctx = stk[top, S_A]
-            elif k == N_UNARY and op[n] == UN_NOT:
+            elif (k == N_UNARY and op[n] == UN_NOT) or (k == N_IFEXP and c == next_[first[n]]):
                 ctx = 1
             stk[sp, S_NODE] = c
             stk[sp, S_STATE] = 0
@@ -184,10 +221,25 @@ def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, firs
                 return fail(err, E_UNBOUND, s, e, 0)
             slot[n] = v
             t = locs[v, L_TYPE]
+        elif k == N_FLOAT:
+            t = T_FLOAT
         elif k == N_UNARY:
-            t = T_BOOL if op[n] == UN_NOT else T_INT
+            ct = type_[first[n]]
+            t = T_BOOL if op[n] == UN_NOT else (T_FLOAT if ct == T_FLOAT else T_INT)
+            if op[n] == UN_INVERT and ct == T_FLOAT:
+                return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], ct * 16 + ct)
         elif k == N_BINARY:
-            t = T_INT
+            lt, rt = type_[first[n]], type_[next_[first[n]]]
+            t = binary_type(op[n], lt, rt)
+            if t < 0:
+                return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], lt * 16 + rt)
+        elif k == N_IFEXP:
+            bt, ot = type_[first[n]], type_[next_[next_[first[n]]]]
+            t = bt
+            if bt != ot:
+                t = T_FLOAT
+                if not (converts(T_FLOAT, bt) and converts(T_FLOAT, ot)):
+                    return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], bt * 16 + ot)
         elif k == N_BOOLOP:
             lt, rt = type_[first[n]], type_[next_[first[n]]]
             if lt == rt:
@@ -196,12 +248,16 @@ def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, firs
                 return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], lt * 16 + rt)
         elif k == N_CMP_LINK:
             t = type_[first[n]]
+        elif k == N_CALL and op[n] > 0:
+            t = _builtin_type(op[n] - 1, first, next_, type_, n)
+            if t < 0:
+                return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], -t - 1)
         elif k == N_CALL:
             f = slot[n]
             c = first[n]
             p = 0
             while c != -1:
-                if type_[c] != fn[f, F_PTYPE + p]:
+                if not converts(fn[f, F_PTYPE + p], type_[c]):
                     return _expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c,
                                       fn[f, F_PTYPE + p] * 16 + type_[c])  # fmt: skip
                 p += 1
@@ -218,6 +274,28 @@ def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, firs
 
 
 @register_jitable
+def _builtin_type(b, first, next_, type_, n):
+    """Result type of a call of supported builtin b (scope.B_*), or -1 - (lt * 16 + rt) for
+    arguments of types it does not take (min / max: all of one type)."""
+    c = first[n]
+    t = type_[c]
+    if b == B_ABS:
+        return T_FLOAT if t == T_FLOAT else T_INT
+    if b == B_INT:
+        return T_INT
+    if b == B_FLOAT:
+        return T_FLOAT
+    if b == B_BOOL:
+        return T_BOOL
+    c = next_[c]
+    while c != -1:  # min, max
+        if type_[c] != t:
+            return -1 - (t * 16 + type_[c])
+        c = next_[c]
+    return t
+
+
+@register_jitable
 def _push(stk, sp, n, err, tok_start, tok_end, tok):
     if sp >= stk.shape[0]:
         return fail(err, E_NESTING_TOO_DEEP, tok_start[tok[n]], tok_end[tok[n]], MAX_NESTING)
@@ -228,8 +306,10 @@ def _push(stk, sp, n, err, tok_start, tok_end, tok):
 
 @register_jitable
 def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
-                   type_, slot, fn, nf, locs, stk, masks, err):  # fmt: skip
-    """Check one function's body (statements walked in source order); sets F_NLOCALS."""
+                   type_, slot, fn, nf, locs, stk, masks, widen, err):  # fmt: skip
+    """Check one function's body (statements walked in source order); sets F_NLOCALS.
+    Returns 0, -1 (err set) or -2 - v: local v is assigned a float after an int, so it must
+    be checked again as a float (`widen`: the bits of locals that hold floats)."""
     nloc = collect_locals(src, tok_start, tok_end, kind, tok, first, next_, slot, fn, f, locs, stk, err)
     if nloc < 0:
         return -1
@@ -334,8 +414,13 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
             if k == N_AUGASSIGN:
                 if (mask & bit(v)) == ZERO or have < 0:
                     return fail(err, E_UNBOUND, s, e, 0)
-                if have != T_INT:
-                    return fail(err, E_TYPE_MISMATCH, s, e, have * 16 + T_INT)
+                r = binary_type(op[n], have, t)
+                if r < 0:
+                    return fail(err, E_OPERAND_TYPES, s, e, have * 16 + t)
+                if r == T_FLOAT and have == T_INT and (widen & bit(v)) == ZERO:
+                    return -2 - v  # x holds floats too: check again with x a float
+                if r != have:
+                    return fail(err, E_TYPE_MISMATCH, s, e, have * 16 + r)
             else:
                 want = op[n]
                 if want == T_NONE:
@@ -344,10 +429,15 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
                     return fail(err, E_TYPE_MISMATCH, s, e, have * 16 + want)
                 if have < 0:
                     have = t if want == NO_TYPE else want
+                    if have == T_INT and want == NO_TYPE and (widen & bit(v)) != ZERO:
+                        have = T_FLOAT
                     locs[v, L_TYPE] = have
-                if t != have:
+                if t == T_FLOAT and have == T_INT and want == NO_TYPE and (widen & bit(v)) == ZERO:
+                    return -2 - v
+                if not converts(have, t):
                     return _expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c, have * 16 + t)
                 mask |= bit(v)
+            val[n] = have  # codegen converts an int value stored into a float
         elif k == N_EXPR_STMT or k == N_ASSERT:
             if type_expr(c, 1 if k == N_ASSERT else 0, 1 if k == N_EXPR_STMT else 0, src, tok_start, tok_end,
                          kind, op, tok, first, next_, type_, slot, fn, nf, locs, nloc, mask, stk, sp, err) < 0:  # fmt: skip
@@ -361,7 +451,8 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
                               next_, type_, slot, fn, nf, locs, nloc, mask, stk, sp, err)  # fmt: skip
                 if t < 0:
                     return -1
-            if t != ret:
+            val[n] = ret
+            if not converts(ret, t):
                 if c != -1:
                     return _expr_fail(err, E_RETURN_TYPE, kind, tok, first, tok_start, tok_end, c, ret * 16 + t)
                 return fail(err, E_RETURN_TYPE, s, e, ret * 16 + t)
@@ -402,7 +493,13 @@ def typecheck(src, tok_start, tok_end, kind, op, tok, first, next_, val, n_nodes
         return -1
     for f in range(nf):
         if fn[f, F_IMPORT] == 0:
-            if check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
-                              type_, slot, fn, nf, locs, stk, masks, err) < 0:  # fmt: skip
-                return -1
+            widen = ZERO
+            r = -2
+            while r <= -2:  # at most once per local: each retry widens one more
+                r = check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
+                                   type_, slot, fn, nf, locs, stk, masks, widen, err)  # fmt: skip
+                if r == -1:
+                    return -1
+                if r <= -2:
+                    widen |= bit(-2 - r)
     return nf

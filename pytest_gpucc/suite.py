@@ -20,7 +20,8 @@ gpucc language (the statically typed Python subset) and holds:
           assert gcd(a, b) == want
 
   For a one-parameter test the list may hold plain values (``@cases([2, 3, 5])``).  Each
-  value's Python type must match its parameter's annotation (``int`` or ``bool``).
+  value's Python type must match its parameter's annotation (``int``, ``float`` (an int is
+  accepted) or ``bool``).
 
 The suite is parsed host-side with :mod:`ast` (never executed): the ``cases`` lists are read
 with :func:`ast.literal_eval`.  The source handed to the device compiler is the suite text with
@@ -45,7 +46,7 @@ from vm.image import MAX_IMPORTS
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _TASK_RE = re.compile(r"^#\s*gpucc:\s*task\s*=\s*(\S+)\s*$", re.MULTILINE)
-_TYPES = {"int": int, "bool": bool}
+_TYPES = {"int": int, "bool": bool, "float": float}
 
 
 class SuiteError(Exception):
@@ -185,7 +186,7 @@ def _test_func(path: Path, node: ast.FunctionDef, cases_node) -> SuiteTest:
     for a in args.args:
         ann = a.annotation
         if not (isinstance(ann, ast.Name) and ann.id in _TYPES):
-            raise SuiteError(where, a.lineno, f"parameter '{a.arg}' of '{node.name}' needs an int or bool annotation")
+            raise SuiteError(where, a.lineno, f"parameter '{a.arg}' of '{node.name}' needs an int, float or bool annotation")
         params.append(a.arg)
         types.append(ann.id)
     if len(params) > MAX_PARAMS:
@@ -200,7 +201,7 @@ def _test_func(path: Path, node: ast.FunctionDef, cases_node) -> SuiteTest:
     try:
         table = ast.literal_eval(cases_node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        raise SuiteError(where, cases_node.lineno, "@cases needs a literal list of cases (ints, bools)") from None
+        raise SuiteError(where, cases_node.lineno, "@cases needs a literal list of cases (ints, floats, bools)") from None
     if not isinstance(table, (list, tuple)) or not table:
         raise SuiteError(where, cases_node.lineno, "@cases needs a non-empty list")
     elts = cases_node.elts if isinstance(cases_node, (ast.List, ast.Tuple)) else [cases_node] * len(table)
@@ -214,12 +215,16 @@ def _check_case(where: str, name: str, params: list[str], types: list[str], case
     if not isinstance(case, (tuple, list)) or len(case) != len(params):
         want = f"{len(params)} value(s) ({', '.join(params)})"
         raise SuiteError(where, line, f"case {case!r} of '{name}' does not give {want}")
+    values = []
     for p, t, v in zip(params, types, case):
+        if t == "float" and type(v) is int:  # an int where a float is expected, as in Python
+            v = float(v)
         if type(v) is not _TYPES[t]:
             raise SuiteError(where, line, f"case {tuple(case)!r} of '{name}': {p}={v!r} is not {t}")
         if t == "int" and not INT64_MIN <= v <= INT64_MAX:
             raise SuiteError(where, line, f"case {tuple(case)!r} of '{name}': {p}={v} does not fit in 64 bits")
-    return tuple(case)
+        values.append(v)
+    return tuple(values)
 
 
 def _blank_lines(source: str, line_numbers: list[int]) -> str:

@@ -31,7 +31,7 @@ import numpy as np
 from compiler.limits import MAX_PARAMS
 from vm import opcodes as O
 from vm.image import MAX_IMPORTS, JobTable, Program
-from vm.valuetypes import T_INT, TYPE_NAMES
+from vm.valuetypes import T_INT, TYPE_NAMES, slot_value
 
 UNCOMPUTED = 1 << 16  # provisional max_stack while the real one is measured
 
@@ -160,11 +160,11 @@ def _operand(op: O.Op, text: str, lineno: int, func: _Func, unit: _Unit, pool: l
             raise AsmError(lineno, f"unknown function {text!r} in unit {unit.name}")
         return names.index(text)
     if kind == O.ARG_ASSERT:
-        cmp, _, typ = text.partition(" ")
-        typ = typ.strip() or TYPE_NAMES[T_INT]
-        if cmp not in O.CMP_NAMES or typ not in TYPE_NAMES:
-            raise AsmError(lineno, f"expected a comparison and a type, got {text!r}")
-        return O.CMP_NAMES.index(cmp) + 8 * TYPE_NAMES.index(typ)
+        cmp, *types = text.split()
+        types = (types or [TYPE_NAMES[T_INT]]) * (2 if len(types) < 2 else 1)
+        if cmp not in O.CMP_NAMES or len(types) != 2 or not all(t in TYPE_NAMES for t in types):
+            raise AsmError(lineno, f"expected a comparison and a type (or two types), got {text!r}")
+        return O.CMP_NAMES.index(cmp) + 8 * TYPE_NAMES.index(types[0]) + 128 * TYPE_NAMES.index(types[1])
     return _int(text, lineno)  # IMM
 
 
@@ -237,7 +237,7 @@ def assemble(text: str) -> Program:
 def make_jobs(names: dict[str, int], calls, links=()) -> JobTable:
     """A JobTable from `calls`: (function, args) or (function, args, link row) tuples.
 
-    Functions are names from `assemble_named` or global ids; args are ints or bools.
+    Functions are names from `assemble_named` or global ids; args are ints, bools or floats.
     `links` rows list, per import ordinal, the function that resolves it.  A call without a
     link row uses row 0 when there are links, else -1."""
     gid = lambda f: names[f] if isinstance(f, str) else int(f)  # noqa: E731
@@ -247,7 +247,7 @@ def make_jobs(names: dict[str, int], calls, links=()) -> JobTable:
     link = np.full(len(calls), 0 if links else -1, dtype=np.int32)
     for j, call in enumerate(calls):
         func[j] = gid(call[0])
-        args[j, : len(call[1])] = [int(a) for a in call[1]]
+        args[j, : len(call[1])] = [slot_value(a) for a in call[1]]
         if len(call) > 2:
             link[j] = call[2]
     table = np.full((len(links), MAX_IMPORTS), -1, dtype=np.int32)

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit, prange
 
 from vm.image import JobTable, LaunchLimits, Program, Results
-from vm.kernel import COSTS, run_job
+from vm.kernel import COSTS, KERNEL_SOURCES, run_job
 from vm.prepare import prepare_launch, source_fingerprint
 
 
@@ -37,7 +37,7 @@ def _make_runner(fingerprint):
     return run_jobs
 
 
-_SOURCES = source_fingerprint("kernel.py", "opcodes.py", "status.py")
+_SOURCES = source_fingerprint(*KERNEL_SOURCES)
 _run_jobs = _make_runner(_SOURCES)
 
 

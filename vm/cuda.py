@@ -16,7 +16,7 @@ import numpy as np
 from numba import cuda
 
 from vm.image import JobTable, LaunchLimits, Program, Results
-from vm.kernel import COSTS, run_job
+from vm.kernel import COSTS, KERNEL_SOURCES, run_job
 from vm.prepare import prepare_launch, source_fingerprint
 
 THREADS_PER_BLOCK = 128
@@ -49,7 +49,7 @@ def _make_kernel(fingerprint):
     return run_jobs_kernel
 
 
-_kernel = _make_kernel(int(source_fingerprint("kernel.py", "opcodes.py", "status.py")[:15], 16) | 1)
+_kernel = _make_kernel(int(source_fingerprint(*KERNEL_SOURCES)[:15], 16) | 1)
 
 
 def thread_count(n_jobs: int, limits: LaunchLimits) -> int:

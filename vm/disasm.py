@@ -83,9 +83,10 @@ def _meaning(p, g: int, op: int, arg: int, entry: int, names: dict[int, str]) ->
         imp = int(p.func_import[callee])
         return names.get(callee, f"function {callee}") + (f", import #{imp}" if imp >= 0 else "")
     if kind == O.ARG_ASSERT:
-        cmp, typ = arg % 8, arg // 8
-        if cmp < len(O.CMP_NAMES) and 0 <= typ < len(TYPE_NAMES):
-            return f"{O.CMP_NAMES[cmp]} {TYPE_NAMES[typ]}"
+        cmp, left, right = arg % 8, (arg >> 3) & 15, arg >> 7
+        if cmp < len(O.CMP_NAMES) and left < len(TYPE_NAMES) and 0 <= right < len(TYPE_NAMES):
+            types = TYPE_NAMES[left] if left == right else f"{TYPE_NAMES[left]} {TYPE_NAMES[right]}"
+            return f"{O.CMP_NAMES[cmp]} {types}"
         return "bad comparison"
     if op in (O.FOR_RANGE, O.RANGE_CHECK):
         return f"counter, stop, step in slots {arg}..{arg + 2}"

@@ -33,92 +33,105 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
+from vm.floats import typed_compare
+from vm.intmath import INT64_MIN, arith, compare
+from vm.kernel_numeric import NUMERIC_NAMES, numeric_op
 from vm.opcodes import (
-    ADD_TO_VAR, ASSERT_CMP, ASSERT_TRUE, BINARY_ADD, BINARY_ADD_INT, BINARY_FLOORDIV,
-    BINARY_FLOORDIV_INT, BINARY_MOD, BINARY_MOD_INT, BINARY_MUL, BINARY_MUL_INT, BINARY_SUB,
-    BINARY_SUB_INT, CALL, COMPARE_EQ, COMPARE_GE, COMPARE_GT, COMPARE_LE, COMPARE_LT, COMPARE_NE,
-    DUP_TOP, FOR_LOOP, FOR_RANGE, INC_VAR, JUMP, JUMP_IF_FALSE, JUMP_IF_FALSE_OR_POP, JUMP_IF_NOT_EQ,
-    JUMP_IF_NOT_EQ_INT, JUMP_IF_NOT_GE, JUMP_IF_NOT_GE_INT, JUMP_IF_NOT_GT, JUMP_IF_NOT_GT_INT,
-    JUMP_IF_NOT_LE, JUMP_IF_NOT_LE_INT, JUMP_IF_NOT_LT, JUMP_IF_NOT_LT_INT, JUMP_IF_NOT_NE,
-    JUMP_IF_NOT_NE_INT, JUMP_IF_TRUE, JUMP_IF_TRUE_OR_POP, LOAD_CONST, LOAD_INT, LOAD_VAR,
-    LOAD_VAR2, NOP, POP_TOP, RANGE_CHECK, RETURN, RETURN_VAR, ROT_THREE, ROT_TWO, STORE_LOAD,
-    STORE_VAR, UNARY_NEG, UNARY_NOT, VAR_ADD_INT, VAR_FLOORDIV_INT, VAR_MOD_INT, VAR_MUL_INT,
-    VAR_SUB_INT, cost_table,
-)
-from vm.opcodes import (
-    JUMP_IF_NOT_EQ_VAR_INT, JUMP_IF_NOT_EQ_VARS, JUMP_IF_NOT_GE_VAR_INT, JUMP_IF_NOT_GE_VARS,
-    JUMP_IF_NOT_GT_VAR_INT, JUMP_IF_NOT_GT_VARS, JUMP_IF_NOT_LE_VAR_INT, JUMP_IF_NOT_LE_VARS,
-    JUMP_IF_NOT_LT_VAR_INT, JUMP_IF_NOT_LT_VARS, JUMP_IF_NOT_NE_VAR_INT, JUMP_IF_NOT_NE_VARS,
+    ADD_TO_VAR,
+    ASSERT_CMP,
+    ASSERT_TRUE,
+    BINARY_ADD,
+    BINARY_ADD_INT,
+    BINARY_AND,
+    BINARY_FLOORDIV,
+    BINARY_FLOORDIV_INT,
+    BINARY_MOD,
+    BINARY_MOD_INT,
+    BINARY_MUL,
+    BINARY_MUL_INT,
+    BINARY_SUB,
+    BINARY_SUB_INT,
+    CALL,
+    COMPARE_EQ,
+    COMPARE_GE,
+    COMPARE_GT,
+    COMPARE_LE,
+    COMPARE_LT,
+    COMPARE_NE,
+    DUP_TOP,
+    FOR_LOOP,
+    FOR_RANGE,
+    INC_VAR,
+    JUMP,
+    JUMP_IF_FALSE,
+    JUMP_IF_FALSE_OR_POP,
+    JUMP_IF_NOT_EQ,
+    JUMP_IF_NOT_EQ_INT,
+    JUMP_IF_NOT_EQ_VAR_INT,
+    JUMP_IF_NOT_EQ_VARS,
+    JUMP_IF_NOT_GE,
+    JUMP_IF_NOT_GE_INT,
+    JUMP_IF_NOT_GE_VAR_INT,
+    JUMP_IF_NOT_GE_VARS,
+    JUMP_IF_NOT_GT,
+    JUMP_IF_NOT_GT_INT,
+    JUMP_IF_NOT_GT_VAR_INT,
+    JUMP_IF_NOT_GT_VARS,
+    JUMP_IF_NOT_LE,
+    JUMP_IF_NOT_LE_INT,
+    JUMP_IF_NOT_LE_VAR_INT,
+    JUMP_IF_NOT_LE_VARS,
+    JUMP_IF_NOT_LT,
+    JUMP_IF_NOT_LT_INT,
+    JUMP_IF_NOT_LT_VAR_INT,
+    JUMP_IF_NOT_LT_VARS,
+    JUMP_IF_NOT_NE,
+    JUMP_IF_NOT_NE_INT,
+    JUMP_IF_NOT_NE_VAR_INT,
+    JUMP_IF_NOT_NE_VARS,
+    JUMP_IF_TRUE,
+    JUMP_IF_TRUE_OR_POP,
+    LOAD_CONST,
+    LOAD_INT,
+    LOAD_VAR,
+    LOAD_VAR2,
+    NOP,
+    POP_TOP,
+    RANGE_CHECK,
+    RETURN,
+    RETURN_VAR,
+    ROT_THREE,
+    ROT_TWO,
+    STORE_LOAD,
+    STORE_VAR,
+    TABLE,
+    UNARY_NEG,
+    UNARY_NOT,
+    VAR_ADD_INT,
+    VAR_FLOORDIV_INT,
+    VAR_MOD_INT,
+    VAR_MUL_INT,
+    VAR_SUB_INT,
+    cost_table,
 )
 from vm.status import (
-    ASSERT_FAILED, INVALID_BYTECODE, OK, OVERFLOW, RECURSION_LIMIT, STACK_LIMIT, STEP_LIMIT,
-    VALUE_ERROR, ZERO_DIVISION,
+    ASSERT_FAILED,
+    INVALID_BYTECODE,
+    OK,
+    OVERFLOW,
+    RECURSION_LIMIT,
+    STACK_LIMIT,
+    STEP_LIMIT,
+    VALUE_ERROR,
 )
 
-INT64_MIN = -(2**63)
-INT64_MAX = 2**63 - 1
-MUL_SAFE = 3037000499  # floor(sqrt(2**63 - 1)): |a|, |b| <= this cannot overflow a * b
 COSTS = cost_table()
-# truth masks of <, <=, ==, !=, >, >= over the outcomes (bit 2: a < b, bit 1: a == b, bit 0: a > b)
-CMP_MASKS = sum(mask << (3 * cmp) for cmp, mask in enumerate((0b100, 0b110, 0b010, 0b101, 0b001, 0b011)))
-
-
-@register_jitable
-def compare(cmp, a, b):
-    """1 if `a <cmp> b` holds, else 0 (cmp: vm.opcodes CMP_* order, 0 <= cmp < 6), branch-free:
-    bit (2 * (a < b) + (a == b)) of the comparison's 3-bit truth mask in CMP_MASKS."""
-    return (CMP_MASKS >> (3 * cmp + 2 * (a < b) + (a == b))) & 1
-
-
-@register_jitable
-def mul_wide(a, b):
-    """(status, a * b) when |a| or |b| is too large for the product to be surely in range."""
-    if a == INT64_MIN or b == INT64_MIN:  # fits only times 0 or 1
-        other = b if a == INT64_MIN else a
-        if other == 0 or other == 1:
-            return OK, a * b
-        return OVERFLOW, a
-    ma = a if a >= 0 else -a
-    mb = b if b >= 0 else -b
-    if ma <= 1 or mb <= 1:
-        return OK, a * b
-    limit = INT64_MAX // mb  # the largest |a| that fits; one more when the product
-    if (a < 0) != (b < 0) and INT64_MAX % mb == mb - 1:  # is negative and mb | 2**63
-        limit += 1
-    if ma > limit:
-        return OVERFLOW, a
-    return OK, a * b
-
-
-@register_jitable
-def arith(op, a, b):
-    """(status, result) of a binary int64 op with Python semantics.
-
-    Overflow is detected before computing: numba's signed arithmetic is `nsw` (overflow is
-    undefined behaviour to LLVM), so a wrapped result must never be computed."""
-    if op == BINARY_ADD:
-        if (b > 0 and a > INT64_MAX - b) or (b < 0 and a < INT64_MIN - b):
-            return OVERFLOW, a
-        return OK, a + b
-    if op == BINARY_SUB:
-        if (b < 0 and a > INT64_MAX + b) or (b > 0 and a < INT64_MIN + b):
-            return OVERFLOW, a
-        return OK, a - b
-    if op == BINARY_MUL:
-        if -MUL_SAFE <= a <= MUL_SAFE and -MUL_SAFE <= b <= MUL_SAFE:
-            return OK, a * b
-        return mul_wide(a, b)
-    if b == 0:
-        return ZERO_DIVISION, a
-    if b == -1:  # avoid the hardware trap of MIN / -1; x // -1 == -x, x % -1 == 0
-        if op == BINARY_MOD:
-            return OK, b - b
-        if a == INT64_MIN:
-            return OVERFLOW, a
-        return OK, -a
-    if op == BINARY_FLOORDIV:
-        return OK, a // b
-    return OK, a % b
+# the modules this body is compiled from: launchers hash them into numba's cache key
+KERNEL_SOURCES = ("kernel.py", "kernel_numeric.py", "intmath.py", "floats.py", "opcodes.py", "status.py",
+                  "valuetypes.py")  # fmt: skip
+FIRST_NUMERIC = BINARY_AND  # the numeric instructions are the table's last rows
+POPS = np.array([max(o.pops, 0) for o in TABLE], dtype=np.int64)
+assert all(o.number >= FIRST_NUMERIC for o in TABLE if o.name in NUMERIC_NAMES)
 
 
 @register_jitable
@@ -409,7 +422,7 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
                     counting, hidden, mark = attribute(func_unit[g] != entry_unit, counting, n_cost, hidden, mark)
             elif op == ASSERT_CMP:
                 sp -= 2
-                if compare(arg & 7, stack[ix(sp)], stack[ix(sp + 1)]) == 0:
+                if typed_compare(arg, stack[ix(sp)], stack[ix(sp + 1)]) == 0:
                     lhs = stack[ix(sp)]
                     rhs = stack[ix(sp + 1)]
                     st = ASSERT_FAILED
@@ -461,6 +474,11 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
                 stack[ix(sp - 3)] = t
                 pc += 1
             elif op == NOP:
+                pc += 1
+            elif op >= FIRST_NUMERIC:  # vm/kernel_numeric.py (unknown opcodes: INVALID_BYTECODE)
+                st, sp = numeric_op(op, arg, stack, sp, POPS[ix(op)])
+                if st != OK:
+                    break
                 pc += 1
             else:  # verified code holds only opcodes of the table; one this kernel lacks
                 st = INVALID_BYTECODE

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from compiler.limits import MAX_PARAMS
+from vm.valuetypes import slot_value
 from vm.image import MAX_IMPORTS, JobTable, Program
 from vm.valuetypes import TYPE_NAMES
 
@@ -99,7 +100,7 @@ def _template(batch, suite: SuiteLink):
             if len(case) != int(batch.func_nparams[f]) or len(case) > MAX_PARAMS:
                 raise ValueError(f"'{name}' takes {int(batch.func_nparams[f])} argument(s), case {c} has {len(case)}")
             func.append(f)  # compiler function ids are already global (func_start offsets)
-            args.append([int(v) for v in case] + [0] * (MAX_PARAMS - len(case)))
+            args.append([slot_value(v) for v in case] + [0] * (MAX_PARAMS - len(case)))
             tests.append(t)
             cases.append(c)
     return (

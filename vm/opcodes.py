@@ -8,7 +8,8 @@ small and local so that a model can write bytecode and the verifier can check it
 * ``IMM``    an immediate int32 value
 * ``JUMP``   a target in instruction units, relative to the current function's entry
 * ``FUNC``   an index into the current unit's function table
-* ``ASSERT`` ``cmp + 8 * type`` (the comparison of a failed assert and its operands' type)
+* ``ASSERT`` ``cmp + 8 * ltype + 128 * rtype``: a comparison and its operands' types
+  (vm.valuetypes codes; ASSERT_CMP and COMPARE_NUM)
 * ``NONE``   must be 0
 
 Packed kinds hold two 16-bit fields: ``lo = arg & 0xFFFF`` (unsigned) and ``hi = arg >> 16``
@@ -155,6 +156,35 @@ _ROWS = [
     ("JUMP_IF_NOT_NE_VAR_INT", ARG_LOCAL_IMM_JUMP, 0, 0, 4, "jump unless local x != k"),
     ("JUMP_IF_NOT_GT_VAR_INT", ARG_LOCAL_IMM_JUMP, 0, 0, 4, "jump unless local x > k"),
     ("JUMP_IF_NOT_GE_VAR_INT", ARG_LOCAL_IMM_JUMP, 0, 0, 4, "jump unless local x >= k"),
+    # ints beyond + - * // %: bitwise, shifts, power, abs / min / max, truth
+    ("BINARY_AND", ARG_NONE, 2, 1, 1, "int a & b"),
+    ("BINARY_OR", ARG_NONE, 2, 1, 1, "int a | b"),
+    ("BINARY_XOR", ARG_NONE, 2, 1, 1, "int a ^ b"),
+    ("BINARY_LSHIFT", ARG_NONE, 2, 1, 1, "int a << b; ValueError if b < 0, OverflowError outside int64"),
+    ("BINARY_RSHIFT", ARG_NONE, 2, 1, 1, "int a >> b (floor); ValueError if b < 0"),
+    ("UNARY_INVERT", ARG_NONE, 1, 1, 1, "int ~a"),
+    ("BINARY_POW", ARG_NONE, 2, 1, 4, "int a ** b; ValueError if b < 0, OverflowError outside int64"),
+    ("INT_ABS", ARG_NONE, 1, 1, 1, "int abs(a); OverflowError for -(2**63)"),
+    ("INT_MIN2", ARG_NONE, 2, 1, 1, "int min(a, b)"),
+    ("INT_MAX2", ARG_NONE, 2, 1, 1, "int max(a, b)"),
+    ("INT_TRUTH", ARG_NONE, 1, 1, 1, "bool(a) of an int"),
+    # floats (IEEE doubles as their bits in a slot), Python's semantics
+    ("INT_TO_FLOAT", ARG_NONE, 1, 1, 1, "float(a) of an int (round to nearest)"),
+    ("FLOAT_TO_INT", ARG_NONE, 1, 1, 1, "int(a) of a float (toward 0); ValueError nan, OverflowError outside int64"),
+    ("FLOAT_TRUTH", ARG_NONE, 1, 1, 1, "bool(a) of a float (a != 0.0)"),
+    ("FLOAT_ADD", ARG_NONE, 2, 1, 1, "float a + b"),
+    ("FLOAT_SUB", ARG_NONE, 2, 1, 1, "float a - b"),
+    ("FLOAT_MUL", ARG_NONE, 2, 1, 2, "float a * b"),
+    ("FLOAT_DIV", ARG_NONE, 2, 1, 4, "float a / b; ZeroDivisionError"),
+    ("FLOAT_FLOORDIV", ARG_NONE, 2, 1, 4, "float a // b (floor); ZeroDivisionError"),
+    ("FLOAT_MOD", ARG_NONE, 2, 1, 4, "float a % b (sign of b); ZeroDivisionError"),
+    ("FLOAT_POW", ARG_NONE, 2, 1, 4, "float a ** b; ZeroDivisionError 0.0 ** -x, ValueError (-a) ** fraction, "
+     "OverflowError"),
+    ("FLOAT_NEG", ARG_NONE, 1, 1, 1, "float -a"),
+    ("FLOAT_ABS", ARG_NONE, 1, 1, 1, "float abs(a)"),
+    ("FLOAT_MIN2", ARG_NONE, 2, 1, 1, "float min(a, b): b if b < a else a (Python's order for nan)"),
+    ("FLOAT_MAX2", ARG_NONE, 2, 1, 1, "float max(a, b): b if b > a else a"),
+    ("COMPARE_NUM", ARG_ASSERT, 2, 1, 1, "a <cmp> b of the operand types in arg (exact for int vs float)"),
 ]
 
 TABLE: tuple[Op, ...] = tuple(Op(i, *row) for i, row in enumerate(_ROWS))

@@ -37,23 +37,19 @@ interpreter safe on its own.
 from __future__ import annotations
 
 from vm import opcodes as O
+from vm import reference_numeric
 from vm import status as S
 from vm.image import JobTable, LaunchLimits, Program, Results
 from vm.prepare import check_limits, image_arrays, job_arrays
+from vm.reference_numeric import (
+    COMPARISONS,
+    INT64_MAX,
+    INT64_MIN,
+    Stop,
+    int64,
+    typed_compare,
+)
 from vm.verify import function_checks
-
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-COMPARISONS = (
-    lambda a, b: a < b, lambda a, b: a <= b, lambda a, b: a == b,
-    lambda a, b: a != b, lambda a, b: a > b, lambda a, b: a >= b,
-)  # fmt: skip
-
-
-class Stop(Exception):
-    """The job ends with `status` (assert operands in lhs / rhs)."""
-
-    def __init__(self, status: int, lhs: int = 0, rhs: int = 0):
-        self.status, self.lhs, self.rhs = status, lhs, rhs
 
 
 def floordiv(a: int, b: int) -> int:
@@ -76,13 +72,6 @@ BINARY = {
     O.BINARY_FLOORDIV: floordiv,
     O.BINARY_MOD: mod,
 }
-
-
-def int64(x: int) -> int:
-    """x if it fits in int64, else OverflowError."""
-    if not INT64_MIN <= x <= INT64_MAX:
-        raise Stop(S.OVERFLOW)
-    return x
 
 
 class Job:
@@ -297,11 +286,14 @@ class Job:
         elif op == O.ASSERT_CMP:
             self.need(2)
             a, b = self.stack[self.sp - 2], self.stack[self.sp - 1]
-            if arg % 8 >= len(COMPARISONS):
-                raise Stop(S.INVALID_BYTECODE)
-            if not COMPARISONS[arg % 8](a, b):
+            if not typed_compare(arg, a, b):
                 raise Stop(S.ASSERT_FAILED, a, b)
             self.sp -= 2
+        elif op >= O.BINARY_AND:  # the numeric instructions: vm/reference_numeric.py
+            n = O.TABLE[op].pops
+            self.need(n, 1)
+            b = self.pop() if n == 2 else 0
+            self.push(reference_numeric.run(op, arg, self.pop(), b))
         else:
             raise Stop(S.INVALID_BYTECODE)
 

@@ -95,7 +95,7 @@ def check_function(g, code, func_entry, func_end, func_nparams, func_nlocals, fu
         elif kind == ARG_FUNC:
             bad = arg < 0 or arg >= n_funcs
         elif kind == ARG_ASSERT:
-            bad = arg < 0 or (arg & 7) >= N_CMPS or (arg >> 3) >= N_TYPES
+            bad = arg < 0 or (arg & 7) >= N_CMPS or ((arg >> 3) & 15) >= N_TYPES or (arg >> 7) >= N_TYPES
         elif kind == ARG_LOCAL2:
             bad = (arg & 0xFFFF) >= func_nlocals[g] or arg < 0 or (arg >> 16) >= func_nlocals[g]
         elif kind == ARG_LOCAL_IMM:

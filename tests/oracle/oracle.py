@@ -28,7 +28,15 @@ class _Checked(ast.NodeTransformer):
 
     def visit_BinOp(self, node):
         self.generic_visit(node)
+        if isinstance(node.op, ast.Pow):
+            node = ast.Call(ast.Name("_pow", ast.Load()), [node.left, node.right], [])
         return ast.Call(ast.Name("_chk", ast.Load()), [node], [])
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id in ("int", "abs"):  # int(1e19): past int64
+            return ast.Call(ast.Name("_chk", ast.Load()), [node], [])
+        return node
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
@@ -43,9 +51,20 @@ class _Checked(ast.NodeTransformer):
 
 
 def _chk(v):
-    if not isinstance(v, bool) and not INT64_MIN <= v <= INT64_MAX:
+    if isinstance(v, complex):  # (-8) ** 0.5: gpucc raises ValueError
+        raise ValueError
+    if isinstance(v, int) and not isinstance(v, bool) and not INT64_MIN <= v <= INT64_MAX:
         raise OverflowError
     return v
+
+
+def _pow(a, b):
+    """gpucc's int ** negative int is a ValueError (CPython returns a float)."""
+    if type(a) in (int, bool) and type(b) in (int, bool) and b < 0:
+        raise ValueError
+    if type(a) in (int, bool) and type(b) in (int, bool) and abs(a) > 1 and b > 64:
+        raise OverflowError  # past int64 (CPython would build the huge int)
+    return a**b
 
 
 class _OutOfSteps(Exception):
@@ -55,7 +74,7 @@ class _OutOfSteps(Exception):
 def cpython_namespace(source: str) -> dict:
     """Exec `source` (overflow-checked, see _Checked) and return its globals."""
     tree = ast.fix_missing_locations(_Checked().visit(ast.parse(source)))
-    namespace = {"_chk": _chk}
+    namespace = {"_chk": _chk, "_pow": _pow}
     exec(compile(tree, "<oracle>", "exec"), namespace)
     return namespace
 
@@ -83,7 +102,10 @@ def cpython_outcome(namespace, fname, args, line_budget: int | None = None) -> s
 
 def _outcome(fn, args) -> str:
     try:
-        return repr(fn(*args))
+        r = fn(*args)
+        if fn.__annotations__.get("return") in (float, "float") and type(r) is int:
+            r = float(r)  # gpucc converts an int where a float is declared (the numeric tower)
+        return repr(r)
     except _OutOfSteps:
         return STEP_LIMIT_LABEL
     except Exception as e:  # the kind is the outcome

@@ -153,10 +153,10 @@ def test_failed_asserts_record_line_and_operands():
     assert outcome(results, 0) == ("OK", 2)
     assert outcome(results, 1) == ("ASSERT_FAILED", None)
     assert (results.fail_line[1], results.fail_lhs[1], results.fail_rhs[1], results.fail_arg[1]) == (
-        line_of(ASSERTS, "ASSERT_CMP <="), 3, 2, 1 + 8)
+        line_of(ASSERTS, "ASSERT_CMP <="), 3, 2, 1 + 8 + 128)
     assert (results.fail_line[2], results.fail_lhs[2], results.fail_arg[2]) == (line_of(ASSERTS, "ASSERT_TRUE"), 0, 0)
     assert (results.fail_line[3], results.fail_lhs[3], results.fail_rhs[3], results.fail_arg[3]) == (
-        line_of(ASSERTS, "ASSERT_CMP == bool"), 1, 0, 2 + 16)
+        line_of(ASSERTS, "ASSERT_CMP == bool"), 1, 0, 2 + 16 + 256)
     assert list(results.fail_unit) == [-1, 0, 0, 0]
     assert results.fail_line[0] == -1
 

@@ -66,7 +66,7 @@ def bad(body: str, header: str = ".func f a", **patch) -> list[str]:
 @pytest.mark.parametrize(
     "body, patch, message",
     [
-        (" LOAD_INT 1\n RETURN", {"code": ((0, 0), 77)}, "unknown opcode 77"),
+        (" LOAD_INT 1\n RETURN", {"code": ((0, 0), 250)}, "unknown opcode 250"),
         (" LOAD_VAR @1\n RETURN", {}, "LOAD_VAR operand 1 is out of range"),
         (" LOAD_VAR @-1\n RETURN", {}, "LOAD_VAR operand -1"),
         (" LOAD_CONST @0\n RETURN", {}, "LOAD_CONST operand 0"),
