@@ -113,8 +113,8 @@ def assert_where(job: JobRecord) -> str:
     """``where 3 == 6`` for a failed comparison; a plain line for a failed truth test."""
     if job.op != ASSERT_CMP:
         return "assertion is false"
-    cmp, vtype = job.arg % 8, job.arg // 8
-    return f"where {render(job.lhs, vtype)} {CMP_NAMES[cmp]} {render(job.rhs, vtype)}"
+    cmp, left, right = job.arg & 7, (job.arg >> 3) & 15, job.arg >> 7  # vm.opcodes ARG_ASSERT
+    return f"where {render(job.lhs, left)} {CMP_NAMES[cmp]} {render(job.rhs, right)}"
 
 
 def job_failure(job: JobRecord, step_limit: int) -> tuple[str, str]:
