@@ -28,13 +28,16 @@ from compiler.codegen_expr import (
 from compiler.errors import E_PROGRAM_TOO_LARGE
 from compiler.peephole import optimize, pack
 from compiler.scope import F_ENTRY, F_IMPORT, F_MAX_STACK, F_NODE, fail, last_child
+from compiler.typerules import T_EMPTY_LIST
 from compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE, is_const_true
 from vm import opcodes as O
+from vm.valuetypes import T_FLOAT, T_LIST_INT
 
 __all__ = ["CG_NCONST", "CG_PC", "CG_WIDTH", "codegen"]
 
 N_BLOCK, N_ASSIGN, N_AUGASSIGN, N_EXPR_STMT = nodes.N_BLOCK, nodes.N_ASSIGN, nodes.N_AUGASSIGN, nodes.N_EXPR_STMT
 N_IF, N_WHILE, N_FOR_RANGE, N_RETURN, N_ASSERT = nodes.N_IF, nodes.N_WHILE, nodes.N_FOR_RANGE, nodes.N_RETURN, nodes.N_ASSERT
+N_FOR_LIST, N_SETITEM, N_METHOD = nodes.N_FOR_LIST, nodes.N_SETITEM, nodes.N_METHOD
 N_BREAK, N_CONTINUE, N_COMPARE, N_INT, N_BOOL, N_UNARY = (
     nodes.N_BREAK, nodes.N_CONTINUE, nodes.N_COMPARE, nodes.N_INT, nodes.N_BOOL, nodes.N_UNARY)  # fmt: skip
 UN_NOT = nodes.UN_NOT
@@ -44,10 +47,22 @@ FOR_RANGE, FOR_LOOP, RANGE_CHECK, RETURN = O.FOR_RANGE, O.FOR_LOOP, O.RANGE_CHEC
 ASSERT_TRUE, ASSERT_CMP = O.ASSERT_TRUE, O.ASSERT_CMP
 
 
+CMP_IN = nodes.CMP_IN
+
+
+@register_jitable
+def concrete_list(t, other):
+    """t, or for `[]` the other operand's list type (list[int] if both are `[]`)."""
+    if t != T_EMPTY_LIST:
+        return t
+    return other if other != T_EMPTY_LIST else T_LIST_INT
+
+
 @register_jitable
 def _tested_at_bottom(kind, val, first, n):
     """A loop tested at the bottom: `for` and every `while` but `while True`."""
-    return kind[n] == N_FOR_RANGE or (kind[n] == N_WHILE and not is_const_true(kind, val, first[n]))
+    k = kind[n]
+    return k == N_FOR_RANGE or k == N_FOR_LIST or (k == N_WHILE and not is_const_true(kind, val, first[n]))
 
 
 @register_jitable
@@ -75,7 +90,8 @@ def _join_loop(kind, val, first, code, cg, stk, j, is_break, chain):
 @register_jitable
 def _loop_frame(kind, stk, top):
     j = top - 1
-    while j >= 0 and kind[stk[j, S_NODE]] != N_WHILE and kind[stk[j, S_NODE]] != N_FOR_RANGE:
+    while j >= 0 and kind[stk[j, S_NODE]] != N_WHILE and kind[stk[j, S_NODE]] != N_FOR_RANGE and (
+            kind[stk[j, S_NODE]] != N_FOR_LIST):  # fmt: skip
         j -= 1
     return j
 
@@ -133,9 +149,22 @@ def emit_function(f, tok_start, tok_end, tok_line, kind, op, tok, first, next_, 
                 push = els
             else:
                 patch(code, cg, stk[top, S_B])
-        elif k == N_WHILE or k == N_FOR_RANGE:
+        elif k == N_WHILE or k == N_FOR_RANGE or k == N_FOR_LIST:
             if st == 0:
-                if k == N_FOR_RANGE:  # hidden slots h, h+1, h+2 = start, stop, step
+                if k == N_FOR_LIST:  # hidden slots h, h+1 = the list, the index
+                    h = val[n]
+                    emit_expr(c, tok_start, tok_end, tok_line, kind, op, tok, first, next_, val, type_,
+                              slot, fn, code, lines, consts, cg, stk, sp, err)  # fmt: skip
+                    emit(code, lines, cg, STORE_VAR, h, line)
+                    emit(code, lines, cg, LOAD_INT, 0, line)
+                    emit(code, lines, cg, STORE_VAR, h + 1, line)
+                    c = next_[c]
+                    stk[top, S_B] = -1
+                    stk[top, S_C] = emit(code, lines, cg, JUMP, -1, line)
+                    stk[top, S_A] = cg[CG_PC]
+                    cg[CG_DEPTH] += 1  # the test jumps to the top with the element pushed
+                    emit(code, lines, cg, STORE_VAR, slot[n], line)
+                elif k == N_FOR_RANGE:  # hidden slots h, h+1, h+2 = start, stop, step
                     h = val[n]
                     nargs = op[n]
                     step = -1
@@ -165,7 +194,15 @@ def emit_function(f, tok_start, tok_end, tok_line, kind, op, tok, first, next_, 
                 push = c
             else:
                 loop_top = stk[top, S_A] - cg[CG_ENTRY]
-                if k == N_FOR_RANGE:
+                if k == N_FOR_LIST:  # FOR_LIST; JUMP exit; JUMP top
+                    patch(code, cg, stk[top, S_C])
+                    emit(code, lines, cg, O.FOR_LIST, val[n], line)
+                    cg[CG_DEPTH] -= 1
+                    stk[top, S_B] = emit(code, lines, cg, JUMP, stk[top, S_B], line)
+                    cg[CG_DEPTH] += 1
+                    emit(code, lines, cg, JUMP, loop_top, line)
+                    cg[CG_DEPTH] -= 1
+                elif k == N_FOR_RANGE:
                     patch(code, cg, stk[top, S_C])
                     if loop_top <= 0xFFFF:
                         emit(code, lines, cg, FOR_LOOP, pack(loop_top, val[n]), line)
@@ -189,12 +226,32 @@ def emit_function(f, tok_start, tok_end, tok_line, kind, op, tok, first, next_, 
             chain = _loop_chain(kind, val, first, stk, j, k == N_BREAK)
             chain = emit(code, lines, cg, JUMP, chain, line)
             _join_loop(kind, val, first, code, cg, stk, j, k == N_BREAK, chain)
-        elif k == N_ASSERT and kind[c] == N_COMPARE and next_[next_[first[c]]] == -1:
+        elif k == N_ASSERT and kind[c] == N_COMPARE and next_[next_[first[c]]] == -1 and op[next_[first[c]]] < CMP_IN:
             link = next_[first[c]]
             for x in (first[c], first[link]):
                 emit_expr(x, tok_start, tok_end, tok_line, kind, op, tok, first, next_, val, type_, slot,
                           fn, code, lines, consts, cg, stk, sp, err)  # fmt: skip
-            emit(code, lines, cg, ASSERT_CMP, op[link] + 8 * type_[first[c]] + 128 * type_[link], line)
+            lt, rt = concrete_list(type_[first[c]], type_[link]), concrete_list(type_[link], type_[first[c]])
+            emit(code, lines, cg, ASSERT_CMP, op[link] + 8 * lt + 128 * rt, line)
+        elif k == N_SETITEM:  # xs[i] = v: xs, i, v, LIST_SET; xs[i] op= v: xs, i, xs, i, LIST_GET, v, op
+            sub = c
+            v = next_[sub]
+            for x in (first[sub], next_[first[sub]]):
+                emit_expr(x, tok_start, tok_end, tok_line, kind, op, tok, first, next_, val, type_, slot,
+                          fn, code, lines, consts, cg, stk, sp, err)  # fmt: skip
+            if op[n] >= 0:
+                emit_expr(sub, tok_start, tok_end, tok_line, kind, op, tok, first, next_, val, type_, slot,
+                          fn, code, lines, consts, cg, stk, sp, err)  # fmt: skip
+            emit_expr(v, tok_start, tok_end, tok_line, kind, op, tok, first, next_, val, type_, slot,
+                      fn, code, lines, consts, cg, stk, sp, err)  # fmt: skip
+            if op[n] >= 0:
+                fl = float_op(op[n], val[n], type_[v])
+                if fl:
+                    emit_convert(code, lines, cg, T_FLOAT, type_[v], line)
+                emit(code, lines, cg, FLOAT_OPCODES[op[n]] if fl else BIN_OPCODES[op[n]], 0, line)
+            else:
+                emit_convert(code, lines, cg, val[n], type_[v], line)
+            emit(code, lines, cg, O.LIST_SET, 0, line)
         elif k == N_ASSIGN or k == N_AUGASSIGN or k == N_EXPR_STMT or k == N_ASSERT or k == N_RETURN:
             if k == N_AUGASSIGN:
                 emit(code, lines, cg, LOAD_VAR, slot[n], line)
@@ -213,7 +270,8 @@ def emit_function(f, tok_start, tok_end, tok_line, kind, op, tok, first, next_, 
             if k == N_ASSIGN or k == N_AUGASSIGN:
                 emit(code, lines, cg, STORE_VAR, slot[n], line)
             elif k == N_EXPR_STMT:
-                emit(code, lines, cg, POP_TOP, 0, line)
+                if kind[c] != N_METHOD:  # list methods push nothing
+                    emit(code, lines, cg, POP_TOP, 0, line)
             elif k == N_ASSERT:
                 emit(code, lines, cg, ASSERT_TRUE, 0, line)
             else:

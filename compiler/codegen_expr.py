@@ -19,14 +19,17 @@ from numba.extending import register_jitable
 from compiler import nodes
 from compiler.errors import E_TOO_MANY_CONSTANTS
 from compiler.limits import MAX_CONSTS
-from compiler.scope import B_ABS, B_BOOL, B_FLOAT, B_INT, B_MIN, F_NPARAMS, F_PTYPE, fail
+from compiler.scope import B_ABS, B_BOOL, B_FLOAT, B_INT, B_LEN, B_MIN, B_SORTED, B_SUM, F_NPARAMS, F_PTYPE, M_APPEND, fail
+from compiler.typerules import T_EMPTY_LIST, element_type, is_list
 from compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE
 from vm import opcodes as O
-from vm.valuetypes import T_BOOL, T_FLOAT
+from vm.valuetypes import T_BOOL, T_FLOAT, T_LIST_FLOAT
 
 N_INT, N_BOOL, N_NONE, N_NAME, N_UNARY = nodes.N_INT, nodes.N_BOOL, nodes.N_NONE, nodes.N_NAME, nodes.N_UNARY
 N_BINARY, N_BOOLOP, N_COMPARE, N_CALL = nodes.N_BINARY, nodes.N_BOOLOP, nodes.N_COMPARE, nodes.N_CALL
-N_FLOAT, N_IFEXP = nodes.N_FLOAT, nodes.N_IFEXP
+N_FLOAT, N_IFEXP, N_LIST, N_SUBSCRIPT, N_SLICE = nodes.N_FLOAT, nodes.N_IFEXP, nodes.N_LIST, nodes.N_SUBSCRIPT, nodes.N_SLICE
+N_METHOD = nodes.N_METHOD
+CMP_IN, CMP_NOT_IN = nodes.CMP_IN, nodes.CMP_NOT_IN
 UN_NEG, UN_NOT, UN_INVERT, BOOL_AND = nodes.UN_NEG, nodes.UN_NOT, nodes.UN_INVERT, nodes.BOOL_AND
 BIN_ADD, BIN_MUL, BIN_DIV = nodes.BIN_ADD, nodes.BIN_MUL, nodes.BIN_DIV
 SIGN_BIT = np.int64(-(2**63))  # a float literal's bits XOR this: its negation
@@ -99,9 +102,23 @@ def emit_convert(code, lines, cg, want, got, line):
 @register_jitable
 def emit_truth(code, lines, cg, t, line):
     """Make the value on top (of type t) testable by the truth jumps (nonzero = true):
-    a float becomes bool(x) (-0.0 is false)."""
+    a float becomes bool(x) (-0.0 is false), a list its length."""
     if t == T_FLOAT:
         emit(code, lines, cg, O.FLOAT_TRUTH, 0, line)
+    elif is_list(t):
+        emit(code, lines, cg, O.LIST_LEN, 0, line)
+
+
+@register_jitable
+def needs_truth(t):
+    """Whether a value of type t is not its own truth value (see emit_truth)."""
+    return t == T_FLOAT or is_list(t)
+
+
+@register_jitable
+def float_flag(t):
+    """The float-elements operand (1 / 0) of a list instruction on list type t."""
+    return 1 if t == T_LIST_FLOAT else 0
 
 
 @register_jitable
@@ -112,8 +129,17 @@ def float_op(bop, lt, rt):
 
 @register_jitable
 def emit_compare(code, lines, cg, cmp, lt, rt, line):
-    """Push `a <cmp> b` for a, b of types lt, rt (floats: COMPARE_NUM, exact for int vs float)."""
-    if lt == T_FLOAT or rt == T_FLOAT:
+    """Push `a <cmp> b` for a, b of types lt, rt (floats: COMPARE_NUM, exact for int vs float;
+    `x in xs`: LIST_CONTAINS; lists: LIST_EQ)."""
+    if cmp == CMP_IN or cmp == CMP_NOT_IN:
+        emit(code, lines, cg, O.LIST_CONTAINS, O.CMP_EQ + 8 * lt + 128 * element_type(rt), line)
+        if cmp == CMP_NOT_IN:
+            emit(code, lines, cg, UNARY_NOT, 0, line)
+    elif is_list(lt):
+        emit(code, lines, cg, O.LIST_EQ, float_flag(lt if lt != T_EMPTY_LIST else rt), line)
+        if cmp == O.CMP_NE:
+            emit(code, lines, cg, UNARY_NOT, 0, line)
+    elif lt == T_FLOAT or rt == T_FLOAT:
         emit(code, lines, cg, O.COMPARE_NUM, cmp + 8 * lt + 128 * rt, line)
     else:
         emit(code, lines, cg, CMP_OPCODES[cmp], 0, line)
@@ -122,7 +148,15 @@ def emit_compare(code, lines, cg, cmp, lt, rt, line):
 @register_jitable
 def _emit_builtin_arg(code, lines, cg, b, i, t, result, line):
     """What a call of builtin b (scope.B_*) does once its argument i (of type t) is pushed."""
-    if b == B_ABS:
+    if b == B_LEN:
+        emit(code, lines, cg, O.LIST_LEN, 0, line)
+    elif b == B_SUM:
+        emit(code, lines, cg, O.LIST_SUM, float_flag(t), line)
+    elif b == B_SORTED:
+        emit(code, lines, cg, O.LIST_SORTED, float_flag(t), line)
+    elif is_list(t):  # min(xs) / max(xs)
+        emit(code, lines, cg, O.LIST_MIN if b == B_MIN else O.LIST_MAX, float_flag(t), line)
+    elif b == B_ABS:
         emit(code, lines, cg, O.FLOAT_ABS if t == T_FLOAT else O.INT_ABS, 0, line)
     elif b == B_INT:
         if t == T_FLOAT:
@@ -198,18 +232,69 @@ def emit_expr(root, tok_start, tok_end, tok_line, kind, op, tok, first, next_, v
                 emit(code, lines, cg, LOAD_INT, 0, line)
                 emit(code, lines, cg, BINARY_ADD, 0, line)
         elif k == N_BINARY:
-            fl = float_op(op[n], type_[c], type_[next_[c]])
+            lt, rt = type_[c], type_[next_[c]]
+            fl = float_op(op[n], lt, rt) and not is_list(type_[n])
             if st < 2:
                 push = c if st == 0 else next_[c]
                 if fl and st == 1:
                     emit_convert(code, lines, cg, T_FLOAT, type_[c], line)
                 elif (op[n] == BIN_ADD or op[n] == BIN_MUL) and _literal(kind, op, first, c):
-                    push = next_[c] if st == 0 else c  # k + x as x + k
+                    push = next_[c] if st == 0 else c  # k + x as x + k (k * xs as xs * k)
+            elif is_list(type_[n]):
+                if op[n] == BIN_ADD:
+                    emit(code, lines, cg, O.LIST_CONCAT, 0, line)
+                else:
+                    if is_list(rt) and not _literal(kind, op, first, c):  # n * xs: pushed n, xs
+                        emit(code, lines, cg, ROT_TWO, 0, line)
+                    emit(code, lines, cg, O.LIST_REPEAT, 0, line)
             elif fl:
                 emit_convert(code, lines, cg, T_FLOAT, type_[next_[c]], line)
                 emit(code, lines, cg, FLOAT_OPCODES[op[n]], 0, line)
             else:
                 emit(code, lines, cg, BIN_OPCODES[op[n]], 0, line)
+        elif k == N_LIST:  # elements, then NEW_LIST n (list[float]: ints converted)
+            if st > 0:
+                emit_convert(code, lines, cg, element_type(type_[n]), type_[stk[top, S_A]], line)
+            push = c if st == 0 else next_[stk[top, S_A]]
+            if push == -1:
+                emit(code, lines, cg, O.NEW_LIST, st, line)
+                cg[CG_DEPTH] -= st
+            else:
+                stk[top, S_A] = push
+        elif k == N_SUBSCRIPT:
+            if st < 2:
+                push = c if st == 0 else next_[c]
+            else:
+                emit(code, lines, cg, O.LIST_GET, 0, line)
+        elif k == N_SLICE:  # obj, then start, stop, step (LOAD_INT 0 for absent ones)
+            if st == 0:
+                stk[top, S_A] = c
+                push = c
+            elif st <= 3:
+                if (op[n] >> (st - 1)) & 1:
+                    push = next_[stk[top, S_A]]
+                    stk[top, S_A] = push
+                else:
+                    emit(code, lines, cg, LOAD_INT, 0, line)
+                    push = -2  # stay on this node
+            else:
+                emit(code, lines, cg, O.LIST_SLICE, op[n], line)
+        elif k == N_METHOD:  # obj, args; append / sort push nothing (statements only)
+            if st == 0:
+                stk[top, S_A] = c
+                push = c
+            elif next_[stk[top, S_A]] != -1:
+                if st > 1:
+                    emit_convert(code, lines, cg, element_type(type_[c]), type_[stk[top, S_A]], line)
+                push = next_[stk[top, S_A]]
+                stk[top, S_A] = push
+            else:
+                if st > 1:
+                    emit_convert(code, lines, cg, element_type(type_[c]), type_[stk[top, S_A]], line)
+                if op[n] - 1 == M_APPEND:
+                    emit(code, lines, cg, O.LIST_APPEND, 0, line)
+                else:
+                    emit(code, lines, cg, O.LIST_SORT, float_flag(type_[c]), line)
         elif k == N_IFEXP:  # children: body, cond, orelse
             if st == 0:
                 push = next_[c]
@@ -233,9 +318,9 @@ def emit_expr(root, tok_start, tok_end, tok_line, kind, op, tok, first, next_, v
             if st == 0:
                 push = c
             elif st == 1:
-                if lt == T_FLOAT and rt == T_FLOAT:
+                if lt == rt and needs_truth(lt):
                     emit(code, lines, cg, DUP_TOP, 0, line)
-                    emit(code, lines, cg, O.FLOAT_TRUTH, 0, line)
+                    emit_truth(code, lines, cg, lt, line)
                     jop = JUMP_IF_FALSE if op[n] == BOOL_AND else JUMP_IF_TRUE
                     stk[top, S_A] = emit(code, lines, cg, jop, -1, line)
                     emit(code, lines, cg, POP_TOP, 0, line)
@@ -254,7 +339,7 @@ def emit_expr(root, tok_start, tok_end, tok_line, kind, op, tok, first, next_, v
             # a < b < c like CPython: a; b; DUP_TOP; ROT_THREE; COMPARE; JUMP_IF_FALSE_OR_POP
             # cleanup; c; COMPARE; JUMP end; cleanup: ROT_TWO; POP_TOP; end:
             # `k < x` with a literal k (no chain) is emitted as `x > k`
-            swap = next_[next_[c]] == -1 and _literal(kind, op, first, c)
+            swap = next_[next_[c]] == -1 and _literal(kind, op, first, c) and op[next_[c]] < CMP_IN
             swap = swap and not _literal(kind, op, first, first[next_[c]])
             if st == 0:
                 stk[top, S_A] = next_[c]  # current link
@@ -303,7 +388,7 @@ def emit_expr(root, tok_start, tok_end, tok_line, kind, op, tok, first, next_, v
                 stk[top, S_A] = push
         if push == -1:
             sp -= 1
-        else:
+        elif push >= 0:
             stk[sp, S_NODE] = push
             stk[sp, S_STATE] = 0
             sp += 1

@@ -47,6 +47,11 @@ _CONSTRUCT_ROWS = [
     ("C_WALRUS", "assignment expressions (:=)"),
     ("C_BARE_ANNOTATION", "annotations without a value"),
     ("C_ASSERT_MESSAGE", "assert messages"),
+    ("C_LIST_AUGASSIGN", "augmented assignment to a list (+= extends in place: use xs = xs + ys or append)"),
+    ("C_SUBSCRIPT_AUGASSIGN", "augmented assignment to a subscript of anything but a name, or with a call in the index"),
+    ("C_NESTED_LISTS", "lists of lists"),
+    ("C_LIST_OF_BOOLS", "lists of bools (use list[int])"),
+    ("C_METHOD", "methods other than list.append and list.sort"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 globals().update({ident: i for i, (ident, _) in enumerate(_CONSTRUCT_ROWS)})
@@ -104,6 +109,7 @@ _ROWS = [
      "significant digits and a decimal exponent within +-22"),
     ("E_EXPECTED_ELSE", "expected 'else' in the conditional expression"),
     ("E_BUILTIN_ARGS", "'{text}' takes {expected_count} argument(s), {got_count} given"),
+    ("E_RETRY", "(internal) check the function again with local {arg} widened"),
 ]
 
 NAMES = tuple(r[0] for r in _ROWS)

@@ -38,6 +38,17 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     CALL       arg*                     tok = the called name, op = 0 (a function of the
                                         unit) or 1 + a supported builtin's scope.B_* code
     IFEXP      body cond orelse         `body if cond else orelse`
+    LIST       element*                 a list literal
+    SUBSCRIPT  obj index                obj[index]
+    SLICE      obj part*                obj[start:stop:step]; op: bits 1, 2, 4 = which parts
+                                        are given (the children, in that order)
+    METHOD     obj arg*                 obj.name(args), tok = name
+    FOR_LIST   iterable BLOCK           `for x in iterable:`, tok = x
+    SETITEM    SUBSCRIPT value          obj[index] = value; op = -1, or the BIN_* code of
+                                        an augmented assignment (obj[index] += value)
+
+COMPARE links also take CMP_IN / CMP_NOT_IN (`x in xs`, `x not in xs`) after vm.opcodes'
+six comparison codes.
 """
 
 from __future__ import annotations
@@ -46,7 +57,7 @@ KIND_NAMES = (
     "MODULE", "FUNCDEF", "PARAM", "BLOCK", "ASSIGN", "AUGASSIGN", "EXPR_STMT", "IF", "WHILE",
     "FOR_RANGE", "BREAK", "CONTINUE", "PASS", "DOCSTRING", "ELLIPSIS", "RETURN", "ASSERT",
     "INT", "BOOL", "NONE", "NAME", "UNARY", "BINARY", "BOOLOP", "COMPARE", "CMP_LINK", "CALL",
-    "FLOAT", "IFEXP",
+    "FLOAT", "IFEXP", "LIST", "SUBSCRIPT", "SLICE", "METHOD", "FOR_LIST", "SETITEM",
 )  # fmt: skip
 globals().update({"N_" + k: i for i, k in enumerate(KIND_NAMES)})
 
@@ -59,6 +70,8 @@ UN_NEG, UN_POS, UN_NOT, UN_INVERT = range(len(UN_NAMES))
 
 BOOL_NAMES = ("and", "or")
 BOOL_AND, BOOL_OR = range(len(BOOL_NAMES))
+
+CMP_IN, CMP_NOT_IN = 6, 7  # after vm.opcodes.CMP_NAMES
 
 # No annotation on an assignment.
 NO_TYPE = -1

@@ -19,7 +19,7 @@ from compiler import errors, nodes, tokens
 from compiler import parser_util as pu
 from compiler.parser_expr import parse_expr
 from compiler.parser_util import (
-    WORD_RANGE, annotation_type, docstring_end, fail_tok, is_kw, is_op, kw_unsupported, new_node, word_is,
+    WORD_RANGE, annotation_type, annotation_width, docstring_end, fail_tok, is_kw, is_op, kw_unsupported, new_node, word_is,
 )  # fmt: skip
 
 T = tokens
@@ -125,7 +125,7 @@ def _after_block(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, 
         return j if blk >= 0 else -1
     if k == N.N_WHILE and s == T.KW_ELSE:
         return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_WHILE_ELSE)
-    if k == N.N_FOR_RANGE and s == T.KW_ELSE:
+    if (k == N.N_FOR_RANGE or k == N.N_FOR_LIST) and s == T.KW_ELSE:
         return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_FOR_ELSE)
     return i
 
@@ -156,8 +156,9 @@ def _funcdef(src, tk, tsub, ts, te, i, kind, op, tok, first, next_, val, st, err
         t = annotation_type(src, tk, tsub, ts, te, j + 2, err)
         if t < 0:
             return -1
-        if is_op(tk, tsub, j + 3, T.OP_ASSIGN):
-            return fail_tok(err, ts, te, j, j + 3, E_UNSUPPORTED, errors.C_DEFAULTS)
+        w = annotation_width(src, tk, tsub, ts, te, j + 2) - 1  # tokens past a one-token annotation
+        if is_op(tk, tsub, j + 3 + w, T.OP_ASSIGN):
+            return fail_tok(err, ts, te, j, j + 3 + w, E_UNSUPPORTED, errors.C_DEFAULTS)
         p = new_node(kind, op, tok, first, next_, val, st, N.N_PARAM, t, j, 0)
         if p < 0:
             return fail_tok(err, ts, te, j, j, E_PROGRAM_TOO_LARGE, 0)
@@ -166,7 +167,7 @@ def _funcdef(src, tk, tsub, ts, te, i, kind, op, tok, first, next_, val, st, err
         else:
             next_[last] = p
         last = p
-        j += 3
+        j += 3 + w
         if is_op(tk, tsub, j, T.OP_COMMA):
             j += 1
         elif not is_op(tk, tsub, j, T.OP_RPAR):
@@ -177,7 +178,7 @@ def _funcdef(src, tk, tsub, ts, te, i, kind, op, tok, first, next_, val, st, err
         if t < 0:
             return -1
         op[fn] = t
-        j += 2
+        j += 1 + annotation_width(src, tk, tsub, ts, te, j + 1)
     elif is_op(tk, tsub, j, T.OP_COLON):
         return fail_tok(err, ts, te, i + 1, i + 1, errors.E_MISSING_RETURN_ANNOTATION, 0)
     if not is_op(tk, tsub, j, T.OP_COLON):
@@ -204,7 +205,19 @@ def _for(src, tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err
         return fail_tok(err, ts, te, i + 2, i + 2, E_SYNTAX, 0)
     r = i + 3
     if not (tk[r] == TK_NAME and word_is(src, ts, te, r, WORD_RANGE) and is_op(tk, tsub, r + 1, T.OP_LPAR)):
-        return fail_tok(err, ts, te, r, r, E_UNSUPPORTED, errors.C_FOR_NOT_RANGE)
+        node = new_node(kind, op, tok, first, next_, val, st, N.N_FOR_LIST, 0, i + 1, 0)
+        if node < 0:
+            return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0)
+        e, j = parse_expr(tk, tsub, ts, te, tv, r, kind, op, tok, first, next_, val, st, err)
+        if e < 0:
+            return -1
+        if not is_op(tk, tsub, j, T.OP_COLON):
+            return fail_tok(err, ts, te, j, j, E_EXPECTED_OP, T.OP_COLON)
+        first[node] = e
+        _append(first, next_, st, node)
+        blk, j = _open_body(tk, ts, te, j + 1, kind, op, tok, first, next_, val, st, err, node)
+        next_[e] = blk
+        return j if blk >= 0 else -1
     node = new_node(kind, op, tok, first, next_, val, st, N.N_FOR_RANGE, 0, i + 1, 0)
     if node < 0:
         return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0)
@@ -286,7 +299,19 @@ def _simple(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err, 
         return fail_tok(err, ts, te, j, j, E_UNSUPPORTED, errors.C_ASSERT_MESSAGE)
     if k == N.N_EXPR_STMT and tk[j] == TK_OP:
         s = tsub[j]
-        if s == T.OP_ASSIGN or s == T.OP_COLON or _augop(s) != -1:  # f(x) = 1, (a) += 1
+        a = _augop(s)
+        if kind[e] == N.N_SUBSCRIPT and (s == T.OP_ASSIGN or a >= 0):  # xs[i] = v, xs[i] += v
+            kind[node] = N.N_SETITEM
+            op[node] = -1 if s == T.OP_ASSIGN else a
+            v, j = parse_expr(tk, tsub, ts, te, tv, j + 1, kind, op, tok, first, next_, val, st, err)
+            if v < 0:
+                return -1
+            next_[e] = v
+            if is_op(tk, tsub, j, T.OP_ASSIGN):
+                return fail_tok(err, ts, te, j, j, E_UNSUPPORTED, errors.C_CHAINED_ASSIGN)
+        elif a == -2:
+            return fail_tok(err, ts, te, j, j, errors.E_UNSUPPORTED_OPERATOR, s)
+        elif s == T.OP_ASSIGN or s == T.OP_COLON or a != -1:  # f(x) = 1, (a) += 1
             return fail_tok(err, ts, te, e0, e0, E_UNSUPPORTED, errors.C_ASSIGN_TARGET)
     return _end_simple(tk, tsub, ts, te, j, err)
 
@@ -343,11 +368,12 @@ def _statement(src, tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, s
             t = annotation_type(src, tk, tsub, ts, te, i + 2, err)
             if t < 0:
                 return -1
-            if tk[i + 3] == TK_NEWLINE:
-                return fail_tok(err, ts, te, i, i + 2, E_UNSUPPORTED, errors.C_BARE_ANNOTATION)
-            if not is_op(tk, tsub, i + 3, T.OP_ASSIGN):
-                return fail_tok(err, ts, te, i + 3, i + 3, E_EXPECTED_OP, T.OP_ASSIGN)
-            return _simple(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err, N.N_ASSIGN, t, i, i + 4)
+            a = i + 2 + annotation_width(src, tk, tsub, ts, te, i + 2)  # after the annotation
+            if tk[a] == TK_NEWLINE:
+                return fail_tok(err, ts, te, i, a - 1, E_UNSUPPORTED, errors.C_BARE_ANNOTATION)
+            if not is_op(tk, tsub, a, T.OP_ASSIGN):
+                return fail_tok(err, ts, te, a, a, E_EXPECTED_OP, T.OP_ASSIGN)
+            return _simple(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err, N.N_ASSIGN, t, i, a + 1)
         a = _augop(s1)
         if a == -2:
             return fail_tok(err, ts, te, i + 1, i + 1, errors.E_UNSUPPORTED_OPERATOR, s1)

@@ -29,7 +29,9 @@ from compiler.parser_util import (
 from vm import opcodes
 
 # operator-stack codes; a = node, b = last child for CALL (last argument) and CMP (last link)
-X_PAREN, X_CALL, X_CMP, X_NOT, X_NEG, X_POS, X_AND, X_OR, X_IFC, X_IFE, X_INV, X_BIN = range(12)  # X_BIN + BIN_*
+# brackets (markers): X_PAREN, X_CALL (calls and methods), X_LIST (list literals), X_SUB
+# (subscripts and slices: the node's val counts the colons so far)
+X_PAREN, X_CALL, X_CMP, X_NOT, X_NEG, X_POS, X_AND, X_OR, X_IFC, X_IFE, X_INV, X_LIST, X_SUB, X_BIN = range(14)
 P_CMP = 4
 P_POW = 12
 
@@ -39,7 +41,8 @@ T = tokens
 N_CALL, N_NAME, N_INT, N_BOOL, N_NONE = nodes.N_CALL, nodes.N_NAME, nodes.N_INT, nodes.N_BOOL, nodes.N_NONE
 N_UNARY, N_BINARY, N_BOOLOP = nodes.N_UNARY, nodes.N_BINARY, nodes.N_BOOLOP
 N_COMPARE, N_CMP_LINK = nodes.N_COMPARE, nodes.N_CMP_LINK
-N_FLOAT, N_IFEXP = nodes.N_FLOAT, nodes.N_IFEXP
+N_FLOAT, N_IFEXP, N_LIST, N_SUBSCRIPT = nodes.N_FLOAT, nodes.N_IFEXP, nodes.N_LIST, nodes.N_SUBSCRIPT
+N_SLICE, N_METHOD = nodes.N_SLICE, nodes.N_METHOD
 E_SYNTAX, E_EXPECTED_EXPR, E_EXPECTED_OP = errors.E_SYNTAX, errors.E_EXPECTED_EXPR, errors.E_EXPECTED_OP
 E_UNSUPPORTED, E_UNSUPPORTED_KEYWORD = errors.E_UNSUPPORTED, errors.E_UNSUPPORTED_KEYWORD
 E_UNSUPPORTED_OPERATOR, E_PROGRAM_TOO_LARGE = errors.E_UNSUPPORTED_OPERATOR, errors.E_PROGRAM_TOO_LARGE
@@ -138,7 +141,7 @@ def _ifc_open(st):
     """Whether a conditional expression waits for its `else` inside the innermost bracket."""
     for d in range(st[S_NOPS] - 1, -1, -1):
         code = st[S_OPS + 4 * d]
-        if code == X_PAREN or code == X_CALL:
+        if _is_bracket(code):
             return False
         if code == X_IFC:
             return True
@@ -146,10 +149,15 @@ def _ifc_open(st):
 
 
 @register_jitable
+def _is_bracket(code):
+    return code == X_PAREN or code == X_CALL or code == X_LIST or code == X_SUB
+
+
+@register_jitable
 def _innermost_marker(st):
     for d in range(st[S_NOPS] - 1, -1, -1):
         code = st[S_OPS + 4 * d]
-        if code == X_PAREN or code == X_CALL:
+        if _is_bracket(code):
             return code
     return -1
 
@@ -233,6 +241,46 @@ def _reduce_above(kind, op, tok, first, next_, val, st, p):
         if not _reduce_top(kind, op, tok, first, next_, val, st):
             return False
     return True
+
+
+@register_jitable
+def _slice_part(kind, op, first, next_, val, st, present):
+    """At `:` or `]` inside the subscript on top of the stack: the part before it is done
+    (on the value stack when present).  Returns False for a fourth part."""
+    o = S_OPS + 4 * (st[S_NOPS] - 1)
+    node = st[o + 2]
+    k = val[node]  # colons so far: the part's index
+    if k > 2:
+        return False
+    if present:
+        x = _pop_val(st)
+        next_[st[o + 3]] = x
+        st[o + 3] = x
+        op[node] |= 1 << k
+    return True
+
+
+@register_jitable
+def _compare_link(kind, op, tok, first, next_, val, st, c, i):
+    """Comparison operator c at token i: start a COMPARE or extend the chain on top."""
+    if not _reduce_above(kind, op, tok, first, next_, val, st, P_CMP + 1):
+        return False
+    link = new_node(kind, op, tok, first, next_, val, st, N_CMP_LINK, c, i, 0)
+    if link < 0:
+        return False
+    x = _pop_val(st)
+    o = S_OPS + 4 * (st[S_NOPS] - 1)
+    if _top(st) == X_CMP:  # extend the chain
+        first[st[o + 3]] = x
+        next_[st[o + 3]] = link
+        st[o + 3] = link
+        return True
+    cmp = new_node(kind, op, tok, first, next_, val, st, N_COMPARE, 0, i, 0)
+    if cmp < 0:
+        return False
+    first[cmp] = x
+    next_[x] = link
+    return _push_op(st, X_CMP, i, cmp, link)
 
 
 @register_jitable
@@ -320,11 +368,36 @@ def parse_expr(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, er
                         return fail_tok(err, ts, te, i, i, E_NESTING_TOO_DEEP, MAX_NESTING), i
                     i += 1
                     continue
-                if s == T.OP_RPAR and _top(st) == X_CALL and is_op(tk, tsub, i - 1, T.OP_COMMA):
-                    st[S_NOPS] -= 1  # f(a, b,): the arguments are already linked
+                top = _top(st)
+                if (s == T.OP_RPAR and top == X_CALL or s == T.OP_RSQB and top == X_LIST) and is_op(
+                        tk, tsub, i - 1, T.OP_COMMA):  # fmt: skip
+                    st[S_NOPS] -= 1  # f(a, b,) / [a, b,]: the items are already linked
                     node = st[S_OPS + 4 * st[S_NOPS] + 2]
+                elif (s == T.OP_COLON or s == T.OP_RSQB) and top == X_SUB:  # an absent slice part
+                    o = S_OPS + 4 * (st[S_NOPS] - 1)
+                    sub = st[o + 2]
+                    if s == T.OP_RSQB and val[sub] == 0:  # xs[]
+                        return fail_tok(err, ts, te, i, i, E_EXPECTED_EXPR, 0), i
+                    if s == T.OP_COLON:
+                        if val[sub] >= 2:
+                            return fail_tok(err, ts, te, i, i, E_SYNTAX, 0), i
+                        val[sub] += 1
+                        kind[sub] = N_SLICE
+                        i += 1
+                        continue
+                    val[sub] = 0
+                    st[S_NOPS] -= 1
+                    node = sub
                 elif s == T.OP_LSQB:
-                    return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_LISTS), i
+                    node = new_node(kind, op, tok, first, next_, val, st, N_LIST, 0, i, 0)
+                    if node < 0:
+                        return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0), i
+                    if not is_op(tk, tsub, i + 1, T.OP_RSQB):
+                        if not _push_op(st, X_LIST, i, node, -1):
+                            return fail_tok(err, ts, te, i, i, E_NESTING_TOO_DEEP, MAX_NESTING), i
+                        i += 1
+                        continue
+                    i += 1  # [] (the node is complete)
                 elif s == T.OP_LBRACE:
                     return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_DICT_SET), i
                 elif s == T.OP_STAR or s == T.OP_DSTAR:
@@ -355,25 +428,9 @@ def parse_expr(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, er
                 if ok and not _push_op(st, X_BIN + b, i, -1, -1):
                     return fail_tok(err, ts, te, i, i, E_NESTING_TOO_DEEP, MAX_NESTING), i
             elif c >= 0:
-                ok = _reduce_above(kind, op, tok, first, next_, val, st, P_CMP + 1)
-                link = new_node(kind, op, tok, first, next_, val, st, N_CMP_LINK, c, i, 0)
-                if not ok or link < 0:
+                if not _compare_link(kind, op, tok, first, next_, val, st, c, i):
                     return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0), i
-                x = _pop_val(st)
-                o = S_OPS + 4 * (st[S_NOPS] - 1)
-                if _top(st) == X_CMP:  # extend the chain
-                    first[st[o + 3]] = x
-                    next_[st[o + 3]] = link
-                    st[o + 3] = link
-                else:
-                    cmp = new_node(kind, op, tok, first, next_, val, st, N_COMPARE, 0, i, 0)
-                    if cmp < 0:
-                        return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0), i
-                    first[cmp] = x
-                    next_[x] = link
-                    if not _push_op(st, X_CMP, i, cmp, link):
-                        return fail_tok(err, ts, te, i, i, E_NESTING_TOO_DEEP, MAX_NESTING), i
-            elif s == T.OP_RPAR or s == T.OP_COMMA:
+            elif s == T.OP_RPAR or s == T.OP_COMMA or s == T.OP_RSQB or (s == T.OP_COLON and _innermost_marker(st) == X_SUB):
                 if not _close(kind, op, tok, first, next_, val, st):
                     return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0), i
                 top = _top(st)
@@ -381,14 +438,40 @@ def parse_expr(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, er
                     return fail_tok(err, ts, te, i, i, errors.E_EXPECTED_ELSE, 0), i
                 if top < 0:
                     break  # not ours: the statement parser decides
+                closes = X_PAREN if s == T.OP_RPAR else (X_LIST if s == T.OP_RSQB else -1)
+                if closes == X_PAREN and top != X_PAREN and top != X_CALL or closes == X_LIST and top != X_LIST and top != X_SUB:
+                    return fail_tok(err, ts, te, i, i, E_SYNTAX, 0), i  # ( ... ] or [ ... )
                 if top == X_PAREN:
                     if s == T.OP_COMMA:
                         return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_TUPLES), i
                     st[S_NOPS] -= 1
                     i += 1
                     continue
-                _add_arg(first, next_, st)  # X_CALL
-                if s == T.OP_RPAR:
+                if top == X_SUB:
+                    if s == T.OP_COMMA:
+                        return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_TUPLES), i
+                    sub = st[S_OPS + 4 * (st[S_NOPS] - 1) + 2]
+                    if kind[sub] == N_SUBSCRIPT and s == T.OP_RSQB:  # xs[i]
+                        _add_arg(first, next_, st)
+                    elif not _slice_part(kind, op, first, next_, val, st, True):
+                        return fail_tok(err, ts, te, i, i, E_SYNTAX, 0), i
+                    if s == T.OP_COLON:
+                        if kind[sub] == N_SUBSCRIPT:  # the index just linked is a start
+                            kind[sub] = N_SLICE
+                            op[sub] = 1
+                        if val[sub] >= 2:
+                            return fail_tok(err, ts, te, i, i, E_SYNTAX, 0), i
+                        val[sub] += 1
+                        i += 1
+                        expect_operand = True
+                        continue
+                    val[sub] = 0
+                    st[S_NOPS] -= 1
+                    _push_val(st, sub)
+                    i += 1
+                    continue
+                _add_arg(first, next_, st)  # X_CALL, X_LIST
+                if s != T.OP_COMMA:
                     st[S_NOPS] -= 1
                     _push_val(st, st[S_OPS + 4 * st[S_NOPS] + 2])
                     i += 1
@@ -402,10 +485,31 @@ def parse_expr(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, er
                 break
             elif s == T.OP_WALRUS:
                 return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_WALRUS), i
-            elif s == T.OP_DOT:
-                return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_ATTRIBUTES), i
-            elif s == T.OP_LSQB:
-                return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_SUBSCRIPTS), i
+            elif s == T.OP_DOT:  # obj.name(args): a METHOD node, its args linked after obj
+                if tk[i + 1] != TK_NAME or not is_op(tk, tsub, i + 2, T.OP_LPAR):
+                    return fail_tok(err, ts, te, i, i + 1, E_UNSUPPORTED, errors.C_ATTRIBUTES), i
+                obj = _pop_val(st)
+                node = new_node(kind, op, tok, first, next_, val, st, N_METHOD, 0, i + 1, 0)
+                if node < 0:
+                    return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0), i
+                first[node] = obj
+                if is_op(tk, tsub, i + 3, T.OP_RPAR):
+                    _push_val(st, node)
+                    i += 4
+                    continue
+                if not _push_op(st, X_CALL, i + 1, node, obj):
+                    return fail_tok(err, ts, te, i, i, E_NESTING_TOO_DEEP, MAX_NESTING), i
+                i += 3
+                expect_operand = True
+                continue
+            elif s == T.OP_LSQB:  # obj[...]: a SUBSCRIPT (a SLICE once a colon shows)
+                obj = _pop_val(st)
+                node = new_node(kind, op, tok, first, next_, val, st, N_SUBSCRIPT, 0, i, 0)
+                if node < 0:
+                    return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0), i
+                first[node] = obj
+                if not _push_op(st, X_SUB, i, node, obj):
+                    return fail_tok(err, ts, te, i, i, E_NESTING_TOO_DEEP, MAX_NESTING), i
             elif s == T.OP_LPAR:
                 return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_CALL_TARGET), i
             elif _binop_unsupported(s):
@@ -429,11 +533,15 @@ def parse_expr(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, er
                 st[S_OPS + 4 * (st[S_NOPS] - 1)] = X_IFE
             elif s == T.KW_FOR and _innermost_marker(st) >= 0:
                 return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_COMPREHENSION), i
-            elif s == T.KW_IS or s == T.KW_IN:
+            elif s == T.KW_IN or (s == T.KW_NOT and is_kw(tk, tsub, i + 1, T.KW_IN)):
+                c = nodes.CMP_IN if s == T.KW_IN else nodes.CMP_NOT_IN
+                if not _compare_link(kind, op, tok, first, next_, val, st, c, i):
+                    return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0), i
+                if c == nodes.CMP_NOT_IN:
+                    i += 1
+            elif s == T.KW_IS:
                 return fail_tok(err, ts, te, i, i, E_UNSUPPORTED_KEYWORD, s), i
             elif s == T.KW_NOT:
-                if is_kw(tk, tsub, i + 1, T.KW_IN):
-                    return fail_tok(err, ts, te, i, i + 1, E_UNSUPPORTED_KEYWORD, T.KW_IN), i
                 return fail_tok(err, ts, te, i, i, E_SYNTAX, 0), i
             else:
                 break

@@ -26,6 +26,7 @@ SCRATCH_SIZE = S_VALS + MAX_NESTING + 2
 WORD_INT = np.frombuffer(b"int", dtype=np.uint8)
 WORD_BOOL = np.frombuffer(b"bool", dtype=np.uint8)
 WORD_FLOAT = np.frombuffer(b"float", dtype=np.uint8)
+WORD_LIST = np.frombuffer(b"list", dtype=np.uint8)
 WORD_RANGE = np.frombuffer(b"range", dtype=np.uint8)
 
 
@@ -87,14 +88,30 @@ def word_is(src, ts, te, i, word):
 
 
 @register_jitable
+def annotation_width(src, tk, tsub, ts, te, i):
+    """Tokens the annotation at token i spans: 4 for `list[T]`, else 1."""
+    if tk[i] == TK_NAME and word_is(src, ts, te, i, WORD_LIST) and is_op(tk, tsub, i + 1, T.OP_LSQB):
+        return 4
+    return 1
+
+
+@register_jitable
 def annotation_type(src, tk, tsub, ts, te, i, err):
-    """Type code of the annotation at token i (int, float, bool, None), or -1 with err set."""
+    """Type code of the annotation at token i (int, float, bool, None, list[int], list[float]), or -1 with err set."""
     if tk[i] == TK_NAME and word_is(src, ts, te, i, WORD_INT):
         return valuetypes.T_INT
     if tk[i] == TK_NAME and word_is(src, ts, te, i, WORD_BOOL):
         return valuetypes.T_BOOL
     if tk[i] == TK_NAME and word_is(src, ts, te, i, WORD_FLOAT):
         return valuetypes.T_FLOAT
+    if annotation_width(src, tk, tsub, ts, te, i) == 4:  # list[int] / list[float]
+        if not is_op(tk, tsub, i + 3, T.OP_RSQB):
+            return fail_tok(err, ts, te, i + 3, i + 3, errors.E_EXPECTED_OP, T.OP_RSQB)
+        if tk[i + 2] == TK_NAME and word_is(src, ts, te, i + 2, WORD_INT):
+            return valuetypes.T_LIST_INT
+        if tk[i + 2] == TK_NAME and word_is(src, ts, te, i + 2, WORD_FLOAT):
+            return valuetypes.T_LIST_FLOAT
+        return fail_tok(err, ts, te, i, i + 3, errors.E_UNKNOWN_TYPE, 0)
     if is_kw(tk, tsub, i, T.KW_NONE):
         return valuetypes.T_NONE
     if tk[i] == TK_NAME or tk[i] == TK_STRING or tk[i] == TK_KEYWORD:

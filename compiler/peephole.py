@@ -3,7 +3,7 @@
 `optimize` is a kernel body (no allocation: three int32 scratch arrays are passed in).  It
 runs on codegen's output for one function, in place:
 
-1. mark every jump target (and both successors of FOR_RANGE);
+1. mark every jump target (and both successors of FOR_RANGE / FOR_LIST);
 2. scan once, replacing each sequence of a pattern below by its superinstruction unless a
    jump lands inside it (on its first instruction is fine), compacting the code, recording
    each old index's new index, and measuring the operand stack's depth;
@@ -61,7 +61,7 @@ STORE_LOAD, RETURN_VAR = O.STORE_LOAD, O.RETURN_VAR
 JUMP_IF_FALSE, JUMP_IF_TRUE, JUMP_IF_NOT_LT, JUMP_IF_NOT_LT_INT = (
     O.JUMP_IF_FALSE, O.JUMP_IF_TRUE, O.JUMP_IF_NOT_LT, O.JUMP_IF_NOT_LT_INT)  # fmt: skip
 JUMP_IF_NOT_LT_VARS, JUMP_IF_NOT_LT_VAR_INT = O.JUMP_IF_NOT_LT_VARS, O.JUMP_IF_NOT_LT_VAR_INT
-JUMP, RETURN, CALL, FOR_RANGE = O.JUMP, O.RETURN, O.CALL, O.FOR_RANGE
+JUMP, RETURN, CALL, FOR_RANGE, FOR_LIST, NEW_LIST = O.JUMP, O.RETURN, O.CALL, O.FOR_RANGE, O.FOR_LIST, O.NEW_LIST
 HI_MIN, HI_MAX, LO_MAX = O.FIELD_MIN, O.FIELD_MAX, 0xFFFF
 
 # the patterns rely on these opcode runs being parallel (table order)
@@ -172,7 +172,7 @@ def depths(code, lo, n, fn, dep, work):
         i = work[n_work]
         op = code[lo + i, 0]
         arg = code[lo + i, 1]
-        after = dep[i] - (fn[arg, F_NPARAMS] if op == CALL else POPS[op]) + PUSHES[op]
+        after = dep[i] - _pops(op, arg, fn) + PUSHES[op]
         for s in range(2):  # successors: the next instruction, a jump target
             nxt = i + 1
             d = after
@@ -181,11 +181,11 @@ def depths(code, lo, n, fn, dep, work):
                     continue
                 if JUMP_KIND[op] != 0:
                     d = after - KEEPS[op]  # falling through pops what a jump keeps
-                elif op == FOR_RANGE:
+                elif op == FOR_RANGE or op == FOR_LIST:
                     d = after - 1  # the exit JUMP, with nothing pushed
             elif JUMP_KIND[op] != 0:
                 nxt = target_of(op, arg)
-            elif op == FOR_RANGE:
+            elif op == FOR_RANGE or op == FOR_LIST:
                 nxt = i + 2
             else:
                 continue
@@ -193,6 +193,16 @@ def depths(code, lo, n, fn, dep, work):
                 dep[nxt] = d
                 work[n_work] = nxt
                 n_work += 1
+
+
+@register_jitable
+def _pops(op, arg, fn):
+    """Values instruction (op, arg) pops: CALL its callee's arity, NEW_LIST its operand."""
+    if op == CALL:
+        return fn[arg, F_NPARAMS]
+    if op == NEW_LIST:
+        return arg
+    return POPS[op]
 
 
 @register_jitable
@@ -211,7 +221,7 @@ def optimize(code, lines, lo, hi, fn, tgt, dep, work):
         t = target_of(op, code[lo + i, 1])
         if JUMP_KIND[op] != 0 and 0 <= t < n:
             tgt[t] = 1
-        elif op == FOR_RANGE and i + 2 < n:
+        elif (op == FOR_RANGE or op == FOR_LIST) and i + 2 < n:
             tgt[i + 1] = 1
             tgt[i + 2] = 1
     r = 0
@@ -219,7 +229,7 @@ def optimize(code, lines, lo, hi, fn, tgt, dep, work):
     deepest = 0
     while r < n:
         opc, arg, k, li = match(code, lo, r, n, tgt)
-        pops = fn[arg, F_NPARAMS] if opc == CALL else POPS[opc]
+        pops = _pops(opc, arg, fn)
         deepest = max(deepest, max(dep[r], 0) - pops + PUSHES[opc])
         lines[lo + w] = lines[lo + r + li]
         code[lo + w, 0] = opc

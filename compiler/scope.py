@@ -27,7 +27,7 @@ from vm.valuetypes import T_NONE
 
 MAX_PARAMS, MAX_LOCALS, MAX_FUNCTIONS = limits.MAX_PARAMS, limits.MAX_LOCALS, limits.MAX_FUNCTIONS
 N_FUNCDEF, N_PARAM, N_BLOCK = nodes.N_FUNCDEF, nodes.N_PARAM, nodes.N_BLOCK
-N_ASSIGN, N_AUGASSIGN, N_FOR_RANGE = nodes.N_ASSIGN, nodes.N_AUGASSIGN, nodes.N_FOR_RANGE
+N_ASSIGN, N_AUGASSIGN, N_FOR_RANGE, N_FOR_LIST = nodes.N_ASSIGN, nodes.N_AUGASSIGN, nodes.N_FOR_RANGE, nodes.N_FOR_LIST
 N_DOCSTRING, N_ELLIPSIS = nodes.N_DOCSTRING, nodes.N_ELLIPSIS
 
 # function-table columns
@@ -38,14 +38,18 @@ L_START, L_END, L_TYPE = range(3)
 # Python builtins: the first N_SUPPORTED_BUILTINS may be called (B_* codes); calling any
 # other is E_NOT_CALLABLE_BUILTIN ("not supported yet").
 BUILTINS = (
-    "abs", "min", "max", "int", "float", "bool", "len", "sum", "print", "range", "str", "sorted",
+    "abs", "min", "max", "int", "float", "bool", "len", "sum", "sorted", "print", "range", "str",
     "list", "dict", "set", "tuple", "round", "pow", "divmod", "all", "any", "map", "filter",
     "zip", "enumerate", "reversed", "ord", "chr", "hex", "bin", "oct", "isinstance", "type",
     "input", "open", "repr", "hash", "id", "iter", "next", "format", "exit", "quit",
 )  # fmt: skip
 BUILTIN_BYTES, BUILTIN_LENS = _byte_table(BUILTINS)
-B_ABS, B_MIN, B_MAX, B_INT, B_FLOAT, B_BOOL = range(6)
-N_SUPPORTED_BUILTINS = 6
+B_ABS, B_MIN, B_MAX, B_INT, B_FLOAT, B_BOOL, B_LEN, B_SUM, B_SORTED = range(9)
+N_SUPPORTED_BUILTINS = 9
+# list methods a candidate may call (METHOD nodes: op = 1 + index)
+METHODS = ("append", "sort")
+M_APPEND, M_SORT = range(len(METHODS))
+METHOD_BYTES, METHOD_LENS = _byte_table(METHODS)
 # Names the language gives a fixed meaning (`for i in range(...)`): never redefined.
 RESERVED_BYTES, RESERVED_LENS = _byte_table(("range",))
 
@@ -94,6 +98,12 @@ def in_table(src, s, e, table, lens):
 def builtin_code(src, s, e):
     """B_* code (index in BUILTINS) of the name src[s:e], or -1 for a name that is no builtin."""
     return table_index(src, s, e, BUILTIN_BYTES, BUILTIN_LENS)
+
+
+@register_jitable
+def method_code(src, s, e):
+    """M_* code of the list method named src[s:e], or -1."""
+    return table_index(src, s, e, METHOD_BYTES, METHOD_LENS)
 
 
 @register_jitable
@@ -217,7 +227,7 @@ def collect_locals(src, tok_start, tok_end, kind, tok, first, next_, slot, fn, f
         sp -= 1
         n = stk[sp, 0]
         k = kind[n]
-        if k == N_ASSIGN or k == N_AUGASSIGN or k == N_FOR_RANGE:
+        if k == N_ASSIGN or k == N_AUGASSIGN or k == N_FOR_RANGE or k == N_FOR_LIST:
             s, e = tok_start[tok[n]], tok_end[tok[n]]
             v = find_local(src, locs, nloc, s, e)
             if v < 0:

@@ -62,8 +62,12 @@ from compiler.scope import (
     is_builtin,
     last_child,
 )
-from compiler.scope import B_ABS, B_BOOL, B_FLOAT, B_INT, B_MAX, B_MIN, N_SUPPORTED_BUILTINS, builtin_code
-from vm.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE
+from compiler.scope import B_MAX, B_MIN, M_APPEND, N_SUPPORTED_BUILTINS, builtin_code, method_code
+from compiler.typerules import (
+    T_EMPTY_LIST, binary_type, builtin_type, compare_ok, converts, element_type, is_integral, is_list,
+    list_literal_type,
+)  # fmt: skip
+from vm.valuetypes import T_BOOL, T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_NONE
 
 N_BLOCK, N_ASSIGN, N_AUGASSIGN, N_EXPR_STMT = nodes.N_BLOCK, nodes.N_ASSIGN, nodes.N_AUGASSIGN, nodes.N_EXPR_STMT
 N_IF, N_WHILE, N_FOR_RANGE, N_RETURN, N_ASSERT = nodes.N_IF, nodes.N_WHILE, nodes.N_FOR_RANGE, nodes.N_RETURN, nodes.N_ASSERT
@@ -73,7 +77,9 @@ N_INT, N_BOOL, N_NONE, N_NAME, N_UNARY = nodes.N_INT, nodes.N_BOOL, nodes.N_NONE
 N_BINARY, N_BOOLOP, N_COMPARE, N_CMP_LINK, N_CALL = (
     nodes.N_BINARY, nodes.N_BOOLOP, nodes.N_COMPARE, nodes.N_CMP_LINK, nodes.N_CALL,
 )  # fmt: skip
-N_FLOAT, N_IFEXP = nodes.N_FLOAT, nodes.N_IFEXP
+N_FLOAT, N_IFEXP, N_LIST, N_SUBSCRIPT, N_SLICE = nodes.N_FLOAT, nodes.N_IFEXP, nodes.N_LIST, nodes.N_SUBSCRIPT, nodes.N_SLICE
+N_METHOD, N_FOR_LIST, N_SETITEM = nodes.N_METHOD, nodes.N_FOR_LIST, nodes.N_SETITEM
+E_UNSUPPORTED, E_RETRY = errors.E_UNSUPPORTED, errors.E_RETRY
 UN_NOT, UN_INVERT, NO_TYPE = nodes.UN_NOT, nodes.UN_INVERT, nodes.NO_TYPE
 BIN_DIV, BIN_AND, BIN_OR, BIN_XOR = nodes.BIN_DIV, nodes.BIN_AND, nodes.BIN_OR, nodes.BIN_XOR
 BIN_LSHIFT, BIN_RSHIFT = nodes.BIN_LSHIFT, nodes.BIN_RSHIFT
@@ -96,30 +102,6 @@ def scratch_rows(n_nodes):
 @register_jitable
 def bit(s):
     return ONE << np.uint64(s)
-
-
-@register_jitable
-def binary_type(bop, lt, rt):
-    """Result type of `lt <bop> rt` (nodes.BIN_* code), or -1 when Python's result type is
-    not one gpucc has: an int mixed with a float is a float, bools act as ints except that
-    & | ^ of two bools is a bool."""
-    f = lt == T_FLOAT or rt == T_FLOAT
-    if bop == BIN_AND or bop == BIN_OR or bop == BIN_XOR:
-        if f:
-            return -1
-        return T_BOOL if lt == T_BOOL and rt == T_BOOL else T_INT
-    if bop == BIN_LSHIFT or bop == BIN_RSHIFT:
-        return -1 if f else T_INT
-    if bop == BIN_DIV or f:
-        return T_FLOAT
-    return T_INT
-
-
-@register_jitable
-def converts(want, got):
-    """Whether a value of type got may stand where want is expected: the same type, or an
-    int or bool where a float is expected (converted, as PEP 484's numeric tower allows)."""
-    return want == got or (want == T_FLOAT and (got == T_INT or got == T_BOOL))
 
 
 @register_jitable
@@ -158,7 +140,7 @@ def _resolve_call(src, tok_start, tok_end, kind, op, tok, first, next_, slot, fn
         if b < 0 or b >= N_SUPPORTED_BUILTINS:
             return fail(err, E_NOT_CALLABLE_BUILTIN if is_builtin(src, s, e) else E_UNKNOWN_FUNCTION, s, e, 0)
         want = 2 if b == B_MIN or b == B_MAX else 1
-        if nargs != want and not (want == 2 and nargs > 2):
+        if nargs != want and not (want == 2 and nargs > 2) and not (want == 2 and nargs == 1):
             return fail(err, E_BUILTIN_ARGS, s, e, want * 256 + nargs)
         op[n] = 1 + b
         return 0
@@ -170,7 +152,7 @@ def _resolve_call(src, tok_start, tok_end, kind, op, tok, first, next_, slot, fn
 
 @register_jitable
 def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, first, next_,
-              type_, slot, fn, nf, locs, nloc, mask, stk, sp0, err):  # fmt: skip
+              type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp0, err):  # fmt: skip
     """Type the expression at root (postorder walk on stk above sp0).
 
     truth: only its truth value is used; void_ok: root may be a call of a `-> None` function.
@@ -210,8 +192,18 @@ def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, firs
         t = T_INT
         if k == N_INT:
             t = T_INT
-        elif k == N_BOOL or k == N_COMPARE:
+        elif k == N_BOOL:
             t = T_BOOL
+        elif k == N_COMPARE:
+            t = T_BOOL
+            left = first[n]
+            link = next_[left]
+            while link != -1:
+                if not compare_ok(op[link], type_[left], type_[link]):
+                    lt, rt = type_[left], type_[link]
+                    return fail(err, E_OPERAND_TYPES, tok_start[tok[link]], tok_end[tok[link]], lt * 16 + rt)
+                left = first[link]
+                link = next_[link]
         elif k == N_NAME:
             s, e = tok_start[tok[n]], tok_end[tok[n]]
             v = find_local(src, locs, nloc, s, e)
@@ -226,7 +218,7 @@ def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, firs
         elif k == N_UNARY:
             ct = type_[first[n]]
             t = T_BOOL if op[n] == UN_NOT else (T_FLOAT if ct == T_FLOAT else T_INT)
-            if op[n] == UN_INVERT and ct == T_FLOAT:
+            if (op[n] == UN_INVERT and ct == T_FLOAT) or (op[n] != UN_NOT and is_list(ct)):
                 return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], ct * 16 + ct)
         elif k == N_BINARY:
             lt, rt = type_[first[n]], type_[next_[first[n]]]
@@ -238,8 +230,33 @@ def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, firs
             t = bt
             if bt != ot:
                 t = T_FLOAT
-                if not (converts(T_FLOAT, bt) and converts(T_FLOAT, ot)):
+                if is_list(bt) and is_list(ot):
+                    t = bt if ot == T_EMPTY_LIST else (ot if bt == T_EMPTY_LIST else -1)
+                    if t < 0:
+                        return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], bt * 16 + ot)
+                elif not (converts(T_FLOAT, bt) and converts(T_FLOAT, ot)):
                     return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], bt * 16 + ot)
+        elif k == N_LIST:
+            t = list_literal_type(first, next_, type_, n)
+            if t < 0:
+                return fail(err, E_UNSUPPORTED, tok_start[tok[n]], tok_end[tok[n]],
+                            errors.C_LIST_OF_BOOLS if t == -2 else errors.C_NESTED_LISTS)  # fmt: skip
+        elif k == N_SUBSCRIPT or k == N_SLICE:
+            ot = type_[first[n]]
+            c = next_[first[n]]
+            while c != -1:
+                if not is_integral(type_[c]):
+                    return _expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c, T_INT * 16 + type_[c])
+                c = next_[c]
+            if not is_list(ot):
+                return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], ot * 16 + T_INT)
+            t = element_type(ot) if k == N_SUBSCRIPT else ot
+        elif k == N_METHOD:
+            t = _method_type(src, tok_start, tok_end, kind, op, tok, first, next_, type_, slot, locs, widen, n, err)
+            if t < 0:
+                return -1
+            if not (void_ok and n == root):
+                return fail(err, E_VOID_VALUE, tok_start[tok[n]], tok_end[tok[n]], 0)
         elif k == N_BOOLOP:
             lt, rt = type_[first[n]], type_[next_[first[n]]]
             if lt == rt:
@@ -249,7 +266,7 @@ def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, firs
         elif k == N_CMP_LINK:
             t = type_[first[n]]
         elif k == N_CALL and op[n] > 0:
-            t = _builtin_type(op[n] - 1, first, next_, type_, n)
+            t = builtin_type(op[n] - 1, first, next_, type_, n)
             if t < 0:
                 return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], -t - 1)
         elif k == N_CALL:
@@ -274,25 +291,57 @@ def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, firs
 
 
 @register_jitable
-def _builtin_type(b, first, next_, type_, n):
-    """Result type of a call of supported builtin b (scope.B_*), or -1 - (lt * 16 + rt) for
-    arguments of types it does not take (min / max: all of one type)."""
-    c = first[n]
-    t = type_[c]
-    if b == B_ABS:
-        return T_FLOAT if t == T_FLOAT else T_INT
-    if b == B_INT:
-        return T_INT
-    if b == B_FLOAT:
-        return T_FLOAT
-    if b == B_BOOL:
-        return T_BOOL
-    c = next_[c]
-    while c != -1:  # min, max
-        if type_[c] != t:
-            return -1 - (t * 16 + type_[c])
+def _widen_or_fail(kind, tok, first, tok_start, tok_end, slot, widen, obj, et, vt, value, err):
+    """A value of type vt goes into a list obj of element type et that does not take it: if
+    obj is a local list of ints (from `[]`) not widened yet, ask for a check with it a list
+    of floats (E_RETRY); else the type error."""
+    if et == T_INT and vt == T_FLOAT and kind[obj] == N_NAME and (widen & bit(slot[obj])) == ZERO:
+        return fail(err, E_RETRY, 0, 0, slot[obj])
+    return _expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, value, et * 16 + vt)
+
+
+@register_jitable
+def _method_type(src, tok_start, tok_end, kind, op, tok, first, next_, type_, slot, locs, widen, n, err):
+    """Type (None) of the list method call n: xs.append(v), xs.sort(); -1 with err set."""
+    s, e = tok_start[tok[n]], tok_end[tok[n]]
+    m = method_code(src, s, e)
+    obj = first[n]
+    if m < 0:
+        return fail(err, E_UNSUPPORTED, s, e, errors.C_METHOD)
+    nargs = 0
+    c = next_[obj]
+    while c != -1:
+        nargs += 1
         c = next_[c]
-    return t
+    if nargs != (1 if m == M_APPEND else 0):
+        return fail(err, E_BUILTIN_ARGS, s, e, (1 if m == M_APPEND else 0) * 256 + nargs)
+    if not is_list(type_[obj]):
+        return fail(err, E_OPERAND_TYPES, s, e, type_[obj] * 16 + type_[obj])
+    op[n] = 1 + m
+    if m == M_APPEND:
+        et, v = element_type(type_[obj]), next_[obj]
+        if not converts(et, type_[v]):
+            return _widen_or_fail(kind, tok, first, tok_start, tok_end, slot, widen, obj, et, type_[v], v, err)
+    return T_NONE
+
+
+@register_jitable
+def _calls_in(kind, first, next_, root, stk, sp0):
+    """Whether the expression at root calls a function or method (walk on stk above sp0)."""
+    sp = sp0
+    stk[sp, S_NODE] = root
+    sp += 1
+    while sp > sp0:
+        sp -= 1
+        n = stk[sp, S_NODE]
+        if kind[n] == N_CALL or kind[n] == N_METHOD:
+            return True
+        c = first[n]
+        while c != -1 and sp < stk.shape[0]:
+            stk[sp, S_NODE] = c
+            sp += 1
+            c = next_[c]
+    return False
 
 
 @register_jitable
@@ -341,20 +390,27 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
             if sp < 0:
                 return -1
             continue
-        if k == N_IF or k == N_WHILE or k == N_FOR_RANGE:
+        if k == N_IF or k == N_WHILE or k == N_FOR_RANGE or k == N_FOR_LIST:
             c = first[n]
-            if st == 0:  # before the body: condition / range arguments
-                if k == N_FOR_RANGE:
-                    for _ in range(op[n]):
-                        if type_expr(c, 0, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
-                                     type_, slot, fn, nf, locs, nloc, mask, stk, sp, err) < 0:  # fmt: skip
+            if st == 0:  # before the body: condition / range arguments / the list
+                if k == N_FOR_RANGE or k == N_FOR_LIST:
+                    et = T_INT
+                    for _ in range(op[n] if k == N_FOR_RANGE else 1):
+                        t = type_expr(c, 0, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
+                                      type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
+                        if t < 0:
                             return -1
+                        if k == N_FOR_LIST:
+                            if not is_list(t):
+                                return _expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c,
+                                                  T_LIST_INT * 16 + t)  # fmt: skip
+                            et = element_type(t)
                         c = next_[c]
                     v = slot[n]
                     if locs[v, L_TYPE] < 0:
-                        locs[v, L_TYPE] = T_INT
-                    elif locs[v, L_TYPE] != T_INT:
-                        return fail(err, E_TYPE_MISMATCH, s, e, locs[v, L_TYPE] * 16 + T_INT)
+                        locs[v, L_TYPE] = et
+                    elif locs[v, L_TYPE] != et:
+                        return fail(err, E_TYPE_MISMATCH, s, e, locs[v, L_TYPE] * 16 + et)
                     val[n] = nloc + 3 * depth
                     depth += 1
                     if nloc + 3 * depth > MAX_LOCALS:
@@ -362,14 +418,14 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
                     max_depth = max(max_depth, depth)
                 else:
                     if type_expr(c, 1, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
-                                 type_, slot, fn, nf, locs, nloc, mask, stk, sp, err) < 0:  # fmt: skip
+                                 type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err) < 0:  # fmt: skip
                         return -1
                     c = next_[c]
                 masks[top, 0] = mask  # before the body
                 masks[top, 1] = ALL  # AND of the masks at breaks / after the then-branch
                 stk[top, S_B] = 0  # some break (then-branch end) is reachable
                 stk[top, S_C] = live  # live before the statement
-                if k == N_FOR_RANGE:
+                if k == N_FOR_RANGE or k == N_FOR_LIST:
                     mask |= bit(slot[n])
                 stk[top, S_STATE] = 1
                 sp = _push(stk, sp, c, err, tok_start, tok_end, tok)
@@ -397,7 +453,7 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
             else:
                 mask = masks[top, 0]
                 live = stk[top, S_C]
-                if k == N_FOR_RANGE:
+                if k == N_FOR_RANGE or k == N_FOR_LIST:
                     depth -= 1
             type_[n] = live
             sp -= 1
@@ -406,7 +462,7 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
         c = first[n]
         if k == N_ASSIGN or k == N_AUGASSIGN:
             t = type_expr(c, 0, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
-                          type_, slot, fn, nf, locs, nloc, mask, stk, sp, err)  # fmt: skip
+                          type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
             if t < 0:
                 return -1
             v = slot[n]
@@ -414,6 +470,8 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
             if k == N_AUGASSIGN:
                 if (mask & bit(v)) == ZERO or have < 0:
                     return fail(err, E_UNBOUND, s, e, 0)
+                if is_list(have):
+                    return fail(err, E_UNSUPPORTED, s, e, errors.C_LIST_AUGASSIGN)
                 r = binary_type(op[n], have, t)
                 if r < 0:
                     return fail(err, E_OPERAND_TYPES, s, e, have * 16 + t)
@@ -429,7 +487,9 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
                     return fail(err, E_TYPE_MISMATCH, s, e, have * 16 + want)
                 if have < 0:
                     have = t if want == NO_TYPE else want
-                    if have == T_INT and want == NO_TYPE and (widen & bit(v)) != ZERO:
+                    if have == T_EMPTY_LIST:  # `xs = []`: a list of ints unless floats go in
+                        have = T_LIST_FLOAT if (widen & bit(v)) != ZERO else T_LIST_INT
+                    elif have == T_INT and want == NO_TYPE and (widen & bit(v)) != ZERO:
                         have = T_FLOAT
                     locs[v, L_TYPE] = have
                 if t == T_FLOAT and have == T_INT and want == NO_TYPE and (widen & bit(v)) == ZERO:
@@ -438,9 +498,28 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
                     return _expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c, have * 16 + t)
                 mask |= bit(v)
             val[n] = have  # codegen converts an int value stored into a float
+        elif k == N_SETITEM:  # children: SUBSCRIPT(obj, index), value
+            et = type_expr(c, 0, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
+                           type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
+            if et < 0:
+                return -1
+            v = next_[c]
+            vt = type_expr(v, 0, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
+                           type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
+            if vt < 0:
+                return -1
+            if op[n] >= 0:  # xs[i] op= v evaluates xs and i twice: they must be pure
+                if kind[first[c]] != N_NAME or _calls_in(kind, first, next_, next_[first[c]], stk, sp):
+                    return fail(err, E_UNSUPPORTED, s, e, errors.C_SUBSCRIPT_AUGASSIGN)
+                vt = binary_type(op[n], et, vt)
+                if vt < 0:
+                    return fail(err, E_OPERAND_TYPES, s, e, et * 16 + type_[v])
+            if not converts(et, vt):
+                return _widen_or_fail(kind, tok, first, tok_start, tok_end, slot, widen, first[c], et, vt, v, err)
+            val[n] = et
         elif k == N_EXPR_STMT or k == N_ASSERT:
             if type_expr(c, 1 if k == N_ASSERT else 0, 1 if k == N_EXPR_STMT else 0, src, tok_start, tok_end,
-                         kind, op, tok, first, next_, type_, slot, fn, nf, locs, nloc, mask, stk, sp, err) < 0:  # fmt: skip
+                         kind, op, tok, first, next_, type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err) < 0:  # fmt: skip
                 return -1
         elif k == N_RETURN:
             t = T_NONE
@@ -448,7 +527,7 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
                 type_[c] = T_NONE
             elif c != -1:
                 t = type_expr(c, 0, 1 if ret == T_NONE else 0, src, tok_start, tok_end, kind, op, tok, first,
-                              next_, type_, slot, fn, nf, locs, nloc, mask, stk, sp, err)  # fmt: skip
+                              next_, type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
                 if t < 0:
                     return -1
             val[n] = ret
@@ -460,7 +539,8 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
             live = 0
         elif k == N_BREAK or k == N_CONTINUE:
             j = top - 1
-            while j >= 0 and kind[stk[j, S_NODE]] != N_WHILE and kind[stk[j, S_NODE]] != N_FOR_RANGE:
+            while j >= 0 and kind[stk[j, S_NODE]] != N_WHILE and kind[stk[j, S_NODE]] != N_FOR_RANGE and (
+                    kind[stk[j, S_NODE]] != N_FOR_LIST):  # fmt: skip
                 j -= 1
             if j < 0:
                 return fail(err, E_BREAK_OUTSIDE_LOOP, s, e, 0)
@@ -498,6 +578,10 @@ def typecheck(src, tok_start, tok_end, kind, op, tok, first, next_, val, n_nodes
             while r <= -2:  # at most once per local: each retry widens one more
                 r = check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
                                    type_, slot, fn, nf, locs, stk, masks, widen, err)  # fmt: skip
+                if r == -1 and err[0] == E_RETRY:  # a list of ints from `[]` takes floats
+                    r = -2 - err[3]
+                    for q in range(4):
+                        err[q] = 0
                 if r == -1:
                     return -1
                 if r <= -2:
