@@ -21,27 +21,20 @@ except that `and`/`or` of mixed types is accepted where only its truth value is 
 
 from __future__ import annotations
 
-import numpy as np
 from numba.extending import register_jitable
 
 from compiler import errors, nodes
 from compiler.errors import (
     E_BREAK_OUTSIDE_LOOP,
-    E_CALL_ARITY,
     E_MISSING_RETURN,
     E_NESTING_TOO_DEEP,
     E_NONE_VALUE,
-    E_NOT_A_FUNCTION,
-    E_NOT_CALLABLE_BUILTIN,
     E_OPERAND_TYPES,
     E_RETURN_TYPE,
     E_SYNTAX,
     E_TOO_MANY_LOCALS,
     E_TYPE_MISMATCH,
     E_UNBOUND,
-    E_UNDEFINED_NAME,
-    E_UNKNOWN_FUNCTION,
-    E_VOID_VALUE,
 )
 from compiler.limits import MAX_LOCALS, MAX_NESTING
 from compiler.scope import (
@@ -51,23 +44,21 @@ from compiler.scope import (
     F_NLOCALS,
     F_NODE,
     F_NPARAMS,
-    F_PTYPE,
     F_RET,
     L_TYPE,
     collect_functions,
     collect_locals,
     fail,
-    find_function,
-    find_local,
-    is_builtin,
     last_child,
 )
-from compiler.scope import B_MAX, B_MIN, M_APPEND, N_SUPPORTED_BUILTINS, builtin_code, method_code
-from compiler.typerules import (
-    T_EMPTY_LIST, binary_type, builtin_type, compare_ok, converts, element_type, is_integral, is_list,
-    list_literal_type,
+from compiler.typecheck_expr import (  # noqa: F401 - S_*, scratch_rows: re-exported (codegen, batch)
+    ALL, ONE, ZERO, S_A, S_B, S_C, S_NODE, S_STATE, calls_in, expr_fail, widen_or_fail, bit, is_const_true,
+    scratch_rows, type_expr,
 )  # fmt: skip
-from vm.valuetypes import T_BOOL, T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_NONE
+from compiler.typerules import (
+    T_EMPTY_LIST, binary_type, converts, element_type, is_list,
+)  # fmt: skip
+from vm.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_NONE
 
 N_BLOCK, N_ASSIGN, N_AUGASSIGN, N_EXPR_STMT = nodes.N_BLOCK, nodes.N_ASSIGN, nodes.N_AUGASSIGN, nodes.N_EXPR_STMT
 N_IF, N_WHILE, N_FOR_RANGE, N_RETURN, N_ASSERT = nodes.N_IF, nodes.N_WHILE, nodes.N_FOR_RANGE, nodes.N_RETURN, nodes.N_ASSERT
@@ -85,263 +76,6 @@ BIN_DIV, BIN_AND, BIN_OR, BIN_XOR = nodes.BIN_DIV, nodes.BIN_AND, nodes.BIN_OR, 
 BIN_LSHIFT, BIN_RSHIFT = nodes.BIN_LSHIFT, nodes.BIN_RSHIFT
 E_BUILTIN_ARGS = errors.E_BUILTIN_ARGS
 
-ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
-ONE = np.uint64(1)
-ZERO = np.uint64(0)
-
-# traversal stack columns (int32[cap, 5]; masks: uint64[cap, 2])
-S_NODE, S_STATE, S_A, S_B, S_C = range(5)
-
-
-@register_jitable
-def scratch_rows(n_nodes):
-    """Rows of the traversal stack (`stk`, `masks`) for an AST of n_nodes nodes."""
-    return n_nodes + 8
-
-
-@register_jitable
-def bit(s):
-    return ONE << np.uint64(s)
-
-
-@register_jitable
-def is_const_true(kind, val, n):
-    """`while True:` / `while 1:` (a loop left only by break or return)."""
-    return (kind[n] == N_BOOL or kind[n] == N_INT) and val[n] != 0
-
-
-@register_jitable
-def expr_start(kind, tok, first, tok_start, n):
-    """Byte offset of an expression's leftmost token (where a caret should point)."""
-    while kind[n] == N_BINARY or kind[n] == N_BOOLOP or kind[n] == N_COMPARE:
-        n = first[n]
-    return tok_start[tok[n]]
-
-
-@register_jitable
-def _expr_fail(err, code, kind, tok, first, tok_start, tok_end, n, arg):
-    s = expr_start(kind, tok, first, tok_start, n)
-    return fail(err, code, s, max(s, tok_end[tok[n]]), arg)
-
-
-@register_jitable
-def _resolve_call(src, tok_start, tok_end, kind, op, tok, first, next_, slot, fn, nf, locs, nloc, n, err):
-    s, e = tok_start[tok[n]], tok_end[tok[n]]
-    if find_local(src, locs, nloc, s, e) >= 0:  # Python would call the local's value
-        return fail(err, E_NOT_A_FUNCTION, s, e, 0)
-    f = find_function(src, fn, nf, s, e)
-    nargs = 0
-    c = first[n]
-    while c != -1:
-        nargs += 1
-        c = next_[c]
-    if f < 0:
-        b = builtin_code(src, s, e)
-        if b < 0 or b >= N_SUPPORTED_BUILTINS:
-            return fail(err, E_NOT_CALLABLE_BUILTIN if is_builtin(src, s, e) else E_UNKNOWN_FUNCTION, s, e, 0)
-        want = 2 if b == B_MIN or b == B_MAX else 1
-        if nargs != want and not (want == 2 and nargs > 2) and not (want == 2 and nargs == 1):
-            return fail(err, E_BUILTIN_ARGS, s, e, want * 256 + nargs)
-        op[n] = 1 + b
-        return 0
-    if nargs != fn[f, F_NPARAMS]:
-        return fail(err, E_CALL_ARITY, s, e, fn[f, F_NPARAMS] * 256 + nargs)
-    slot[n] = f
-    return f
-
-
-@register_jitable
-def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, first, next_,
-              type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp0, err):  # fmt: skip
-    """Type the expression at root (postorder walk on stk above sp0).
-
-    truth: only its truth value is used; void_ok: root may be a call of a `-> None` function.
-    Returns the root's type, or -1 with err set."""
-    sp = sp0
-    stk[sp, S_NODE] = root
-    stk[sp, S_STATE] = 0
-    stk[sp, S_A] = truth
-    sp += 1
-    while sp > sp0:
-        top = sp - 1
-        n = stk[top, S_NODE]
-        k = kind[n]
-        if stk[top, S_STATE] == 0:  # first visit
-            stk[top, S_STATE] = 1
-            stk[top, S_B] = first[n]
-            if k == N_CALL:
-                if _resolve_call(src, tok_start, tok_end, kind, op, tok, first, next_, slot, fn, nf, locs, nloc, n,
-                                 err) < 0:  # fmt: skip
-                    return -1
-        c = stk[top, S_B]
-        if c != -1:  # type the next child first
-            if sp >= stk.shape[0]:
-                return fail(err, E_NESTING_TOO_DEEP, tok_start[tok[n]], tok_end[tok[n]], MAX_NESTING)
-            stk[top, S_B] = next_[c]
-            ctx = 0
-            if k == N_BOOLOP:
-                ctx = stk[top, S_A]
-            elif (k == N_UNARY and op[n] == UN_NOT) or (k == N_IFEXP and c == next_[first[n]]):
-                ctx = 1
-            stk[sp, S_NODE] = c
-            stk[sp, S_STATE] = 0
-            stk[sp, S_A] = ctx
-            sp += 1
-            continue
-        sp -= 1
-        t = T_INT
-        if k == N_INT:
-            t = T_INT
-        elif k == N_BOOL:
-            t = T_BOOL
-        elif k == N_COMPARE:
-            t = T_BOOL
-            left = first[n]
-            link = next_[left]
-            while link != -1:
-                if not compare_ok(op[link], type_[left], type_[link]):
-                    lt, rt = type_[left], type_[link]
-                    return fail(err, E_OPERAND_TYPES, tok_start[tok[link]], tok_end[tok[link]], lt * 16 + rt)
-                left = first[link]
-                link = next_[link]
-        elif k == N_NAME:
-            s, e = tok_start[tok[n]], tok_end[tok[n]]
-            v = find_local(src, locs, nloc, s, e)
-            if v < 0:
-                return fail(err, E_UNDEFINED_NAME, s, e, 0)
-            if (mask & bit(v)) == ZERO or locs[v, L_TYPE] < 0:
-                return fail(err, E_UNBOUND, s, e, 0)
-            slot[n] = v
-            t = locs[v, L_TYPE]
-        elif k == N_FLOAT:
-            t = T_FLOAT
-        elif k == N_UNARY:
-            ct = type_[first[n]]
-            t = T_BOOL if op[n] == UN_NOT else (T_FLOAT if ct == T_FLOAT else T_INT)
-            if (op[n] == UN_INVERT and ct == T_FLOAT) or (op[n] != UN_NOT and is_list(ct)):
-                return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], ct * 16 + ct)
-        elif k == N_BINARY:
-            lt, rt = type_[first[n]], type_[next_[first[n]]]
-            t = binary_type(op[n], lt, rt)
-            if t < 0:
-                return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], lt * 16 + rt)
-        elif k == N_IFEXP:
-            bt, ot = type_[first[n]], type_[next_[next_[first[n]]]]
-            t = bt
-            if bt != ot:
-                t = T_FLOAT
-                if is_list(bt) and is_list(ot):
-                    t = bt if ot == T_EMPTY_LIST else (ot if bt == T_EMPTY_LIST else -1)
-                    if t < 0:
-                        return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], bt * 16 + ot)
-                elif not (converts(T_FLOAT, bt) and converts(T_FLOAT, ot)):
-                    return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], bt * 16 + ot)
-        elif k == N_LIST:
-            t = list_literal_type(first, next_, type_, n)
-            if t < 0:
-                return fail(err, E_UNSUPPORTED, tok_start[tok[n]], tok_end[tok[n]],
-                            errors.C_LIST_OF_BOOLS if t == -2 else errors.C_NESTED_LISTS)  # fmt: skip
-        elif k == N_SUBSCRIPT or k == N_SLICE:
-            ot = type_[first[n]]
-            c = next_[first[n]]
-            while c != -1:
-                if not is_integral(type_[c]):
-                    return _expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c, T_INT * 16 + type_[c])
-                c = next_[c]
-            if not is_list(ot):
-                return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], ot * 16 + T_INT)
-            t = element_type(ot) if k == N_SUBSCRIPT else ot
-        elif k == N_METHOD:
-            t = _method_type(src, tok_start, tok_end, kind, op, tok, first, next_, type_, slot, locs, widen, n, err)
-            if t < 0:
-                return -1
-            if not (void_ok and n == root):
-                return fail(err, E_VOID_VALUE, tok_start[tok[n]], tok_end[tok[n]], 0)
-        elif k == N_BOOLOP:
-            lt, rt = type_[first[n]], type_[next_[first[n]]]
-            if lt == rt:
-                t = lt
-            elif stk[sp, S_A] == 0:
-                return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], lt * 16 + rt)
-        elif k == N_CMP_LINK:
-            t = type_[first[n]]
-        elif k == N_CALL and op[n] > 0:
-            t = builtin_type(op[n] - 1, first, next_, type_, n)
-            if t < 0:
-                return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], -t - 1)
-        elif k == N_CALL:
-            f = slot[n]
-            c = first[n]
-            p = 0
-            while c != -1:
-                if not converts(fn[f, F_PTYPE + p], type_[c]):
-                    return _expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c,
-                                      fn[f, F_PTYPE + p] * 16 + type_[c])  # fmt: skip
-                p += 1
-                c = next_[c]
-            t = fn[f, F_RET]
-            if t == T_NONE and not (void_ok and n == root):
-                return fail(err, E_VOID_VALUE, tok_start[tok[n]], tok_end[tok[n]], 0)
-        elif k == N_NONE:
-            return fail(err, E_NONE_VALUE, tok_start[tok[n]], tok_end[tok[n]], 0)
-        else:
-            return fail(err, E_SYNTAX, tok_start[tok[n]], tok_end[tok[n]], 0)
-        type_[n] = t
-    return type_[root]
-
-
-@register_jitable
-def _widen_or_fail(kind, tok, first, tok_start, tok_end, slot, widen, obj, et, vt, value, err):
-    """A value of type vt goes into a list obj of element type et that does not take it: if
-    obj is a local list of ints (from `[]`) not widened yet, ask for a check with it a list
-    of floats (E_RETRY); else the type error."""
-    if et == T_INT and vt == T_FLOAT and kind[obj] == N_NAME and (widen & bit(slot[obj])) == ZERO:
-        return fail(err, E_RETRY, 0, 0, slot[obj])
-    return _expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, value, et * 16 + vt)
-
-
-@register_jitable
-def _method_type(src, tok_start, tok_end, kind, op, tok, first, next_, type_, slot, locs, widen, n, err):
-    """Type (None) of the list method call n: xs.append(v), xs.sort(); -1 with err set."""
-    s, e = tok_start[tok[n]], tok_end[tok[n]]
-    m = method_code(src, s, e)
-    obj = first[n]
-    if m < 0:
-        return fail(err, E_UNSUPPORTED, s, e, errors.C_METHOD)
-    nargs = 0
-    c = next_[obj]
-    while c != -1:
-        nargs += 1
-        c = next_[c]
-    if nargs != (1 if m == M_APPEND else 0):
-        return fail(err, E_BUILTIN_ARGS, s, e, (1 if m == M_APPEND else 0) * 256 + nargs)
-    if not is_list(type_[obj]):
-        return fail(err, E_OPERAND_TYPES, s, e, type_[obj] * 16 + type_[obj])
-    op[n] = 1 + m
-    if m == M_APPEND:
-        et, v = element_type(type_[obj]), next_[obj]
-        if not converts(et, type_[v]):
-            return _widen_or_fail(kind, tok, first, tok_start, tok_end, slot, widen, obj, et, type_[v], v, err)
-    return T_NONE
-
-
-@register_jitable
-def _calls_in(kind, first, next_, root, stk, sp0):
-    """Whether the expression at root calls a function or method (walk on stk above sp0)."""
-    sp = sp0
-    stk[sp, S_NODE] = root
-    sp += 1
-    while sp > sp0:
-        sp -= 1
-        n = stk[sp, S_NODE]
-        if kind[n] == N_CALL or kind[n] == N_METHOD:
-            return True
-        c = first[n]
-        while c != -1 and sp < stk.shape[0]:
-            stk[sp, S_NODE] = c
-            sp += 1
-            c = next_[c]
-    return False
 
 
 @register_jitable
@@ -402,7 +136,7 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
                             return -1
                         if k == N_FOR_LIST:
                             if not is_list(t):
-                                return _expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c,
+                                return expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c,
                                                   T_LIST_INT * 16 + t)  # fmt: skip
                             et = element_type(t)
                         c = next_[c]
@@ -495,7 +229,7 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
                 if t == T_FLOAT and have == T_INT and want == NO_TYPE and (widen & bit(v)) == ZERO:
                     return -2 - v
                 if not converts(have, t):
-                    return _expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c, have * 16 + t)
+                    return expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c, have * 16 + t)
                 mask |= bit(v)
             val[n] = have  # codegen converts an int value stored into a float
         elif k == N_SETITEM:  # children: SUBSCRIPT(obj, index), value
@@ -509,13 +243,13 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
             if vt < 0:
                 return -1
             if op[n] >= 0:  # xs[i] op= v evaluates xs and i twice: they must be pure
-                if kind[first[c]] != N_NAME or _calls_in(kind, first, next_, next_[first[c]], stk, sp):
+                if kind[first[c]] != N_NAME or calls_in(kind, first, next_, next_[first[c]], stk, sp):
                     return fail(err, E_UNSUPPORTED, s, e, errors.C_SUBSCRIPT_AUGASSIGN)
                 vt = binary_type(op[n], et, vt)
                 if vt < 0:
                     return fail(err, E_OPERAND_TYPES, s, e, et * 16 + type_[v])
             if not converts(et, vt):
-                return _widen_or_fail(kind, tok, first, tok_start, tok_end, slot, widen, first[c], et, vt, v, err)
+                return widen_or_fail(kind, tok, first, tok_start, tok_end, slot, widen, first[c], et, vt, v, err)
             val[n] = et
         elif k == N_EXPR_STMT or k == N_ASSERT:
             if type_expr(c, 1 if k == N_ASSERT else 0, 1 if k == N_EXPR_STMT else 0, src, tok_start, tok_end,
@@ -533,7 +267,7 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
             val[n] = ret
             if not converts(ret, t):
                 if c != -1:
-                    return _expr_fail(err, E_RETURN_TYPE, kind, tok, first, tok_start, tok_end, c, ret * 16 + t)
+                    return expr_fail(err, E_RETURN_TYPE, kind, tok, first, tok_start, tok_end, c, ret * 16 + t)
                 return fail(err, E_RETURN_TYPE, s, e, ret * 16 + t)
             mask = ALL
             live = 0
