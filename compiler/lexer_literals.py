@@ -198,13 +198,14 @@ def float_literal_bits(src, start, end):
         if c == DOT:
             seen_dot = True
         elif c != USCORE:
-            if digits >= MANTISSA_LIMIT // 10:  # more digits than the fast path takes
-                if c != 48:
+            d = np.int64(c) - 48
+            if digits > (MANTISSA_LIMIT - 1 - d) // 10:  # past 2**53: outside the exact path
+                if d != 0:
                     return BAD_FLOAT
                 if not seen_dot:
                     exp10 += 1  # a trailing integer zero
             else:
-                digits = digits * 10 + (c - 48)
+                digits = digits * 10 + d
                 if seen_dot:
                     exp10 -= 1
         p += 1
@@ -217,7 +218,7 @@ def float_literal_bits(src, start, end):
         e = 0
         while p < end:
             if src[p] != USCORE:
-                e = min(e * 10 + (src[p] - 48), 100000)
+                e = min(e * 10 + (np.int64(src[p]) - 48), 100000)
             p += 1
         exp10 += sign * e
     if digits == 0:

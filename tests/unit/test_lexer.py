@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler import errors, lexer, limits, tokens
+from compiler import errors, nodes, lexer, limits, tokens
 from compiler.lexer import LexError, lex_source, tokenize
 
 
@@ -95,9 +95,29 @@ def test_int_too_large(text):
     assert text in err.message
 
 
-@pytest.mark.parametrize("text", ["1.5", "1e3", ".5", "1.", "1E-3", "1_0.5", "3j", "1.5e+2"])
+@pytest.mark.parametrize("text", ["1.5", "1e3", ".5", "1.", "1E-3", "1_0.5", "1.5e+2", "0.1", "123456789012345.6",
+                                  "1e22", "1e-22", "0e999", "2.5E-3"])  # fmt: skip
 def test_float_literals(text):
     assert tokenize(text)[0] == ("FLOAT", text)
+
+
+@pytest.mark.parametrize("text", ["1.5", "1e3", ".5", "1.", "1E-3", "1_0.5", "1.5e+2", "0.1", "123456789012345.6",
+                                  "1e22", "1e-22", "0e999", "2.5E-3", "3.141592653589793", "9007199254740991.0"])  # fmt: skip
+def test_float_literal_values_are_exact(text):
+    """The literal's value is CPython's (correctly rounded), in a float slot's bits."""
+    from compiler.syntax_tree import parse_source
+    from vm.valuetypes import bits_to_float
+
+    tree = parse_source(f"def f() -> float:\n    return {text}\n")
+    values = [bits_to_float(int(v)) for k, v in zip(tree.kind, tree.val) if k == nodes.N_FLOAT]
+    assert values == [float(text)]
+
+
+@pytest.mark.parametrize("text, code", [("3j", errors.E_COMPLEX_LITERAL), ("1e300", errors.E_FLOAT_LITERAL),
+                                        ("1.2345678901234567", errors.E_FLOAT_LITERAL), ("1e-23", errors.E_FLOAT_LITERAL)])  # fmt: skip
+def test_float_literals_outside_the_exact_parser(text, code):
+    err = lex_error(f"x = {text}\n")
+    assert (err.code, err.col) == (code, 5)
 
 
 @pytest.mark.parametrize("text", ["1__0", "1_", "0x", "0b2", "007", "12abc", "1e", "0x1g", "1.2.3"])
