@@ -17,8 +17,10 @@ from numba import njit
 from compiler import errors, limits, nodes
 from compiler.lexer import LexError, fingerprint, lex_source
 from compiler.parser import parse, scratch_size
-from vm.opcodes import CMP_NAMES
-from vm.valuetypes import TYPE_NAMES
+from vm.opcodes import CMP_NAMES as _VM_CMP_NAMES
+
+CMP_NAMES = (*_VM_CMP_NAMES, "in", "not in")  # with nodes.CMP_IN, CMP_NOT_IN
+from vm.valuetypes import TYPE_NAMES, bits_to_float
 
 
 class ParseError(LexError):
@@ -122,6 +124,21 @@ def _expr(a: Ast, i: int) -> str:
         return "(COMPARE " + " ".join(parts) + ")"
     if k == "CALL":
         return "(CALL " + " ".join([a.text(i)] + [_expr(a, c) for c in kids]) + ")"
+    if k == "FLOAT":
+        return repr(bits_to_float(int(a.val[i])))
+    if k == "IFEXP":
+        return f"(IFEXP {_expr(a, kids[1])} {_expr(a, kids[0])} {_expr(a, kids[2])})"
+    if k == "LIST":
+        return "(LIST" + "".join(" " + _expr(a, c) for c in kids) + ")"
+    if k == "SUBSCRIPT":
+        return f"(SUBSCRIPT {_expr(a, kids[0])} {_expr(a, kids[1])})"
+    if k == "SLICE":
+        parts, it = [], iter(kids[1:])
+        for bit in range(3):
+            parts.append(_expr(a, next(it)) if a.op[i] >> bit & 1 else "None")
+        return f"(SLICE {_expr(a, kids[0])} " + " ".join(parts) + ")"
+    if k == "METHOD":
+        return f"(METHOD {a.text(i)} " + " ".join(_expr(a, c) for c in kids) + ")"
     return f"(?{k})"
 
 
@@ -142,9 +159,9 @@ def _stmt(a: Ast, i: int, depth: int, out: list[str]) -> None:
         _stmt(a, kids[-1], depth + 1, out)
         out[-1] += ")"
         return
-    if k in ("IF", "WHILE", "FOR_RANGE"):
-        if k == "FOR_RANGE":
-            head = f"(FOR_RANGE {a.text(i)} " + " ".join(_expr(a, c) for c in kids[:-1])
+    if k in ("IF", "WHILE", "FOR_RANGE", "FOR_LIST"):
+        if k in ("FOR_RANGE", "FOR_LIST"):
+            head = f"({k} {a.text(i)} " + " ".join(_expr(a, c) for c in kids[:-1])
             blocks = kids[-1:]
         else:
             head = f"({k} {_expr(a, kids[0])}"
@@ -157,6 +174,9 @@ def _stmt(a: Ast, i: int, depth: int, out: list[str]) -> None:
     if k == "ASSIGN":
         ann = "" if a.op[i] == nodes.NO_TYPE else f": {TYPE_NAMES[a.op[i]]}"
         out.append(f"{pad}(ASSIGN {a.text(i)}{ann} {_expr(a, kids[0])})")
+    elif k == "SETITEM":
+        how = "=" if a.op[i] < 0 else nodes.BIN_NAMES[a.op[i]] + "="
+        out.append(f"{pad}(SETITEM {_expr(a, kids[0])} {how} {_expr(a, kids[1])})")
     elif k == "AUGASSIGN":
         out.append(f"{pad}(AUGASSIGN {a.text(i)} {nodes.BIN_NAMES[a.op[i]]}= {_expr(a, kids[0])})")
     else:  # EXPR_STMT RETURN ASSERT BREAK CONTINUE PASS DOCSTRING ELLIPSIS

@@ -5,18 +5,33 @@ from __future__ import annotations
 
 import ast
 
-_BIN = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%"}
-_UN = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not"}
-_CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Eq: "==", ast.NotEq: "!=", ast.Gt: ">", ast.GtE: ">="}
+_BIN = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//", ast.Mod: "%", ast.Div: "/", ast.Pow: "**",
+        ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>"}  # fmt: skip
+_UN = {ast.USub: "-", ast.UAdd: "+", ast.Not: "not", ast.Invert: "~"}
+_CMP = {ast.Lt: "<", ast.LtE: "<=", ast.Eq: "==", ast.NotEq: "!=", ast.Gt: ">", ast.GtE: ">=", ast.In: "in",
+        ast.NotIn: "not in"}  # fmt: skip
 
 
 def _type(node) -> str:
+    if isinstance(node, ast.Subscript):
+        return f"list[{node.slice.id}]"
     return "None" if isinstance(node, ast.Constant) else node.id
 
 
 def _expr(e) -> str:
     if isinstance(e, ast.Constant):
-        return str(e.value)
+        return repr(e.value) if isinstance(e.value, float) else str(e.value)
+    if isinstance(e, ast.IfExp):
+        return f"(IFEXP {_expr(e.test)} {_expr(e.body)} {_expr(e.orelse)})"
+    if isinstance(e, ast.List):
+        return "(LIST" + "".join(" " + _expr(x) for x in e.elts) + ")"
+    if isinstance(e, ast.Subscript) and isinstance(e.slice, ast.Slice):
+        parts = [_expr(p) if p is not None else "None" for p in (e.slice.lower, e.slice.upper, e.slice.step)]
+        return f"(SLICE {_expr(e.value)} " + " ".join(parts) + ")"
+    if isinstance(e, ast.Subscript):
+        return f"(SUBSCRIPT {_expr(e.value)} {_expr(e.slice)})"
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
+        return f"(METHOD {e.func.attr} " + " ".join([_expr(e.func.value)] + [_expr(a) for a in e.args]) + ")"
     if isinstance(e, ast.Name):
         return e.id
     if isinstance(e, ast.UnaryOp):
@@ -44,6 +59,10 @@ def _block(body, lines) -> str:
 
 
 def _stmt(s, lines) -> str:
+    if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Subscript):
+        return f"(SETITEM {_expr(s.targets[0])} = {_expr(s.value)})"
+    if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Subscript):
+        return f"(SETITEM {_expr(s.target)} {_BIN[type(s.op)]}= {_expr(s.value)})"
     if isinstance(s, ast.Assign):
         return f"(ASSIGN {s.targets[0].id} {_expr(s.value)})"
     if isinstance(s, ast.AnnAssign):
@@ -65,6 +84,8 @@ def _stmt(s, lines) -> str:
         return out + ")"
     if isinstance(s, ast.While):
         return f"(WHILE {_expr(s.test)} {_block(s.body, lines)})"
+    if isinstance(s, ast.For) and not (isinstance(s.iter, ast.Call) and getattr(s.iter.func, "id", "") == "range"):
+        return f"(FOR_LIST {s.target.id} {_expr(s.iter)} {_block(s.body, lines)})"
     if isinstance(s, ast.For):
         args = " ".join(_expr(a) for a in s.iter.args)
         return f"(FOR_RANGE {s.target.id} {args} {_block(s.body, lines)})"
