@@ -19,9 +19,10 @@ gpucc language (the statically typed Python subset) and holds:
       def test_table(a: int, b: int, want: int) -> None:
           assert gcd(a, b) == want
 
-  For a one-parameter test the list may hold plain values (``@cases([2, 3, 5])``).  Each
-  value's Python type must match its parameter's annotation (``int``, ``float`` (an int is
-  accepted) or ``bool``).
+  For a one-parameter test the list may hold plain values (``@cases([2, 3, 5])``; for a list
+  parameter, the lists themselves: ``@cases([[3, 1], []])``).  Each value's Python type must
+  match its parameter's annotation: ``int``, ``float`` (an int is accepted), ``bool``,
+  ``list[int]`` (a list of ints) or ``list[float]`` (a list of floats or ints).
 
 The suite is parsed host-side with :mod:`ast` (never executed): the ``cases`` lists are read
 with :func:`ast.literal_eval`.  The source handed to the device compiler is the suite text with
@@ -47,6 +48,7 @@ from vm.image import MAX_IMPORTS
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _TASK_RE = re.compile(r"^#\s*gpucc:\s*task\s*=\s*(\S+)\s*$", re.MULTILINE)
 _TYPES = {"int": int, "bool": bool, "float": float}
+_LIST_TYPES = {f"list[{t}]": t for t in ("int", "float")}  # annotation -> element type
 
 
 class SuiteError(Exception):
@@ -73,7 +75,7 @@ class SuiteTest:
     name: str
     line: int
     params: list[str]
-    types: list[str]  # "int" / "bool" per parameter
+    types: list[str]  # "int" / "bool" / "float" / "list[int]" / "list[float]" per parameter
     cases: list[tuple] = field(default_factory=lambda: [()])
 
     def describe(self, case: int) -> str:
@@ -184,11 +186,12 @@ def _test_func(path: Path, node: ast.FunctionDef, cases_node) -> SuiteTest:
         raise SuiteError(where, node.lineno, f"'{node.name}': only plain typed parameters are supported")
     params, types = [], []
     for a in args.args:
-        ann = a.annotation
-        if not (isinstance(ann, ast.Name) and ann.id in _TYPES):
-            raise SuiteError(where, a.lineno, f"parameter '{a.arg}' of '{node.name}' needs an int, float or bool annotation")
+        ann = ast.unparse(a.annotation) if a.annotation else ""
+        if ann not in _TYPES and ann not in _LIST_TYPES:
+            raise SuiteError(where, a.lineno, f"parameter '{a.arg}' of '{node.name}' needs an int, float, bool, "
+                                              "list[int] or list[float] annotation")  # fmt: skip
         params.append(a.arg)
-        types.append(ann.id)
+        types.append(ann)
     if len(params) > MAX_PARAMS:
         raise SuiteError(where, node.lineno, f"'{node.name}' has more than {MAX_PARAMS} parameters")
     test = SuiteTest(node.name, node.lineno, params, types)
@@ -201,7 +204,7 @@ def _test_func(path: Path, node: ast.FunctionDef, cases_node) -> SuiteTest:
     try:
         table = ast.literal_eval(cases_node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        raise SuiteError(where, cases_node.lineno, "@cases needs a literal list of cases (ints, floats, bools)") from None
+        raise SuiteError(where, cases_node.lineno, "@cases needs a literal list of cases (ints, floats, bools, lists)") from None
     if not isinstance(table, (list, tuple)) or not table:
         raise SuiteError(where, cases_node.lineno, "@cases needs a non-empty list")
     elts = cases_node.elts if isinstance(cases_node, (ast.List, ast.Tuple)) else [cases_node] * len(table)
@@ -210,21 +213,37 @@ def _test_func(path: Path, node: ast.FunctionDef, cases_node) -> SuiteTest:
 
 
 def _check_case(where: str, name: str, params: list[str], types: list[str], case, line: int) -> tuple:
-    if len(params) == 1 and not isinstance(case, (tuple, list)):
+    if len(params) == 1 and (not isinstance(case, (tuple, list)) or (types[0] in _LIST_TYPES and isinstance(case, list))):
         case = (case,)
     if not isinstance(case, (tuple, list)) or len(case) != len(params):
         want = f"{len(params)} value(s) ({', '.join(params)})"
         raise SuiteError(where, line, f"case {case!r} of '{name}' does not give {want}")
     values = []
     for p, t, v in zip(params, types, case):
-        if t == "float" and type(v) is int:  # an int where a float is expected, as in Python
-            v = float(v)
-        if type(v) is not _TYPES[t]:
-            raise SuiteError(where, line, f"case {tuple(case)!r} of '{name}': {p}={v!r} is not {t}")
-        if t == "int" and not INT64_MIN <= v <= INT64_MAX:
-            raise SuiteError(where, line, f"case {tuple(case)!r} of '{name}': {p}={v} does not fit in 64 bits")
+        if t in _LIST_TYPES:
+            checked = [_check_value(x, _LIST_TYPES[t]) for x in v] if type(v) is list else None
+            problems = [f"{v!r}: element {e}" for e in checked or [] if isinstance(e, str)]
+            problem = f"{v!r} is not {t}" if checked is None else (problems or [None])[0]
+            v = checked
+        else:
+            v = _check_value(v, t)
+            problem = v if isinstance(v, str) else None
+        if problem:
+            raise SuiteError(where, line, f"case {tuple(case)!r} of '{name}': {p}={problem}")
         values.append(v)
     return tuple(values)
+
+
+def _check_value(v, t: str):
+    """v as a value of scalar type t (an int becomes a float where t is float), or what is
+    wrong with it (a str)."""
+    if t == "float" and type(v) is int:  # an int where a float is expected, as in Python
+        v = float(v)
+    if type(v) is not _TYPES[t]:
+        return f"{v!r} is not {t}"
+    if t == "int" and not INT64_MIN <= v <= INT64_MAX:
+        return f"{v} does not fit in 64 bits"
+    return v
 
 
 def _blank_lines(source: str, line_numbers: list[int]) -> str:

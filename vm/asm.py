@@ -30,8 +30,8 @@ import numpy as np
 
 from compiler.limits import MAX_PARAMS
 from vm import opcodes as O
-from vm.image import MAX_IMPORTS, JobTable, Program
-from vm.valuetypes import T_INT, TYPE_NAMES, slot_value
+from vm.image import MAX_IMPORTS, JobTable, Program, argument_slots
+from vm.valuetypes import T_INT, TYPE_NAMES
 
 UNCOMPUTED = 1 << 16  # provisional max_stack while the real one is measured
 
@@ -224,7 +224,7 @@ def _measure_stacks(program: Program) -> None:
             op, arg = (int(x) for x in program.code[pc])
             if depth_at[pc] >= 0:
                 callee = int(program.unit_func_start[program.func_unit[g]]) + arg
-                pops = int(program.func_nparams[callee]) if op == O.CALL else int(POPS[op])
+                pops = int(program.func_nparams[callee]) if op == O.CALL else arg if op == O.NEW_LIST else int(POPS[op])
                 deepest = max(deepest, int(depth_at[pc]) - pops + int(PUSHES[op]))
         program.func_max_stack[g] = deepest
 
@@ -237,7 +237,8 @@ def assemble(text: str) -> Program:
 def make_jobs(names: dict[str, int], calls, links=()) -> JobTable:
     """A JobTable from `calls`: (function, args) or (function, args, link row) tuples.
 
-    Functions are names from `assemble_named` or global ids; args are ints, bools or floats.
+    Functions are names from `assemble_named` or global ids; args are ints, bools, floats or
+    lists of them (list arguments go into the table's pool).
     `links` rows list, per import ordinal, the function that resolves it.  A call without a
     link row uses row 0 when there are links, else -1."""
     gid = lambda f: names[f] if isinstance(f, str) else int(f)  # noqa: E731
@@ -245,12 +246,15 @@ def make_jobs(names: dict[str, int], calls, links=()) -> JobTable:
     args = np.zeros((len(calls), MAX_PARAMS), dtype=np.int64)
     func = np.zeros(len(calls), dtype=np.int32)
     link = np.full(len(calls), 0 if links else -1, dtype=np.int32)
+    arg_lists = np.zeros(len(calls), dtype=np.int32)
+    pool: list[int] = []
     for j, call in enumerate(calls):
         func[j] = gid(call[0])
-        args[j, : len(call[1])] = [slot_value(a) for a in call[1]]
+        row, arg_lists[j] = argument_slots(call[1], pool)
+        args[j, : len(row)] = row
         if len(call) > 2:
             link[j] = call[2]
     table = np.full((len(links), MAX_IMPORTS), -1, dtype=np.int32)
     for r, row in enumerate(links):
         table[r, : len(row)] = [gid(f) for f in row]
-    return JobTable(func=func, link=link, args=args, links=table)
+    return JobTable(func=func, link=link, args=args, links=table, pool=np.array(pool, np.int64), arg_lists=arg_lists)

@@ -1,6 +1,6 @@
 """CPU backend: verify every function, then run every job with numba `prange` over chunks.
 
-Each chunk allocates its value stack and frame stack once and reuses them for its jobs;
+Each chunk allocates its value stack, frame stack and list heap once and reuses them for its jobs;
 chunks are handed to threads dynamically (jobs differ wildly in length).
 """
 
@@ -23,14 +23,14 @@ def _make_runner(fingerprint):
     @njit(cache=True)
     def run_jobs(lo, hi, code, lines, consts, func_entry, func_end, func_nparams, func_nlocals,
                  func_max_stack, func_unit, func_import, unit_const_start, unit_func_start,
-                 func_ok, job_func, job_link, job_args, links, cost_of, step_limit, stack,
-                 frames, status, value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs,
+                 func_ok, job_func, job_link, job_args, links, job_pool, job_arg_lists, cost_of, step_limit,
+                 stack, frames, heap, status, value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs,
                  fail_arg, fail_op):
         for j in range(lo, hi):
             run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlocals,
                     func_max_stack, func_unit, func_import, unit_const_start, unit_func_start,
-                    func_ok, job_func, job_link, job_args, links, cost_of, step_limit, stack,
-                    frames, status, value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs,
+                    func_ok, job_func, job_link, job_args, links, job_pool, job_arg_lists, cost_of,
+                    step_limit, stack, frames, heap, status, value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs,
                     fail_arg, fail_op)
         return len(fingerprint)
 
@@ -45,18 +45,20 @@ def _make_launcher(fingerprint):
     @njit(parallel=True, cache=True)
     def launch_chunks(code, lines, consts, func_entry, func_end, func_nparams, func_nlocals,
                       func_max_stack, func_unit, func_import, unit_const_start, unit_func_start,
-                      func_ok, job_func, job_link, job_args, links, cost_of, step_limit,
-                      stack_size, max_depth, chunk, status, value, cost, steps, fail_unit,
+                      func_ok, job_func, job_link, job_args, links, job_pool, job_arg_lists, cost_of,
+                      step_limit, stack_size, max_depth, heap_size, chunk, status, value, cost, steps, fail_unit,
                       fail_line, fail_lhs, fail_rhs, fail_arg, fail_op):
         n_jobs = job_func.shape[0]
         n_chunks = (n_jobs + chunk - 1) // chunk
         for c in prange(n_chunks):
             stack = np.empty(stack_size, np.int64)
             frames = np.empty((max_depth, 3), np.int64)
+            heap = np.empty(heap_size, np.int64)  # every word a job reads it wrote first
             _run_jobs(c * chunk, min(n_jobs, (c + 1) * chunk), code, lines, consts, func_entry,
                       func_end, func_nparams, func_nlocals, func_max_stack, func_unit,
                       func_import, unit_const_start, unit_func_start, func_ok, job_func,
-                      job_link, job_args, links, cost_of, step_limit, stack, frames, status,
+                      job_link, job_args, links, job_pool, job_arg_lists, cost_of, step_limit, stack,
+                      frames, heap, status,
                       value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs, fail_arg, fail_op)
         return len(fingerprint)
 
@@ -80,6 +82,6 @@ def launch_cpu(program: Program, jobs: JobTable, limits: LaunchLimits | None = N
     r = results
     with numba.parallel_chunksize(1):
         _launch_chunks(*image, func_ok, *job_cols, COSTS, limits.step_limit, limits.stack_size,
-                       limits.max_depth, chunk_size(n_jobs), r.status, r.value, r.cost,
+                       limits.max_depth, limits.heap_size, chunk_size(n_jobs), r.status, r.value, r.cost,
                        r.steps, r.fail_unit, r.fail_line, r.fail_lhs, r.fail_rhs, r.fail_arg, r.fail_op)
     return results

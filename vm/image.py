@@ -77,12 +77,18 @@ class Program:
 
 @dataclass
 class JobTable:
-    """One row per (candidate, test, case), candidate-major."""
+    """One row per (candidate, test, case), candidate-major.
+
+    A list argument k of job j (bit k of arg_lists[j]) is an offset o into `pool` in
+    args[j, k]: pool[o] = n, pool[o + 1 .. o + n] its elements (slot values); the job starts
+    with it copied into a new list on its heap."""
 
     func: np.ndarray  # int32[J]: global id of the function to call (a test)
     link: np.ndarray  # int32[J]: row of `links` resolving the suite's imports, -1 if none
-    args: np.ndarray  # int64[J, MAX_PARAMS]: arguments (bools as 0/1)
+    args: np.ndarray  # int64[J, MAX_PARAMS]: arguments (bools as 0/1, floats as their bits)
     links: np.ndarray  # int32[L, MAX_IMPORTS]: global function ids
+    pool: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # int64[P]: list arguments
+    arg_lists: np.ndarray | None = None  # int32[J]: bit k set where argument k is a list; None: none
 
     def __len__(self) -> int:
         return len(self.func)
@@ -97,11 +103,28 @@ class JobTable:
         )
 
 
+def argument_slots(values, pool: list[int]) -> tuple[list[int], int]:
+    """(args row, arg_lists bits) of one job's argument values: ints, bools, floats, or lists
+    of them (appended to `pool` as length + elements; the row holds their offsets)."""
+    from vm.valuetypes import slot_value
+
+    row, bits = [], 0
+    for k, v in enumerate(values):
+        if isinstance(v, (list, tuple)):
+            bits |= 1 << k
+            row.append(len(pool))
+            pool += [len(v)] + [slot_value(x) for x in v]
+        else:
+            row.append(slot_value(v))
+    return row, bits
+
+
 @dataclass
 class LaunchLimits:
     step_limit: int = 1_000_000  # instructions per job: the deterministic timeout
     stack_size: int = 1024  # value-stack slots per job (locals + operands of all frames)
     max_depth: int = 256  # call frames per job (the recursion limit)
+    heap_size: int = 16384  # int64 words of list storage per job (MemoryError past it)
 
 
 @dataclass

@@ -35,6 +35,7 @@ from numba.extending import register_jitable
 
 from vm.floats import typed_compare
 from vm.intmath import INT64_MIN, arith, compare
+from vm.kernel_lists import enter_arguments, list_compare, list_length, list_op, list_typed
 from vm.kernel_numeric import NUMERIC_NAMES, numeric_op
 from vm.opcodes import (
     ADD_TO_VAR,
@@ -53,6 +54,7 @@ from vm.opcodes import (
     BINARY_SUB_INT,
     CALL,
     COMPARE_EQ,
+    COMPARE_NUM,
     COMPARE_GE,
     COMPARE_GT,
     COMPARE_LE,
@@ -95,6 +97,7 @@ from vm.opcodes import (
     LOAD_INT,
     LOAD_VAR,
     LOAD_VAR2,
+    NEW_LIST,
     NOP,
     POP_TOP,
     RANGE_CHECK,
@@ -127,9 +130,10 @@ from vm.status import (
 
 COSTS = cost_table()
 # the modules this body is compiled from: launchers hash them into numba's cache key
-KERNEL_SOURCES = ("kernel.py", "kernel_numeric.py", "intmath.py", "floats.py", "opcodes.py", "status.py",
-                  "valuetypes.py")  # fmt: skip
-FIRST_NUMERIC = BINARY_AND  # the numeric instructions are the table's last rows
+KERNEL_SOURCES = ("kernel.py", "kernel_numeric.py", "kernel_lists.py", "intmath.py", "floats.py", "opcodes.py",
+                  "status.py", "valuetypes.py")  # fmt: skip
+FIRST_NUMERIC = BINARY_AND  # the numeric instructions, then the list instructions, are the table's last rows
+FIRST_LIST = NEW_LIST
 POPS = np.array([max(o.pops, 0) for o in TABLE], dtype=np.int64)
 assert all(o.number >= FIRST_NUMERIC for o in TABLE if o.name in NUMERIC_NAMES)
 
@@ -185,17 +189,18 @@ def resolve(g, link_row, func_import, func_nparams, func_ok, links):
 @register_jitable
 def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlocals,
             func_max_stack, func_unit, func_import, unit_const_start, unit_func_start, func_ok,
-            job_func, job_link, job_args, links, cost_of, step_limit, stack, frames,
-            status, value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs, fail_arg,
+            job_func, job_link, job_args, links, job_pool, job_arg_lists, cost_of, step_limit, stack,
+            frames, heap, status, value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs, fail_arg,
             fail_op):
     """Run job j to its end and write row j of the result arrays.
 
     `code` is the Program's code flattened (int32[2N]: opcode at 2 * pc, operand at
     2 * pc + 1); func_ok[g] is 1 where vm.verify.check_function passed (only those functions
     run: their operands, jumps and stack depths need no checks here); `stack` (int64) and
-    `frames` (int64[max_depth, 3]) are the job's scratch; cost_of has every opcode's cost.
-    The arguments up to unit_func_start are vm.prepare.image_arrays' tuple as is (func_end
-    only matters to the verifier)."""
+    `frames` (int64[max_depth, 3]) and `heap` (int64[heap_size]: its lists, see
+    vm/kernel_lists.py) are the job's scratch; cost_of has every opcode's cost.  The
+    arguments up to unit_func_start are vm.prepare.image_arrays' tuple as is (func_end only
+    matters to the verifier), job_func .. job_arg_lists vm.prepare.job_arrays'."""
     stack_size = stack.shape[0]
     max_depth = frames.shape[0]
     link_row = job_link[j]
@@ -219,14 +224,15 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
         st = STACK_LIMIT
     else:
         st = OK
+    hp = 0  # the heap's bump pointer
+    if st == OK:  # the arguments (list arguments copied into the heap)
+        st, hp = enter_arguments(j, func_nparams[g], job_args, job_pool, job_arg_lists, stack, heap)
     if st == OK:
         if link_row >= 0:
             entry_unit = func_unit[job_func[j]]
             counting = func_unit[g] != entry_unit
         # enter the job's function like a CALL at depth 0, its arguments already pushed
         n_params = func_nparams[g]
-        for k in range(n_params):
-            stack[k] = job_args[j, k]
         fp = 0
         depth = 0
         entry = func_entry[g]
@@ -422,9 +428,20 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
                     counting, hidden, mark = attribute(func_unit[g] != entry_unit, counting, n_cost, hidden, mark)
             elif op == ASSERT_CMP:
                 sp -= 2
-                if typed_compare(arg, stack[ix(sp)], stack[ix(sp + 1)]) == 0:
-                    lhs = stack[ix(sp)]
-                    rhs = stack[ix(sp + 1)]
+                a = stack[ix(sp)]
+                b = stack[ix(sp + 1)]
+                if list_typed(arg):  # == / != of lists; a failure records their lengths
+                    st, r, extra = list_compare(arg, a, b, heap, hp)
+                    if st != OK:
+                        break
+                    n_cost += extra
+                    a = list_length(heap, hp, a)
+                    b = list_length(heap, hp, b)
+                else:
+                    r = typed_compare(arg, a, b)
+                if r == 0:
+                    lhs = a
+                    rhs = b
                     st = ASSERT_FAILED
                     break
                 pc += 1
@@ -475,6 +492,12 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
                 pc += 1
             elif op == NOP:
                 pc += 1
+            elif op >= FIRST_LIST or (op == COMPARE_NUM and list_typed(arg)):  # vm/kernel_lists.py
+                st, sp, hp, extra, advance = list_op(op, arg, stack, sp, fp, heap, hp)
+                if st != OK:
+                    break
+                n_cost += extra
+                pc += advance
             elif op >= FIRST_NUMERIC:  # vm/kernel_numeric.py (unknown opcodes: INVALID_BYTECODE)
                 st, sp = numeric_op(op, arg, stack, sp, POPS[ix(op)])
                 if st != OK:

@@ -16,8 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from compiler.limits import MAX_PARAMS
-from vm.valuetypes import slot_value
-from vm.image import MAX_IMPORTS, JobTable, Program
+from vm.image import MAX_IMPORTS, JobTable, Program, argument_slots
 from vm.valuetypes import TYPE_NAMES
 
 
@@ -88,10 +87,11 @@ def resolve(batch, suite_unit: int, cand_unit: int) -> list[int] | str:
     return out
 
 
-def _template(batch, suite: SuiteLink):
-    """The job rows of one candidate of a suite: function ids, args, (test, case) indices."""
+def _template(batch, suite: SuiteLink, pool: list[int]):
+    """The job rows of one candidate of a suite: function ids, args, arg_lists bits, (test,
+    case) indices; list arguments go into `pool` (every candidate's rows share them)."""
     funcs = _functions(batch, suite.unit)
-    func, args, tests, cases = [], [], [], []
+    func, args, bits, tests, cases = [], [], [], [], []
     for t, (name, table) in enumerate(suite.tests):
         f = funcs.get(name)
         if f is None or batch.func_is_import[f]:
@@ -100,12 +100,15 @@ def _template(batch, suite: SuiteLink):
             if len(case) != int(batch.func_nparams[f]) or len(case) > MAX_PARAMS:
                 raise ValueError(f"'{name}' takes {int(batch.func_nparams[f])} argument(s), case {c} has {len(case)}")
             func.append(f)  # compiler function ids are already global (func_start offsets)
-            args.append([slot_value(v) for v in case] + [0] * (MAX_PARAMS - len(case)))
+            row, row_bits = argument_slots(case, pool)
+            args.append(row + [0] * (MAX_PARAMS - len(case)))
+            bits.append(row_bits)
             tests.append(t)
             cases.append(c)
     return (
         np.array(func, np.int32),
         np.array(args, np.int64).reshape(-1, MAX_PARAMS),
+        np.array(bits, np.int32),
         np.array(tests, np.int32),
         np.array(cases, np.int32),
     )
@@ -115,13 +118,13 @@ def link(batch, program: Program, suites: list[SuiteLink]) -> Linked:
     """Resolve every (suite, candidate) pair and build one job table for one launch.
 
     `program` is Program.from_batch(batch): its function ids are the batch's (global) ones."""
-    blocks, links = [], []
+    blocks, links, pool = [], [], []
     ranges, errors = {}, {}
     n_jobs = 0
     for s, suite in enumerate(suites):
         if not batch.ok(suite.unit):
             continue
-        func, args, tests, cases = _template(batch, suite)
+        func, args, bits, tests, cases = _template(batch, suite, pool)
         for u in suite.candidate_units:
             if not batch.ok(u):
                 continue
@@ -133,7 +136,7 @@ def link(batch, program: Program, suites: list[SuiteLink]) -> Linked:
             row[: len(resolved)] = resolved
             links.append(row)
             k = len(func)
-            blocks.append((func, np.full(k, len(links) - 1, np.int32), args, np.full(k, s, np.int32),
+            blocks.append((func, np.full(k, len(links) - 1, np.int32), args, bits, np.full(k, s, np.int32),
                            np.full(k, u, np.int32), tests, cases))  # fmt: skip
             ranges[(s, u)] = (n_jobs, n_jobs + k)
             n_jobs += k
@@ -141,5 +144,6 @@ def link(batch, program: Program, suites: list[SuiteLink]) -> Linked:
         empty = np.zeros(0, np.int32)
         return Linked(JobTable.empty(), empty, empty, empty, empty, ranges, errors)
     cols = [np.concatenate(c) for c in zip(*blocks)]
-    jobs = JobTable(func=cols[0], link=cols[1], args=cols[2], links=np.stack(links))
-    return Linked(jobs, cols[3], cols[4], cols[5], cols[6], ranges, errors)
+    jobs = JobTable(func=cols[0], link=cols[1], args=cols[2], links=np.stack(links), pool=np.array(pool, np.int64),
+                    arg_lists=cols[3])  # fmt: skip
+    return Linked(jobs, cols[4], cols[5], cols[6], cols[7], ranges, errors)

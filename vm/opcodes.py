@@ -185,6 +185,27 @@ _ROWS = [
     ("FLOAT_MIN2", ARG_NONE, 2, 1, 1, "float min(a, b): b if b < a else a (Python's order for nan)"),
     ("FLOAT_MAX2", ARG_NONE, 2, 1, 1, "float max(a, b): b if b > a else a"),
     ("COMPARE_NUM", ARG_ASSERT, 2, 1, 1, "a <cmp> b of the operand types in arg (exact for int vs float)"),
+    # lists: a list value is a handle into the job's heap (vm/kernel_lists.py); `float` operands
+    # (IMM 0 / 1) say whether the elements are floats.  Ops touching n elements add n to the
+    # cost (the table cost is the base) -- see vm/kernel_lists.py
+    ("NEW_LIST", ARG_IMM, VARIABLE, 1, 2, "pop arg values (pushed first to last) into a new list"),
+    ("LIST_GET", ARG_NONE, 2, 1, 1, "xs[i] (negative i counts from the end); IndexError"),
+    ("LIST_SET", ARG_NONE, 3, 0, 1, "xs[i] = v (pops xs, i, v); IndexError"),
+    ("LIST_LEN", ARG_NONE, 1, 1, 1, "len(xs)"),
+    ("LIST_APPEND", ARG_NONE, 2, 0, 2, "xs.append(v) (pops xs, v); MemoryError past the heap"),
+    ("LIST_CONTAINS", ARG_ASSERT, 2, 1, 2, "x in xs (pops x, xs): == of x's and the elements' types in arg"),
+    ("LIST_SUM", ARG_IMM, 1, 1, 2, "sum(xs) from 0, left to right; OverflowError (ints)"),
+    ("LIST_MIN", ARG_IMM, 1, 1, 2, "min(xs); ValueError if empty"),
+    ("LIST_MAX", ARG_IMM, 1, 1, 2, "max(xs); ValueError if empty"),
+    ("LIST_SORTED", ARG_IMM, 1, 1, 4, "a new list: sorted(xs) (stable, by <)"),
+    ("LIST_SORT", ARG_IMM, 1, 0, 4, "xs.sort() in place (stable, by <)"),
+    ("LIST_SLICE", ARG_IMM, 4, 1, 3, "xs[start:stop:step] (pops xs, start, stop, step; arg bits 1, 2, 4: "
+     "which are given, the others are None); ValueError for step 0"),
+    ("LIST_CONCAT", ARG_NONE, 2, 1, 3, "a new list xs + ys"),
+    ("LIST_REPEAT", ARG_NONE, 2, 1, 3, "a new list xs * n (n <= 0: empty)"),
+    ("LIST_EQ", ARG_IMM, 2, 1, 2, "xs == ys (arg 1: compare elements as floats)"),
+    ("FOR_LIST", ARG_LOCAL, 0, 1, 1, "slots arg, arg+1 hold list, index: if index < len(list) push "
+     "list[index], advance the index and skip the next instruction; else fall through (a JUMP out)"),
 ]
 
 TABLE: tuple[Op, ...] = tuple(Op(i, *row) for i, row in enumerate(_ROWS))

@@ -96,19 +96,34 @@ def image_arrays(program) -> tuple:
 
 
 def job_arrays(jobs) -> tuple:
-    """(func, link, args, links) of a JobTable, checked and contiguous."""
+    """(func, link, args, links, pool, arg_lists) of a JobTable, checked and contiguous: every
+    list argument's pool offset o must hold a length n >= 0 with its n elements inside the
+    pool (ValueError otherwise), so the kernel reads the pool unchecked."""
     func = _arr(jobs.func, np.int32, 1, "jobs.func")
     link = _arr(jobs.link, np.int32, 1, "jobs.link")
     args = _arr(jobs.args, np.int64, 2, "jobs.args")
     links = _arr(jobs.links, np.int32, 2, "jobs.links")
     if len(link) != len(func) or args.shape != (len(func), MAX_PARAMS):
         raise ValueError(f"jobs need func[J], link[J], args[J, {MAX_PARAMS}]")
-    return func, link, args, links
+    pool = _arr(jobs.pool, np.int64, 1, "jobs.pool")
+    bits = np.zeros(len(func), np.int32) if jobs.arg_lists is None else jobs.arg_lists
+    arg_lists = _arr(bits, np.int32, 1, "jobs.arg_lists")
+    if len(arg_lists) != len(func) or ((arg_lists < 0) | (arg_lists >= 1 << MAX_PARAMS)).any():
+        raise ValueError(f"jobs.arg_lists must be int32[J] with bits 0 .. {MAX_PARAMS - 1} only")
+    is_list = (arg_lists[:, None] >> np.arange(MAX_PARAMS)) & 1 == 1
+    offsets = args[is_list]
+    if len(offsets):
+        inside = (offsets >= 0) & (offsets < len(pool))
+        n = np.where(inside, pool[np.where(inside, offsets, 0)] if len(pool) else 0, -1)
+        if not (inside & (n >= 0) & (n < len(pool) - offsets)).all():
+            raise ValueError("a list argument's pool offset (or its length) points outside jobs.pool")
+    return func, link, args, links, pool, arg_lists
 
 
 def check_limits(limits) -> None:
-    if limits.step_limit < 0 or limits.stack_size < 1 or limits.max_depth < 1:
-        raise ValueError(f"launch limits must be step_limit >= 0, stack_size >= 1, max_depth >= 1: {limits}")
+    if limits.step_limit < 0 or limits.stack_size < 1 or limits.max_depth < 1 or limits.heap_size < 0:
+        raise ValueError("launch limits must be step_limit >= 0, stack_size >= 1, max_depth >= 1, "
+                         f"heap_size >= 0: {limits}")
 
 
 def prepare_launch(program, jobs, limits, backend: str):

@@ -23,6 +23,11 @@ callee's nlocals + max_stack on the value stack (STACK_LIMIT).  A failing instru
 STEP_LIMIT: the one not run) records fail_unit / fail_line / fail_op / fail_arg (and
 assert operands in fail_lhs / fail_rhs).
 
+List arguments (JobTable.pool / arg_lists) are copied into the job's heap before the first
+instruction, in argument order; one that does not fit is MEMORY_LIMIT (no instruction
+recorded).  The heap, list handles and the list instructions' extra costs are
+vm/kernel_lists.py's doc; vm/reference_lists.py implements them.
+
 What each instruction does is `Job.step` below (and the doc column of vm.opcodes.TABLE).
 Arithmetic is Python's on ints, and any result outside int64 is OVERFLOW (// and % round
 toward -inf; a zero divisor is ZERO_DIVISION).  A FOR_RANGE counter that would step past
@@ -37,7 +42,7 @@ interpreter safe on its own.
 from __future__ import annotations
 
 from vm import opcodes as O
-from vm import reference_numeric
+from vm import reference_lists, reference_numeric
 from vm import status as S
 from vm.image import JobTable, LaunchLimits, Program, Results
 from vm.prepare import check_limits, image_arrays, job_arrays
@@ -83,8 +88,11 @@ class Job:
          self.unit_const_start, self.unit_func_start) = image  # fmt: skip
         self.code = self.code.reshape(-1, 2)
         self.func_ok = func_ok
-        job_func, job_link, job_args, self.links = job_cols
+        job_func, job_link, job_args, self.links, self.pool, job_arg_lists = job_cols
         self.func, self.link, self.args = int(job_func[j]), int(job_link[j]), job_args[j]
+        self.arg_lists = int(job_arg_lists[j])
+        self.heap = reference_lists.Heap(limits.heap_size)
+        self.counts = True  # whether the running instruction's cost is the candidate's
         self.limits = limits
         self.stack = [0] * (limits.stack_size + 2)  # + a superinstruction's headroom
         self.headroom = 0  # values a running superinstruction's sequence may hold beyond it
@@ -185,7 +193,7 @@ class Job:
             if int(self.func_nlocals[g]) + int(self.func_max_stack[g]) > self.limits.stack_size:
                 raise Stop(S.STACK_LIMIT)
             n = int(self.func_nparams[g])
-            self.stack[:n] = [int(a) for a in self.args[:n]]
+            self.stack[:n] = reference_lists.enter_arguments(self.heap, self.args[:n], self.arg_lists, self.pool)
             self.sp = n
             self.enter(g, 0)
             while True:
@@ -206,7 +214,7 @@ class Job:
         if not 0 <= op < O.NUM_OPCODES:
             raise Stop(S.INVALID_BYTECODE)
         self.steps += 1
-        counts = self.link < 0 or self.unit != self.entry_unit  # candidate code
+        self.counts = counts = self.link < 0 or self.unit != self.entry_unit  # candidate code
         self.next_pc = pc + 1  # jumps overwrite it; self.pc stays on the running instruction
         expand = O.EXPANSIONS.get(op)  # a superinstruction runs its sequence
         self.headroom = 2 if expand else 0  # which may hold two values more than it does
@@ -286,9 +294,18 @@ class Job:
         elif op == O.ASSERT_CMP:
             self.need(2)
             a, b = self.stack[self.sp - 2], self.stack[self.sp - 1]
-            if not typed_compare(arg, a, b):
+            if reference_lists.list_typed(arg):  # lists: a failure records their lengths
+                holds, extra = reference_lists.list_compare(self.heap, arg, a, b)
+                self.cost += extra if self.counts else 0
+                a, b = len(self.heap.slots(a)), len(self.heap.slots(b))
+            else:
+                holds = typed_compare(arg, a, b)
+            if not holds:
                 raise Stop(S.ASSERT_FAILED, a, b)
             self.sp -= 2
+        elif op >= O.NEW_LIST or (op == O.COMPARE_NUM and reference_lists.list_typed(arg)):
+            extra = reference_lists.execute(self, op, arg)  # vm/reference_lists.py
+            self.cost += extra if self.counts else 0
         elif op >= O.BINARY_AND:  # the numeric instructions: vm/reference_numeric.py
             n = O.TABLE[op].pops
             self.need(n, 1)

@@ -9,16 +9,19 @@ from __future__ import annotations
 import struct
 
 # number order is the table order; name as written in annotations
-_ROWS = ["None", "int", "bool", "float"]
+_ROWS = ["None", "int", "bool", "float", "list[int]", "list[float]"]
 
-T_NONE, T_INT, T_BOOL, T_FLOAT = range(len(_ROWS))
+T_NONE, T_INT, T_BOOL, T_FLOAT, T_LIST_INT, T_LIST_FLOAT = range(len(_ROWS))
 TYPE_NAMES = tuple(_ROWS)
 # T_ERROR marks an expression whose type could not be computed (compile errors only).
 T_ERROR = 99
 
 
 def render(value: int, type_code: int) -> str:
-    """Python repr of a slot value of the given type."""
+    """Python repr of a slot value of the given type; a list (whose elements a slot cannot
+    show: failing asserts record a list operand's length) as ``<list of N>``."""
+    if type_code in (T_LIST_INT, T_LIST_FLOAT):
+        return f"<list of {int(value)}>"
     if type_code == T_BOOL:
         return "True" if value else "False"
     if type_code == T_NONE:

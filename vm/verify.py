@@ -6,7 +6,8 @@ FOR_RANGE / RANGE_CHECK slot + 2 < nlocals, CONST < the unit's pool, FUNC < the 
 functions, JUMP inside the function, ASSERT cmp < 6 and a known type, NONE operands 0; the
 packed kinds: every LOCAL field < nlocals, every jump target inside the function, the
 LOCAL_JUMP (FOR_LOOP) slot + 2 < nlocals),
-FOR_RANGE followed by a JUMP, and, walking the control-flow graph, a stack depth that never
+FOR_RANGE / FOR_LIST followed by a JUMP, the list instructions' immediates in range
+(NEW_LIST's count 0 .. 255, LIST_SLICE's bits 0 .. 7, the float flags 0 / 1), and, walking the control-flow graph, a stack depth that never
 goes below zero or above max_stack, is the same at every join, and never falls off the end.
 Every launch runs it on all functions (`function_checks`); a job that enters a function
 failing it ends with INVALID_BYTECODE.  `verify(program)` renders the same checks (plus
@@ -16,7 +17,9 @@ Operand kinds and stack effects come from vm.opcodes.TABLE; only the instruction
 effect depends on the path taken are special-cased:
 * JUMP_IF_FALSE_OR_POP / JUMP_IF_TRUE_OR_POP keep their operand when they jump, pop it
   when they fall through;
-* FOR_RANGE goes on at pc + 1 (the JUMP out of the loop) with +0, at pc + 2 with +1;
+* FOR_RANGE and FOR_LIST go on at pc + 1 (the JUMP out of the loop) with +0, at pc + 2
+  with +1;
+* NEW_LIST pops its operand's count of values;
 * FOR_LOOP jumps with the counter pushed (+1) and falls through with +0.
 CALL pops the callee's nparams (an import: its stub's; links must match, see verify_jobs).
 """
@@ -34,12 +37,18 @@ from vm.valuetypes import TYPE_NAMES
 OPERAND_KIND = np.array([op.operand for op in O.TABLE], dtype=np.int32)
 POPS = np.array([max(op.pops, 0) for op in O.TABLE], dtype=np.int32)
 PUSHES = np.array([op.pushes for op in O.TABLE], dtype=np.int32)
-SLOT_WIDTH = np.array([3 if op.number in (O.FOR_RANGE, O.RANGE_CHECK) else 1 for op in O.TABLE], np.int32)
+SLOT_WIDTH = np.array([3 if op.number in (O.FOR_RANGE, O.RANGE_CHECK) else 2 if op.number == O.FOR_LIST else 1
+                       for op in O.TABLE], np.int32)  # fmt: skip
+# the largest immediate an IMM instruction takes (-1: any)
+_IMM_MAX = {"NEW_LIST": 255, "LIST_SLICE": 7, **{n: 1 for n in ("LIST_SUM", "LIST_MIN", "LIST_MAX", "LIST_SORTED",
+                                                                  "LIST_SORT", "LIST_EQ")}}  # fmt: skip
+IMM_MAX = np.array([_IMM_MAX.get(op.name, -1) for op in O.TABLE], np.int32)
 KEEPS = np.array([op.number in (O.JUMP_IF_FALSE_OR_POP, O.JUMP_IF_TRUE_OR_POP, O.FOR_LOOP) for op in O.TABLE], np.int32)
 N_OPS, N_CMPS, N_TYPES = O.NUM_OPCODES, len(O.CMP_NAMES), len(TYPE_NAMES)
 JUMP, RETURN, RETURN_VAR, CALL, FOR_RANGE = O.JUMP, O.RETURN, O.RETURN_VAR, O.CALL, O.FOR_RANGE
-ARG_NONE, ARG_LOCAL, ARG_CONST, ARG_JUMP, ARG_FUNC, ARG_ASSERT = (
-    O.ARG_NONE, O.ARG_LOCAL, O.ARG_CONST, O.ARG_JUMP, O.ARG_FUNC, O.ARG_ASSERT)  # fmt: skip
+FOR_LIST, NEW_LIST = O.FOR_LIST, O.NEW_LIST
+ARG_NONE, ARG_LOCAL, ARG_CONST, ARG_JUMP, ARG_FUNC, ARG_ASSERT, ARG_IMM = (
+    O.ARG_NONE, O.ARG_LOCAL, O.ARG_CONST, O.ARG_JUMP, O.ARG_FUNC, O.ARG_ASSERT, O.ARG_IMM)  # fmt: skip
 ARG_LOCAL2, ARG_LOCAL_IMM, ARG_IMM_JUMP = O.ARG_LOCAL2, O.ARG_LOCAL_IMM, O.ARG_IMM_JUMP
 ARG_LOCAL_JUMP, ARG_LOCAL2_JUMP, ARG_LOCAL_IMM_JUMP = O.ARG_LOCAL_JUMP, O.ARG_LOCAL2_JUMP, O.ARG_LOCAL_IMM_JUMP
 IS_JUMP = np.array([op.number in O.JUMP_OPCODES for op in O.TABLE], dtype=np.int32)
@@ -50,7 +59,7 @@ _PROBLEMS = [
     ("V_NO_CODE", "has no code"),
     ("V_OPCODE", "pc {pc}: unknown opcode {a}"),
     ("V_OPERAND", "pc {pc}: {op} operand {a} is out of range"),
-    ("V_FOR_RANGE", "pc {pc}: FOR_RANGE must be followed by a JUMP inside the function"),
+    ("V_FOR_RANGE", "pc {pc}: {op} must be followed by a JUMP inside the function"),
     ("V_UNDERFLOW", "pc {pc}: {op} pops {b} of a stack of {a}"),
     ("V_OVERFLOW", "pc {pc}: {op} makes the stack {a} deep, above max_stack {b}"),
     ("V_JOIN", "pc {pc}: reached with stack depths {a} and {b}"),
@@ -96,6 +105,8 @@ def check_function(g, code, func_entry, func_end, func_nparams, func_nlocals, fu
             bad = arg < 0 or arg >= n_funcs
         elif kind == ARG_ASSERT:
             bad = arg < 0 or (arg & 7) >= N_CMPS or ((arg >> 3) & 15) >= N_TYPES or (arg >> 7) >= N_TYPES
+        elif kind == ARG_IMM:
+            bad = IMM_MAX[op] >= 0 and (arg < 0 or arg > IMM_MAX[op])
         elif kind == ARG_LOCAL2:
             bad = (arg & 0xFFFF) >= func_nlocals[g] or arg < 0 or (arg >> 16) >= func_nlocals[g]
         elif kind == ARG_LOCAL_IMM:
@@ -111,7 +122,7 @@ def check_function(g, code, func_entry, func_end, func_nparams, func_nlocals, fu
             bad = (arg & 0xFFFF) >= end - entry or ((arg >> 16) & 0xFF) >= func_nlocals[g]
         if bad:
             return V_OPERAND, pc, arg, 0
-        if op == FOR_RANGE and (pc + 2 >= end or code[2 * pc + 2] != JUMP):
+        if (op == FOR_RANGE or op == FOR_LIST) and (pc + 2 >= end or code[2 * pc + 2] != JUMP):
             return V_FOR_RANGE, pc, 0, 0
     for pc in range(entry, end):
         depth_at[pc] = -1
@@ -124,7 +135,7 @@ def check_function(g, code, func_entry, func_end, func_nparams, func_nlocals, fu
         depth = depth_at[pc]
         op = code[2 * pc]
         arg = code[2 * pc + 1]
-        pops = func_nparams[f_lo + arg] if op == CALL else POPS[op]
+        pops = func_nparams[f_lo + arg] if op == CALL else arg if op == NEW_LIST else POPS[op]
         if depth < pops:
             return V_UNDERFLOW, pc, depth, pops
         after = depth - pops + PUSHES[op]
@@ -140,7 +151,7 @@ def check_function(g, code, func_entry, func_end, func_nparams, func_nlocals, fu
             nxt1 = entry + arg
         elif op == RETURN or op == RETURN_VAR:
             n_succ = 0
-        elif op == FOR_RANGE:
+        elif op == FOR_RANGE or op == FOR_LIST:
             d1 = after - 1
             nxt2 = pc + 2
             n_succ = 2

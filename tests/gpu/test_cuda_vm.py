@@ -81,3 +81,34 @@ def test_device_launch_matches_cpu():
     program, jobs = _program()
     for limits in (LIMITS, LaunchLimits()):
         assert_same_arrays(arrays(vm.launch(program, jobs, "cpu", limits)), arrays(vm.launch(program, jobs, "cuda", limits)))
+
+
+def test_simulated_launch_with_lists_matches_cpu(tmp_path: Path):
+    """List arguments from the pool, the per-thread heap column, MEMORY_LIMIT and bad handles."""
+    from vm.asm import assemble_named, make_jobs
+
+    program, names = assemble_named("""
+.func f xs n
+    LOAD_VAR xs
+    LOAD_VAR n
+    LIST_REPEAT
+    LIST_SORTED 0
+    DUP_TOP
+    LOAD_INT 1
+    LIST_APPEND
+    LOAD_INT -1
+    LIST_GET
+    RETURN
+.func g xs
+    LOAD_VAR xs
+    LIST_SUM 0
+    RETURN
+""")
+    calls = [("f", ([3, 1, 2], k)) for k in (0, 1, 2, 50)] + [("g", ([5, 6],)), ("g", (7,))]
+    jobs = make_jobs(names, calls)
+    jobs.arg_lists[-1] = 0  # g(7): 7 is no list's handle
+    limits = LaunchLimits(step_limit=100, stack_size=32, max_depth=4, heap_size=200)
+    expected = vm.launch(program, jobs, "cpu", limits)
+    assert {S.OK, S.MEMORY_LIMIT, S.INVALID_BYTECODE} <= set(expected.status.tolist())
+    got = simulate("vm", tmp_path, {**vm_input(program, jobs, limits), "x_max_threads": np.int64(2)})
+    assert_same_arrays(arrays(expected), got)

@@ -71,3 +71,17 @@ def test_suite_that_does_not_compile_links_nothing():
     batch = fake_batch([None, GOOD])
     linked = link(batch, Program.from_batch(batch), [SuiteLink(0, [("test_a", [()])], [1])])
     assert len(linked.jobs) == 0 and not linked.ranges and not linked.errors
+
+
+def test_list_arguments_go_into_the_pool_once_for_every_candidate():
+    from vm.prepare import job_arrays
+    from vm.valuetypes import T_LIST_FLOAT, T_LIST_INT, float_to_bits
+
+    suite = [("f", [T_LIST_INT], T_INT, 1), ("test_l", [T_INT, T_LIST_INT, T_LIST_FLOAT], T_NONE, 0)]
+    batch = fake_batch([suite, [("f", [T_LIST_INT], T_INT, 0)], [("f", [T_LIST_INT], T_INT, 0)]])
+    tests = [("test_l", [(7, [1, 2], [0.5]), (8, [], [])])]
+    jobs = link(batch, Program.from_batch(batch), [SuiteLink(0, tests, [1, 2])]).jobs
+    assert jobs.arg_lists.tolist() == [0b110] * 4 and jobs.args[:, 0].tolist() == [7, 8, 7, 8]
+    assert jobs.pool.tolist() == [2, 1, 2, 1, float_to_bits(0.5), 0, 0]
+    assert jobs.args[:2, 1:3].tolist() == [[0, 3], [5, 6]] and (jobs.args[2:, 1:3] == jobs.args[:2, 1:3]).all()
+    job_arrays(jobs)  # the offsets are inside the pool

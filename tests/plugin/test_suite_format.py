@@ -83,7 +83,15 @@ def test_task_defaults_to_file_name_and_one_line_stub_prompt():
         ("def f(x: int) -> int: ...\n@cases([9223372036854775808])\ndef test_a(x: int) -> None:\n    pass\n", 2, "64 bits"),
         ("def f(x: int) -> int: ...\n@cases([n])\ndef test_a(x: int) -> None:\n    pass\n", 2, "literal list"),
         ("def f(x: int) -> int: ...\n@cases([])\ndef test_a(x: int) -> None:\n    pass\n", 2, "non-empty"),
-        ("def f(x: int) -> int: ...\ndef test_a(x: str) -> None:\n    pass\n", 2, "int or bool annotation"),
+        ("def f(x: int) -> int: ...\ndef test_a(x: str) -> None:\n    pass\n", 2, "list[int] or list[float] annotation"),
+        ("def f(x: int) -> int: ...\ndef test_a(x: list[bool]) -> None:\n    pass\n", 2, "list[float] annotation"),
+        ("def f(x: int) -> int: ...\n@cases([3])\ndef test_a(x: list[int]) -> None:\n    pass\n", 2,
+         "x=3 is not list[int]"),
+        ("def f(x: int) -> int: ...\n@cases([[1, 2.5]])\ndef test_a(x: list[int]) -> None:\n    pass\n", 2,
+         "x=[1, 2.5]: element 2.5 is not int"),
+        ("def f(x: int) -> int: ...\n@cases([([True], 1)])\ndef test_a(x: list[float], y: int) -> None:\n    pass\n",
+         2, "element True is not float"),
+        ("def f(x: int) -> int: ...\n@cases([[9223372036854775808]])\ndef test_a(x: list[int]) -> None:\n    pass\n", 2, "64 bits"),
         ("def f(x: int) -> int: ...\n@cases([1])\ndef helper(x: int) -> int:\n    return x\n"
          "def test_a() -> None:\n    pass\n", 3, "only for test_"),
     ],
@@ -94,3 +102,18 @@ def test_bad_suites_name_file_and_line(text, line, fragment):
     assert info.value.line == line
     assert str(info.value).startswith(f"/x/suite_gcd.py:{line}: ")
     assert fragment in str(info.value)
+
+
+def test_list_parameters_take_python_lists():
+    text = (
+        "def f(xs: list[int]) -> int: ...\n"
+        "@cases([[3, 1], [], ([5],)])\n"
+        "def test_one(xs: list[int]) -> None:\n    assert f(xs) >= 0\n"
+        "@cases([([1, 2.5], 2), ([], 0)])\n"
+        "def test_two(ys: list[float], n: int) -> None:\n    assert len(ys) == n\n"
+    )
+    one, two = parse(text).tests
+    assert one.types == ["list[int]"] and one.cases == [([3, 1],), ([],), ([5],)]
+    assert two.types == ["list[float]", "int"] and two.cases == [([1.0, 2.5], 2), ([], 0)]
+    assert type(two.cases[0][0][0]) is float  # an int element of a list[float] becomes a float
+    assert two.describe(0) == "test_two(ys=[1.0, 2.5], n=2)"

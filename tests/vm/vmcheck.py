@@ -30,9 +30,10 @@ def run_plain(program, jobs, limits: LaunchLimits) -> Results:
     r = Results.allocate(len(jobs))
     stack = np.zeros(limits.stack_size, np.int64)
     frames = np.zeros((limits.max_depth, 3), np.int64)
+    heap = np.full(limits.heap_size, -7, np.int64)  # never read before a job writes it
     with np.errstate(all="raise"):  # the kernel must never compute a wrapped result
         for j in range(len(jobs)):
-            run_job(j, *image, ok, *cols, COSTS, limits.step_limit, stack, frames, r.status, r.value,
+            run_job(j, *image, ok, *cols, COSTS, limits.step_limit, stack, frames, heap, r.status, r.value,
                     r.cost, r.steps, r.fail_unit, r.fail_line, r.fail_lhs, r.fail_rhs, r.fail_arg, r.fail_op)
     return r
 

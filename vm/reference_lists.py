@@ -1,0 +1,275 @@
+"""The list instructions in plain Python: the spec vm/kernel_lists.py must match bit for bit.
+
+The heap is modelled word for word (layout, allocation sizes, handle checks and write order
+as vm/kernel_lists.py documents them), so MemoryError and bad handles happen at the same
+points; what each instruction computes is written with Python's own list operations
+(indexing, slicing, `min`, `max`, +, *) on the elements as Python ints and floats.
+Sorting is the documented bottom-up merge sort (CPython's timsort agrees with it on every
+list without nan; tests/vm/test_vm_lists.py checks that).
+"""
+
+from __future__ import annotations
+
+from vm import opcodes as O
+from vm import status as S
+from vm.reference_numeric import Stop, int64, typed_compare
+from vm.valuetypes import (
+    T_FLOAT,
+    T_INT,
+    T_LIST_FLOAT,
+    T_LIST_INT,
+    bits_to_float,
+    float_to_bits,
+)
+
+HEADER, MIN_CAP = 3, 4
+CMP_EQ, CMP_NE = 2, 3
+LIST_TYPES = (T_LIST_INT, T_LIST_FLOAT)
+
+
+def list_typed(arg: int) -> bool:
+    """Whether an ASSERT operand names a list type (then == / != compare lists)."""
+    return (arg >> 3) & 15 in LIST_TYPES or arg >> 7 in LIST_TYPES
+
+
+class Heap:
+    """One job's heap: `size` words, bump pointer hp, lists as vm/kernel_lists.py lays them out."""
+
+    def __init__(self, size: int):
+        self.size, self.hp = size, 0
+        self.words: list[int] = []
+
+    def alloc(self, n: int) -> int:
+        """Start of n fresh words (their contents the caller's); MEMORY_LIMIT past the heap."""
+        if n > self.size - self.hp:
+            raise Stop(S.MEMORY_LIMIT)
+        start, self.hp = self.hp, self.hp + n
+        self.words += [0] * (self.hp - len(self.words))
+        return start
+
+    def header(self, h: int) -> tuple[int, int, int]:
+        """(d, len, cap) of handle h; INVALID_BYTECODE for anything but a list's handle."""
+        if not 0 <= h <= self.hp - HEADER:
+            raise Stop(S.INVALID_BYTECODE)
+        n, cap, d = self.words[h : h + HEADER]
+        if not (0 <= n <= cap and 0 <= d <= self.hp and cap <= self.hp - d):
+            raise Stop(S.INVALID_BYTECODE)
+        return d, n, cap
+
+    def new(self, values: list[int]) -> int:
+        """Handle of a new list holding slot values `values`."""
+        n = len(values)
+        cap = max(n, MIN_CAP)
+        h = self.alloc(HEADER + cap)
+        self.words[h : h + HEADER + cap] = [n, cap, h + HEADER] + values + [0] * (cap - n)
+        return h
+
+    def slots(self, h: int) -> list[int]:
+        d, n, _ = self.header(h)
+        return self.words[d : d + n]
+
+    def values(self, h: int, is_float: bool) -> list:
+        """The elements of list h as Python values (floats when is_float)."""
+        return [bits_to_float(w) for w in self.slots(h)] if is_float else self.slots(h)
+
+    def append(self, h: int, v: int) -> int:
+        """xs.append(v); the elements copied when it grew."""
+        d, n, cap = self.header(h)
+        copied = 0
+        if n == cap:
+            new_cap = 2 * cap if cap >= MIN_CAP else MIN_CAP
+            nd = self.alloc(new_cap)
+            self.words[nd : nd + new_cap] = self.words[d : d + n] + [0] * (new_cap - n)
+            self.words[h + 1], self.words[h + 2] = new_cap, nd
+            d, copied = nd, n
+        self.words[d + n] = v
+        self.words[h] = n + 1
+        return copied
+
+
+def merge_sort(xs: list) -> list:
+    """Bottom-up stable merge sort by < only (an element goes before an earlier one only when
+    it is strictly smaller): the kernel's algorithm, so nan lands where the kernel puts it."""
+    src, n, width = list(xs), len(xs), 1
+    while width < n:
+        dst = []
+        for lo in range(0, n, 2 * width):
+            left, right = src[lo : lo + width], src[lo + width : lo + 2 * width]
+            i = r = 0
+            while i < len(left) or r < len(right):
+                if r < len(right) and (i >= len(left) or right[r] < left[i]):
+                    dst.append(right[r])
+                    r += 1
+                else:
+                    dst.append(left[i])
+                    i += 1
+        src, width = dst, width * 2
+    return src
+
+
+def sort_cost(n: int) -> int:
+    """n * ceil(log2 n): n elements moved by each merge pass."""
+    return n * (n - 1).bit_length() if n > 1 else 0
+
+
+def slots_of(values: list, is_float: bool) -> list[int]:
+    return [float_to_bits(v) for v in values] if is_float else list(values)
+
+
+def list_equal(heap: Heap, a: int, b: int, etype_a: int, etype_b: int) -> tuple[bool, int]:
+    """(a == b, element pairs compared) with == of the element types."""
+    xs, ys = heap.slots(a), heap.slots(b)
+    if len(xs) != len(ys):
+        return False, 0
+    arg = CMP_EQ + 8 * etype_a + 128 * etype_b
+    for k, (x, y) in enumerate(zip(xs, ys)):
+        if not typed_compare(arg, x, y):
+            return False, k + 1
+    return True, len(xs)
+
+
+def list_compare(heap: Heap, arg: int, a: int, b: int) -> tuple[bool, int]:
+    """(a <cmp> b, cost) of ASSERT_CMP / COMPARE_NUM with list operands: == / != of two lists."""
+    cmp, lt, rt = arg & 7, (arg >> 3) & 15, arg >> 7
+    if cmp not in (CMP_EQ, CMP_NE) or lt not in LIST_TYPES or rt not in LIST_TYPES:
+        raise Stop(S.INVALID_BYTECODE)
+    elem = lambda t: T_FLOAT if t == T_LIST_FLOAT else T_INT  # noqa: E731
+    eq, cost = list_equal(heap, a, b, elem(lt), elem(rt))
+    return eq == (cmp == CMP_EQ), cost
+
+
+def slice_of(xs: list, arg: int, start: int, stop: int, step: int) -> list:
+    """xs[start:stop:step] with the parts whose arg bit (1, 2, 4) is clear as None."""
+    given = lambda bit, v: v if arg & bit else None  # noqa: E731
+    try:
+        return xs[given(1, start) : given(2, stop) : given(4, step)]
+    except ValueError:  # slice step cannot be zero
+        raise Stop(S.VALUE_ERROR) from None
+
+
+def execute(job, op: int, arg: int) -> int:
+    """Run list instruction op on a vm.reference.Job (its stack, frame and heap); returns the
+    instruction's extra cost (vm/kernel_lists.py)."""
+    heap: Heap = job.heap
+    is_float = arg & 1 == 1
+    if op == O.FOR_LIST:
+        s = job.slot(arg, 2)
+        xs = heap.slots(job.stack[s])
+        i = job.stack[s + 1]
+        if 0 <= i < len(xs):
+            job.push(xs[i])
+            job.stack[s + 1] = i + 1
+            job.next_pc += 1  # skip the JUMP out of the loop
+        return 0
+    if op == O.NEW_LIST:
+        job.need(arg, 1)
+        values = job.stack[job.sp - arg : job.sp]
+        h = heap.new(values)
+        job.sp -= arg
+        job.push(h)
+        return arg
+    if op == O.LIST_CONTAINS:
+        job.need(2, 1)
+        h, x = job.pop(), job.pop()
+        for k, e in enumerate(heap.slots(h)):
+            if typed_compare(arg, x, e):
+                job.push(1)
+                return k + 1
+        job.push(0)
+        return len(heap.slots(h))
+    if op in (O.LIST_EQ, O.COMPARE_NUM):
+        job.need(2, 1)
+        b, a = job.pop(), job.pop()
+        t = T_FLOAT if is_float else T_INT
+        eq, cost = list_equal(heap, a, b, t, t) if op == O.LIST_EQ else list_compare(heap, arg, a, b)
+        job.push(int(eq))
+        return cost
+    if op == O.LIST_GET:
+        job.need(2, 1)
+        i, h = job.pop(), job.pop()
+        job.push(_item(heap.slots(h), i))
+        return 0
+    if op == O.LIST_SET:
+        job.need(3)
+        v, i, h = job.pop(), job.pop(), job.pop()
+        d, n, _ = heap.header(h)
+        _item(heap.slots(h), i)  # IndexError as for a read
+        heap.words[d + (i + n if i < 0 else i)] = v
+        return 0
+    if op == O.LIST_APPEND:
+        job.need(2)
+        v, h = job.pop(), job.pop()
+        return heap.append(h, v)
+    if op == O.LIST_CONCAT:
+        job.need(2, 1)
+        b, a = job.pop(), job.pop()
+        xs = heap.slots(a) + heap.slots(b)
+        job.push(heap.new(xs))
+        return len(xs)
+    if op == O.LIST_REPEAT:
+        job.need(2, 1)
+        times, h = job.pop(), job.pop()
+        xs = heap.slots(h)
+        if times > 0 and xs and times > heap.size // len(xs):
+            raise Stop(S.MEMORY_LIMIT)  # the kernel's check before it multiplies
+        out = xs * times
+        job.push(heap.new(out))
+        return len(out)
+    if op == O.LIST_SLICE:
+        job.need(4, 1)
+        step, stop, start, h = job.pop(), job.pop(), job.pop(), job.pop()
+        out = slice_of(heap.slots(h), arg, start, stop, step)
+        job.push(heap.new(out))
+        return len(out)
+    job.need(1, 1)  # one list operand: LIST_LEN, SUM, MIN, MAX, SORTED, SORT
+    h = job.pop()
+    values = heap.values(h, is_float)
+    n = len(values)
+    if op == O.LIST_LEN:
+        job.push(n)
+        return 0
+    if op == O.LIST_SUM:
+        acc = 0.0 if is_float else 0
+        for x in values:  # left to right; ints stop at the first partial sum past int64
+            acc = acc + x if is_float else int64(acc + x)
+        job.push(float_to_bits(acc) if is_float else acc)
+        return n
+    if op in (O.LIST_MIN, O.LIST_MAX):
+        if not values:
+            raise Stop(S.VALUE_ERROR)
+        job.push(slots_of([(min if op == O.LIST_MIN else max)(values)], is_float)[0])
+        return n
+    if op == O.LIST_SORT:
+        d, _, _ = heap.header(h)
+        if n > heap.size - heap.hp:  # the merge buffer
+            raise Stop(S.MEMORY_LIMIT)
+        heap.words[d : d + n] = slots_of(merge_sort(values), is_float)
+        return sort_cost(n)
+    if op == O.LIST_SORTED:
+        new = heap.new(heap.slots(h))
+        if n > heap.size - heap.hp:
+            raise Stop(S.MEMORY_LIMIT)
+        heap.words[new + HEADER : new + HEADER + n] = slots_of(merge_sort(values), is_float)
+        job.push(new)
+        return n + sort_cost(n)
+    raise Stop(S.INVALID_BYTECODE)
+
+
+def _item(xs: list, i: int):
+    """xs[i] (Python's negative indices); INDEX_ERROR out of range."""
+    try:
+        return xs[i]
+    except IndexError:
+        raise Stop(S.INDEX_ERROR) from None
+
+
+def enter_arguments(heap: Heap, args, bits: int, pool) -> list[int]:
+    """The job's argument slots: list arguments (bit k of bits) copied from the pool into
+    new heap lists (MEMORY_LIMIT if they do not fit)."""
+    out = []
+    for k, a in enumerate(args):
+        if bits >> k & 1:
+            n = int(pool[a])
+            a = heap.new([int(x) for x in pool[a + 1 : a + 1 + n]])
+        out.append(int(a))
+    return out
