@@ -56,7 +56,7 @@ from compiler.typecheck_expr import (  # noqa: F401 - S_*, scratch_rows: re-expo
     scratch_rows, type_expr,
 )  # fmt: skip
 from compiler.typerules import (
-    T_EMPTY_LIST, binary_type, converts, element_type, is_list,
+    T_EMPTY_LIST, binary_type, converts, element_type, is_integral, is_list,
 )  # fmt: skip
 from vm.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_NONE
 
@@ -134,6 +134,9 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
                                       type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
                         if t < 0:
                             return -1
+                        if k == N_FOR_RANGE and not is_integral(t):
+                            return expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c,
+                                             T_INT * 16 + t)  # fmt: skip
                         if k == N_FOR_LIST:
                             if not is_list(t):
                                 return expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c,

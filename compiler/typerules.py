@@ -81,9 +81,10 @@ def binary_type(bop, lt, rt):
 @register_jitable
 def converts(want, got):
     """Whether a value of type got may stand where want is expected: the same type, an int
-    or bool where a float is expected (converted, as PEP 484's numeric tower allows), or
+    where a float is expected (converted, as PEP 484's numeric tower allows; a bool is not,
+    as it is not where an int is expected), or
     `[]` where any list is expected."""
-    if want == got or (want == T_FLOAT and is_integral(got)):
+    if want == got or (want == T_FLOAT and got == T_INT):
         return True
     return is_list(want) and got == T_EMPTY_LIST
 
@@ -111,7 +112,9 @@ def builtin_type(b, first, next_, type_, n):
         return T_INT if b == B_LEN else (element_type(t) if b == B_SUM else t)
     if b == B_BOOL:
         return T_BOOL
-    if not is_number(t) and not ((b == B_MIN or b == B_MAX) and is_list(t) and next_[c] == -1):
+    if (b == B_MIN or b == B_MAX) and next_[c] == -1:  # min(xs) / max(xs)
+        return element_type(t) if is_list(t) else -1 - (t * 16 + t)
+    if not is_number(t):
         return -1 - (t * 16 + t)
     if b == B_ABS:
         return T_FLOAT if t == T_FLOAT else T_INT
@@ -119,8 +122,6 @@ def builtin_type(b, first, next_, type_, n):
         return T_INT
     if b == B_FLOAT:
         return T_FLOAT
-    if is_list(t):  # min(xs) / max(xs)
-        return element_type(t)
     c = next_[c]
     while c != -1:  # min, max of several numbers
         if type_[c] != t:

@@ -9,6 +9,7 @@ is checked (`_chk`) so CPython raises OverflowError exactly where the VM must.
 from __future__ import annotations
 
 import ast
+import copy
 import sys
 
 from compiler import compile_batch
@@ -46,8 +47,14 @@ class _Checked(ast.NodeTransformer):
 
     def visit_AugAssign(self, node):
         self.generic_visit(node)
-        value = ast.BinOp(ast.Name(node.target.id, ast.Load()), node.op, node.value)
-        return ast.Assign([ast.Name(node.target.id, ast.Store())], self.visit_BinOp(value))
+        load = copy.deepcopy(node.target)
+        for n in ast.walk(load):  # the target read as a value (x, or xs[i])
+            if hasattr(n, "ctx"):
+                n.ctx = ast.Load()
+        if isinstance(node.target, ast.Subscript):
+            node.target.value.ctx = ast.Load()
+        value = ast.BinOp(load, node.op, node.value)
+        return ast.Assign([node.target], self.visit_BinOp(value))
 
 
 def _chk(v):
