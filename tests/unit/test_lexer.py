@@ -95,9 +95,15 @@ def test_int_too_large(text):
     assert text in err.message
 
 
-@pytest.mark.parametrize("text", ["1.5", "1e3", ".5", "1.", "1E-3", "1_0.5", "3j", "1.5e+2"])
+@pytest.mark.parametrize("text", ["1.5", "1e3", ".5", "1.", "1E-3", "1_0.5", "1.5e+2"])
 def test_float_literals(text):
     assert tokenize(text)[0] == ("FLOAT", text)
+
+
+@pytest.mark.parametrize("text", ["3j", "1.5J", "1e3j"])
+def test_complex_literals_are_named(text):
+    err = lex_error(f"x = {text}\n")
+    assert (err.code, err.col, err.message) == (errors.E_COMPLEX_LITERAL, 5, f"complex literals ({text}): not supported by gpucc")
 
 
 @pytest.mark.parametrize("text", ["1__0", "1_", "0x", "0b2", "007", "12abc", "1e", "0x1g", "1.2.3"])
