@@ -186,14 +186,21 @@ def _gather(start: np.ndarray, length: np.ndarray) -> np.ndarray:
     return shift + np.arange(total, dtype=np.int64)
 
 
-def _launch(raw: list[bytes], run):
-    """Compile one chunk with the launcher `run` (same arguments as the CPU launcher);
-    returns (errs, counts, code, lines, consts, fn) compacted."""
+def layout(raw: list[bytes]):
+    """A chunk's launch inputs: (buf, src_off, code_off, const_off, fn_off): the sources'
+    bytes end to end and each unit's regions of them and of the output buffers."""
     sizes = np.array([len(r) for r in raw], dtype=np.int64)
     buf = np.frombuffer(b"".join(raw) or b"\n", dtype=np.uint8).copy()  # one (writable) array type
     code_off = _offsets(np.array([limits.code_capacity(int(s)) for s in sizes], dtype=np.int64))
     const_off = _offsets(np.minimum(limits.MAX_CONSTS, sizes // 10 + 1))
     fn_off = _offsets(np.minimum(limits.MAX_FUNCTIONS, sizes // 8 + 1))
+    return buf, _offsets(sizes), code_off, const_off, fn_off
+
+
+def _launch(raw: list[bytes], run):
+    """Compile one chunk with the launcher `run` (same arguments as the CPU launcher);
+    returns (errs, counts, code, lines, consts, fn) compacted."""
+    buf, src_off, code_off, const_off, fn_off = layout(raw)
     # outputs: each unit writes the start of its region; only what it wrote is gathered
     code = np.empty((int(code_off[-1]), 2), dtype=np.int32)
     lines = np.empty(int(code_off[-1]), dtype=np.int32)
@@ -201,7 +208,7 @@ def _launch(raw: list[bytes], run):
     fn = np.empty((int(fn_off[-1]), F_WIDTH), dtype=np.int32)
     counts = np.zeros((len(raw), 3), dtype=np.int64)
     errs = np.zeros((len(raw), 4), dtype=np.int32)
-    run(buf, _offsets(sizes), code_off, const_off, fn_off, code, lines, consts, fn, counts, errs)
+    run(buf, src_off, code_off, const_off, fn_off, code, lines, consts, fn, counts, errs)
     ic = _gather(code_off[:-1], counts[:, 0])
     fc = _gather(fn_off[:-1], counts[:, 2])
     return errs, counts, code[ic], lines[ic], consts[_gather(const_off[:-1], counts[:, 1])], fn[fc]
@@ -227,7 +234,11 @@ def compile_batch(sources: list[str], backend: str = "cpu") -> CompiledBatch:
         from compiler.cuda_batch import compile_units_cuda as run  # lazy: imports numba.cuda
     sources = list(sources)
     raw = [s.encode() for s in sources]
-    parts = [_launch(chunk, run) for chunk in _chunks(raw)] if raw else []
+    return assemble(sources, [_launch(chunk, run) for chunk in _chunks(raw)] if raw else [])
+
+
+def assemble(sources: list[str], parts: list[tuple]) -> CompiledBatch:
+    """The CompiledBatch of the chunks' compacted (errs, counts, code, lines, consts, fn)."""
     cat = lambda i, empty: np.concatenate([p[i] for p in parts]) if parts else empty  # noqa: E731
     errs = cat(0, np.zeros((0, 4), np.int32))
     counts = cat(1, np.zeros((0, 3), np.int64))

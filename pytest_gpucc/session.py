@@ -19,6 +19,7 @@ from pytest_gpucc.suite import Suite
 from vm import status as st
 from vm.image import LaunchLimits, Program
 from vm.link import SuiteLink, link
+from vm.transfer import TransferCounter, run_info
 
 
 @dataclass
@@ -102,6 +103,7 @@ class GpuccSession:
         self.outcomes: dict[tuple[str, str], report.CandidateOutcome] = {}
         self.summaries: list[report.SuiteSummary] = []
         self.ran = False
+        self.transfers = TransferCounter()  # host<->device copies (cuda backend)
 
     def display(self, path: Path) -> str:
         try:
@@ -152,7 +154,12 @@ class GpuccSession:
 
         backend = backend_name(self.options.backend)
         t = time.perf_counter()
-        batch = compile_batch(plan.sources, backend=backend)
+        if backend == "cuda":  # code stays on the device until the VM launch (vm/cuda.py)
+            from compiler.cuda_batch import compile_batch_resident
+
+            batch = compile_batch_resident(plan.sources, self.transfers)
+        else:
+            batch = compile_batch(plan.sources, backend=backend)
         self.timings["compile"] = time.perf_counter() - t
 
         t = time.perf_counter()
@@ -171,6 +178,8 @@ class GpuccSession:
             limits = LaunchLimits(step_limit=self.options.step_limit)
             results = vm.launch(program, linked.jobs, backend=backend, limits=limits)
             self.launches += int(getattr(results, "launches", 1))
+            if "transfer" in results.meta:
+                self.transfers.add(results.meta["transfer"])
             self.timings["launch"] = time.perf_counter() - t
 
         t = time.perf_counter()
@@ -241,6 +250,7 @@ class GpuccSession:
             "step_limit": self.options.step_limit,
             "strict": self.options.strict,
             "timings": dict(self.timings),
+            "transfer": run_info(backend_name(self.options.backend), self.transfers),
         }
 
 

@@ -6,6 +6,30 @@ t, t + T, t + 2T, ... (the job table is candidate-major, so a warp runs neighbou
 of one candidate).  Each thread's value stack, frame stack and list heap are column t of device
 arrays laid out slot-major (stack[slot, t]), so a warp's accesses to one slot coalesce;
 run_job indexes them as it indexes the CPU launcher's per-chunk arrays.
+
+Device residency (numba device arrays; cupy is not needed).  Every copy goes through
+vm.transfer and is counted; `results.meta["transfer"]` holds a launch's TransferCounter.
+A session on the cuda backend (compiler.cuda_batch.compile_batch_resident, then this launch)
+moves exactly this across PCIe:
+
+* host -> device, compile: the sources' bytes; per unit, int64 offsets of its source and of
+  its output and scratch regions (7 arrays), then of its compacted code, constants and
+  functions (3 arrays).
+* device -> host, compile: per unit, its instruction / constant / function counts (the link
+  tables are built from them); the number of units that failed and their error records
+  only; the compacted function tables (linking resolves names and signatures on the host).
+* host -> device, launch: the link tables Program.from_batch builds on the host (func_entry,
+  func_end, func_nparams, func_nlocals, func_max_stack, func_unit, func_import,
+  unit_const_start, unit_func_start), the job table (func, link, args, links) and the
+  opcode cost table: small next to the code.
+* device -> host, launch: the result arrays (status, value, cost, steps and the failure
+  record of every job), which the report reads.
+* never: code, lines and constants (compiled, compacted and run on the device); func_ok
+  (each function verified on the device by vm.verify.check_function); stacks, frames and
+  the results' initial values (filled on the device).
+
+A Program whose code, lines and consts are host arrays (vm.launch(program, jobs, "cuda")
+from a plain compile_batch) works too: those three are then uploaded, counted.
 """
 
 from __future__ import annotations
@@ -18,6 +42,8 @@ from numba import cuda
 from vm.image import JobTable, LaunchLimits, Program, Results
 from vm.kernel import COSTS, KERNEL_SOURCES, run_job
 from vm.prepare import prepare_launch, source_fingerprint
+from vm.transfer import TransferCounter, device_full, is_device_array, require_device, to_device, to_host
+from vm.verify import V_OK, check_function
 
 THREADS_PER_BLOCK = 128
 SCRATCH_BYTES = 1 << 30  # device memory for all threads' stacks and frames together
@@ -53,6 +79,49 @@ def _make_kernel(fingerprint):
 _kernel = _make_kernel(int(source_fingerprint(*KERNEL_SOURCES)[:15], 16) | 1)
 
 
+def _make_verifier(fingerprint):
+    @cuda.jit(cache=True)
+    def verify_kernel(code, func_entry, func_end, func_nparams, func_nlocals, func_max_stack,
+                      func_unit, func_import, unit_const_start, unit_func_start, depth_at, work,
+                      func_ok):  # fmt: skip
+        """func_ok[g] = 1 where function g passes the verifier (one thread per function;
+        function code ranges never overlap, so they share the depth_at / work scratch)."""
+        g = cuda.grid(1)
+        if g < func_entry.shape[0]:
+            problem, _, _, _ = check_function(g, code, func_entry, func_end, func_nparams, func_nlocals,
+                                              func_max_stack, func_unit, func_import, unit_const_start,
+                                              unit_func_start, depth_at, work)  # fmt: skip
+            func_ok[g] = 1 if problem == V_OK else 0
+        if fingerprint == 0:  # never: keeps the verifier sources' fingerprint in the cache key
+            func_ok[0] = -1
+
+    return verify_kernel
+
+
+_verify = _make_verifier(int(source_fingerprint("verify.py", "opcodes.py", "valuetypes.py")[:15], 16) | 1)
+IMAGE_NAMES = ("code", "lines", "consts", "func_entry", "func_end", "func_nparams", "func_nlocals",
+               "func_max_stack", "func_unit", "func_import", "unit_const_start", "unit_func_start")  # fmt: skip
+JOB_NAMES = ("job_func", "job_link", "job_args", "links", "pool", "arg_lists")
+
+
+def _blocks(n: int) -> int:
+    return (n + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK
+
+
+def verified_on_device(image: list):
+    """int8[F] device array: 1 where the function passes vm.verify.check_function, run on the
+    device over the device image (image_arrays' order)."""
+    code, _, _, fe, fend, fp, fl, fm, fu, fi, uconst, ufunc = image
+    n_funcs, n_code = fe.shape[0], code.shape[0] // 2
+    func_ok = cuda.device_array(n_funcs, np.int8)
+    if n_funcs:
+        args = (code, fe, fend, fp, fl, fm, fu, fi, uconst, ufunc, cuda.device_array(max(1, n_code), np.int32),
+                cuda.device_array(max(1, n_code), np.int32), func_ok)  # fmt: skip
+        require_device(args, "the verifier kernel")
+        _verify[_blocks(n_funcs), THREADS_PER_BLOCK](*args)
+    return func_ok
+
+
 def thread_count(n_jobs: int, limits: LaunchLimits) -> int:
     """Threads of one launch: one per job, as far as SCRATCH_BYTES and MAX_THREADS allow."""
     per_thread = 8 * (limits.stack_size + 3 * limits.max_depth + limits.heap_size)
@@ -65,20 +134,29 @@ def result_arrays(results: Results) -> list[np.ndarray]:
 
 
 def launch_cuda(program: Program, jobs: JobTable, limits: LaunchLimits | None = None) -> Results:
-    """Run every job of `jobs` on `program` in one kernel launch on the current CUDA device."""
-    limits, image, job_cols, results, func_ok = prepare_launch(program, jobs, limits, "cuda")
+    """Run every job of `jobs` on `program` in one kernel launch on the current CUDA device.
+
+    `program`'s code, lines and consts may already be device arrays (they then stay there);
+    results.meta["transfer"] counts what this launch copied (see the module docstring)."""
+    limits, image, job_cols, results, _ = prepare_launch(program, jobs, limits, "cuda", verify=False)
+    counter = TransferCounter()
+    results.meta["transfer"] = counter
     n_jobs = len(results.status)
     if n_jobs == 0:
         return results
     n_threads = thread_count(n_jobs, limits)
-    ins = [cuda.to_device(a) for a in (*image, func_ok, *job_cols, COSTS)]
+    dimage = [a if is_device_array(a) else to_device(a, counter, name) for name, a in zip(IMAGE_NAMES, image)]
+    ins = [*dimage, verified_on_device(dimage), *(to_device(a, counter, n) for n, a in zip(JOB_NAMES, job_cols)),
+           to_device(COSTS, counter, "cost table")]  # fmt: skip
     stacks = cuda.device_array((limits.stack_size, n_threads), np.int64)
     frames = cuda.device_array((limits.max_depth, 3, n_threads), np.int64)
     # at least one row (no zero-size allocation): a heap under 7 words holds no list either way
     heaps = cuda.device_array((max(1, limits.heap_size), n_threads), np.int64)
-    outs = [cuda.to_device(a) for a in result_arrays(results)]
-    blocks = (n_threads + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK
-    _kernel[blocks, THREADS_PER_BLOCK](*ins, np.int64(limits.step_limit), stacks, frames, heaps, *outs)
-    for host, dev in zip(result_arrays(results), outs):
-        dev.copy_to_host(host)
+    hosts = result_arrays(results)  # allocated with each array's initial value, filled alike on the device
+    outs = [device_full(h.shape, h.dtype, h[0]) for h in hosts]
+    args = (*ins, np.int64(limits.step_limit), stacks, frames, heaps, *outs)
+    require_device(args, "the VM kernel")
+    _kernel[_blocks(n_threads), THREADS_PER_BLOCK](*args)
+    for host, dev in zip(hosts, outs):
+        to_host(dev, counter, "results", out=host)
     return results

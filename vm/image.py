@@ -9,6 +9,9 @@ so that one VM launch can run any (candidate, test, case) job.  Function ids are
         g = link[job_link[job], func_import[g]]
 
 Jump operands are relative to the current function's entry.
+
+On the cuda backend code, lines and consts may be CUDA device arrays (the session's
+device-resident path, vm/cuda.py); every other array is always a host array.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from compiler.limits import MAX_PARAMS
+from vm.transfer import is_device_array
 
 MAX_IMPORTS = 8  # interface functions one suite may declare
 
@@ -59,9 +63,9 @@ class Program:
                     func_import[f] = ordinal
                     ordinal += 1
         return cls(
-            code=np.ascontiguousarray(batch.code, dtype=np.int32).reshape(-1, 2),
-            lines=np.ascontiguousarray(batch.lines, dtype=np.int32),
-            consts=np.ascontiguousarray(batch.consts, dtype=np.int64),
+            code=_contiguous(batch.code, np.int32).reshape(-1, 2),
+            lines=_contiguous(batch.lines, np.int32),
+            consts=_contiguous(batch.consts, np.int64),
             func_entry=func_entry,
             func_nparams=batch.func_nparams.astype(np.int32),
             func_nlocals=batch.func_nlocals.astype(np.int32),
@@ -73,6 +77,11 @@ class Program:
             unit_const_start=batch.const_start.astype(np.int32),
             unit_func_start=batch.func_start.astype(np.int32),
         )
+
+
+def _contiguous(a, dtype):
+    """`a` as a contiguous host array of `dtype`; a device array stays where it is, as it is."""
+    return a if is_device_array(a) else np.ascontiguousarray(a, dtype=dtype)
 
 
 @dataclass

@@ -1,5 +1,9 @@
 """Host side of a VM launch: check a Program / JobTable / LaunchLimits once and hand the
-launchers (vm/cpu.py, later vm/cuda.py) and the reference the flat arrays run_job takes."""
+launchers (vm/cpu.py, vm/cuda.py) and the reference the flat arrays run_job takes.
+
+On the cuda backend a Program's code, lines and consts may be CUDA device arrays
+(compiler.cuda_batch.compile_batch_resident): they are checked for dtype and shape and
+passed through as they are; every other array is a host array."""
 
 from __future__ import annotations
 
@@ -45,7 +49,16 @@ def function_ends(program) -> np.ndarray:
     return ends.astype(np.int32)
 
 
-def _arr(x, dtype, ndim, what):
+def _arr(x, dtype, ndim, what, device_ok=False):
+    from vm.transfer import is_device_array
+
+    if is_device_array(x):
+        if not device_ok:
+            raise ValueError(f"{what} is a CUDA device array: only the cuda backend runs a device-resident Program")
+        if x.dtype != dtype or x.ndim != ndim:
+            raise ValueError(f"device array {what} must be {np.dtype(dtype)} with {ndim} dimension(s), "
+                             f"got {x.dtype} {x.shape}")  # fmt: skip
+        return x
     a = np.ascontiguousarray(x, dtype=dtype)
     if a.ndim != ndim:
         raise ValueError(f"{what} must have {ndim} dimension(s), got shape {a.shape}")
@@ -57,19 +70,19 @@ def _monotone(a, last, what):
         raise ValueError(f"{what} must rise from 0 to {last}")
 
 
-def image_arrays(program) -> tuple:
+def image_arrays(program, device_ok: bool = False) -> tuple:
     """The Program's arrays in run_job's order (code flattened to int32[2N], func_end
-    added), checked once per launch.
+    added), checked once per launch; device_ok lets code, lines and consts be device arrays.
 
     Raises ValueError for a malformed image (inconsistent tables).  Bad *code* is the
     verifier's business (vm.verify.function_checks): a job entering a function that fails
     it ends with INVALID_BYTECODE."""
-    code = _arr(program.code, np.int32, 2, "code")
+    code = _arr(program.code, np.int32, 2, "code", device_ok)
     n = code.shape[0]
     if code.shape[1] != 2:
         raise ValueError(f"code must be int32[N, 2], got shape {code.shape}")
-    lines = _arr(program.lines, np.int32, 1, "lines")
-    consts = _arr(program.consts, np.int64, 1, "consts")
+    lines = _arr(program.lines, np.int32, 1, "lines", device_ok)
+    consts = _arr(program.consts, np.int64, 1, "consts", device_ok)
     names = ("func_entry", "func_nparams", "func_nlocals", "func_max_stack", "func_unit", "func_import")
     fe, fp, fl, fm, fu, fi = (_arr(getattr(program, k), np.int32, 1, k) for k in names)
     ucode, uconst, ufunc = (_arr(getattr(program, k), np.int32, 1, k)
@@ -126,17 +139,18 @@ def check_limits(limits) -> None:
                          f"heap_size >= 0: {limits}")
 
 
-def prepare_launch(program, jobs, limits, backend: str):
+def prepare_launch(program, jobs, limits, backend: str, verify: bool = True):
     """What every launcher starts with: (limits, image arrays, job arrays, Results to fill,
-    per-function verified flags).  Checks the tables and limits; n_jobs == 0 is fine."""
+    per-function verified flags).  Checks the tables and limits; n_jobs == 0 is fine.
+    verify=False leaves the flags (None) to the launcher: vm/cuda.py verifies on the device."""
     from vm.image import LaunchLimits, Results
     from vm.verify import function_checks
 
     limits = limits or LaunchLimits()
     check_limits(limits)
-    image = image_arrays(program)
+    image = image_arrays(program, device_ok=backend == "cuda")
     job_cols = job_arrays(jobs)
     results = Results.allocate(len(job_cols[0]))
     results.meta["backend"] = backend
-    func_ok = (function_checks(image)[:, 0] == 0).astype(np.int8) if len(job_cols[0]) else None
+    func_ok = (function_checks(image)[:, 0] == 0).astype(np.int8) if verify and len(job_cols[0]) else None
     return limits, image, job_cols, results, func_ok

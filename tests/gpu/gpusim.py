@@ -20,8 +20,8 @@ def simulate(mode: str, tmp_path: Path, payload) -> dict:
     the CUDA simulator; returns its arrays (plus "_seconds", the simulated launch's time)."""
     if importlib.util.find_spec("numba_cuda") is None:
         pytest.skip("numba-cuda is not installed (pip install -e '.[dev]')")
-    inp = tmp_path / ("in.json" if mode == "compile" else "in.npz")
-    if mode == "compile":
+    inp = tmp_path / ("in.npz" if mode == "vm" else "in.json")
+    if mode != "vm":
         inp.write_text(json.dumps(payload))
     else:
         np.savez(inp, **payload)

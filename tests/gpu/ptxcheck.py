@@ -2,7 +2,7 @@
 `numba-cuda[cu12]` or `[cu13]` wheels): catches what the simulator cannot, i.e. constructs
 in the shared kernel bodies that numba-cuda cannot type or lower for a real device.
 
-    python tests/gpu/ptxcheck.py [compiler|vm ...]    # prints one line per kernel
+    python tests/gpu/ptxcheck.py [compiler|vm|verify|fill|compact|failed_units ...]  # one line per kernel
 
 Device functions (the register_jitable bodies) are compiled for the current device's
 compute capability; without a device this script pretends to be an sm_90 (H100)."""
@@ -48,19 +48,42 @@ def vm_args() -> list:
     return image + jobs + [z((4, 2), i64), z((4, 3, 2), i64)] + result_arrays(Results.allocate(2))
 
 
+def verify_args() -> list:
+    i8, i32, z = np.int8, np.int32, np.zeros
+    return [z(4, i32)] + [z(2, i32)] * 9 + [z(2, i32), z(2, i32), z(2, i8)]
+
+
+def helper_args() -> dict:
+    """The residency helpers' kernels (vm/transfer.py, compiler/cuda_batch.py) and their arguments."""
+    from compiler.cuda_batch import _failed_units
+    from vm.transfer import _kernels
+
+    fill, compact = _kernels()
+    i32, i64, z = np.int32, np.int64, np.zeros
+    return {"fill": (fill, [z(2, i64), i64(0)]),
+            "compact": (compact, [z(4, i32), z(3, i64), z(4, i32), z(3, i64), i64(2)]),
+            "failed_units": (_failed_units, [z((2, 4), i32), z(1, i64), z((2, 5), i32)])}
+
+
+def _kernel(name: str):
+    if name in ("fill", "compact", "failed_units"):
+        return helper_args()[name]
+    module, attr, args = {"compiler": ("compiler.cuda_batch", "_kernel", compiler_args),
+                          "vm": ("vm.cuda", "_kernel", vm_args), "verify": ("vm.cuda", "_verify", verify_args)}[name]
+    return getattr(__import__(module, fromlist=[attr]), attr), args()
+
+
 def main(which) -> int:
     import numba.cuda.dispatcher as dispatcher
     from numba import cuda
 
     dispatcher.get_current_device = lambda: types.SimpleNamespace(compute_capability=CC)
-    kernels = {"compiler": ("compiler.cuda_batch", compiler_args), "vm": ("vm.cuda", vm_args)}
     failed = 0
-    for name in which or kernels:
-        module, args = kernels[name]
-        kernel = __import__(module, fromlist=["_kernel"])._kernel
+    for name in which or ("compiler", "vm", "verify", "fill", "compact", "failed_units"):
+        kernel, args = _kernel(name)
         t = time.perf_counter()
         try:
-            ptx, _ = cuda.compile_ptx(kernel.py_func, _signature(args()), cc=CC)
+            ptx, _ = cuda.compile_ptx(kernel.py_func, _signature(args), cc=CC)
             print(f"{name}: PTX OK, {len(ptx)} chars, {time.perf_counter() - t:.1f} s")
         except Exception as e:  # report and go on with the next kernel
             failed += 1

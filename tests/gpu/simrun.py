@@ -6,6 +6,9 @@ a subprocess and compare what it writes with the CPU backend's results:
     python simrun.py compile SOURCES.json OUT.npz   # every CompiledBatch array
     python simrun.py vm IN.npz OUT.npz              # every Results array (IN: see vm_input;
                                                     # optional x_max_threads caps the threads)
+    python simrun.py resident IN.json OUT.npz       # the session's device-resident path: every
+                                                    # CompiledBatch and Results array, and the
+                                                    # copies counted (IN: see _resident)
 """
 
 from __future__ import annotations
@@ -57,6 +60,39 @@ def _compile(path):
     return arrays(compile_batch(json.loads(Path(path).read_text()), backend="cuda"))
 
 
+def _resident(path):
+    """IN: {"sources": [...], "links": [[suite unit, [[test, cases], ...], candidate units], ...],
+    "limits": LaunchLimits fields, optional "chunk_instructions"}.  OUT: the batch's arrays
+    (code, lines, consts read back outside the count), Results arrays as r_*, and the copies
+    as t_compile / t_launch: rows (1 for host->device else 0, bytes) with their labels."""
+    import numpy as np
+
+    import compiler.batch
+    import vm
+    from compiler.cuda_batch import compile_batch_resident
+    from vm.image import LaunchLimits, Program
+    from vm.link import SuiteLink, link
+    from vm.transfer import TransferCounter, is_device_array
+
+    spec = json.loads(Path(path).read_text())
+    if "chunk_instructions" in spec:  # force several compile launches
+        compiler.batch.CHUNK_INSTRUCTIONS = spec["chunk_instructions"]
+    counter = TransferCounter()
+    batch = compile_batch_resident(spec["sources"], counter)
+    assert all(is_device_array(getattr(batch, k)) for k in ("code", "lines", "consts"))
+    program = Program.from_batch(batch)
+    suites = [SuiteLink(u, [(name, [tuple(c) for c in cases]) for name, cases in tests], cands)
+              for u, tests, cands in spec["links"]]  # fmt: skip
+    linked = link(batch, program, suites)
+    results = vm.launch(program, linked.jobs, backend="cuda", limits=LaunchLimits(**spec["limits"]))
+    out = {k: v.copy_to_host() if is_device_array(v) else v for k, v in vars(batch).items() if hasattr(v, "shape")}
+    out.update({f"r_{k}": v for k, v in arrays(results).items()})
+    for name, log in (("compile", counter.log), ("launch", results.meta["transfer"].log)):
+        out[f"t_{name}"] = np.array([(d == "h2d", n) for d, _, n in log], np.int64).reshape(-1, 2)
+        out[f"t_{name}_labels"] = np.array([label for _, label, _ in log], dtype=str)
+    return out
+
+
 def main(mode: str, inp: str, out: str) -> None:
     import numpy as np
 
@@ -64,7 +100,7 @@ def main(mode: str, inp: str, out: str) -> None:
 
     assert cuda.jit.__module__.startswith("numba.cuda.simulator"), "the CUDA simulator is not on"
     t0 = time.perf_counter()
-    result = {"compile": _compile, "vm": _vm}[mode](inp)
+    result = {"compile": _compile, "vm": _vm, "resident": _resident}[mode](inp)
     result["_seconds"] = np.float64(time.perf_counter() - t0)
     np.savez(out, **result)
 

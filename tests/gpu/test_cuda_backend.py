@@ -89,6 +89,13 @@ def _plugin_json(tmp_path: Path, backend: str) -> dict:
     device = report.pop("device")  # the machine's CPU, or the simulator
     assert device == "numba CUDA simulator" if backend == "cuda" else device.endswith(" cores"), device
     report.pop("timings")
+    transfer = report.pop("transfer")
+    if backend == "cpu":
+        assert transfer == {"host_to_device_bytes": 0, "device_to_host_bytes": 0, "transfers": 0, "note": "no device"}
+    else:  # sources up, results (60 bytes a job) and tables down; vm/cuda.py lists each copy
+        assert transfer["device_to_host_bytes"] > 60 * report["jobs"] > 0, transfer
+        assert transfer["host_to_device_bytes"] > sum(len(t) for t in CANDIDATES.values()) + len(SUITE), transfer
+        assert transfer["transfers"] > 20, transfer
     return report
 
 

@@ -18,7 +18,7 @@ pytestmark = [
 
 
 def _ptx(kernel: str) -> str:
-    proc = subprocess.run([sys.executable, str(HERE / "ptxcheck.py"), kernel], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    proc = subprocess.run([sys.executable, str(HERE / "ptxcheck.py"), *kernel.split()], cwd=ROOT, capture_output=True, text=True, timeout=600)
     if "NvvmSupportError" in proc.stdout or "libNVVM cannot be found" in proc.stdout:
         pytest.skip(f"NVVM is not installed: {proc.stdout.strip()[:200]}")
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -31,3 +31,8 @@ def test_compiler_kernel_compiles_to_ptx():
 
 def test_vm_kernel_compiles_to_ptx():
     assert "vm: PTX OK" in _ptx("vm")
+
+
+def test_residency_kernels_compile_to_ptx():
+    out = _ptx("verify fill compact failed_units")
+    assert all(f"{k}: PTX OK" in out for k in ("verify", "fill", "compact", "failed_units")), out

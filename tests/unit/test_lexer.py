@@ -120,6 +120,12 @@ def test_float_literals_outside_the_exact_parser(text, code):
     assert (err.code, err.col) == (code, 5)
 
 
+@pytest.mark.parametrize("text", ["3j", "1.5J", "1e3j"])
+def test_complex_literals_are_named(text):
+    err = lex_error(f"x = {text}\n")
+    assert (err.code, err.col, err.message) == (errors.E_COMPLEX_LITERAL, 5, f"complex literals ({text}): not supported by gpucc")
+
+
 @pytest.mark.parametrize("text", ["1__0", "1_", "0x", "0b2", "007", "12abc", "1e", "0x1g", "1.2.3"])
 def test_bad_number_literals(text):
     err = lex_error(f"x = {text}\n")

@@ -4,9 +4,11 @@ accepted CPython accepts too, with the same tree."""
 
 from __future__ import annotations
 
+import struct
 import warnings
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyast_oracle import normalized, oracle_dump
@@ -25,6 +27,7 @@ FRAGMENTS = list("abxyz_019 \t\n\\()[]{}:;,.=+-*/%<>!@&|^~#'\"\r") + [
     "def ", "if ", "else:", "elif ", "while ", "for ", " in ", "range(", "return ", "not ", " and ",
     " or ", "    ", "\n    ", "\n        ", "0x", "1e", "...", "->", "int", "bool", "None", "True",
     "pass", "break", "é", "\x00", "f'", "b'", "'''", "lambda", "is", "9223372036854775808",
+    "1.5", ".5", "1j", "float", " if ", " else ", "**", "//", "<<", ">>", "**=", ":=",
 ]  # fmt: skip
 STATEMENTS = {nodes.N_ASSIGN, nodes.N_AUGASSIGN, nodes.N_EXPR_STMT, nodes.N_IF, nodes.N_WHILE, nodes.N_FOR_RANGE,
               nodes.N_BREAK, nodes.N_CONTINUE, nodes.N_PASS, nodes.N_DOCSTRING, nodes.N_ELLIPSIS,
@@ -133,6 +136,8 @@ def check(raw: bytes):
         return
     tree = Ast(source, n, *arrays, toks[0], *toks[1])
     assert normalized(dump(tree)) == oracle_dump(source)
+    for i in np.flatnonzero(tree.kind[:n] == nodes.N_FLOAT):  # the bits of CPython's value
+        assert struct.pack("<q", int(tree.val[i])) == struct.pack("<d", float(tree.text(i))), tree.text(i)
 
 
 FUZZ = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -167,6 +172,11 @@ def test_mutated_programs(data):
     check(text.encode())
 
 
+@pytest.mark.parametrize("literal", ["2e-3", "1.5e2", "1e300000000000"])
+def test_plain_python_lexes_float_exponents(literal):
+    check(f"def f() -> float:\n    return {literal}\n".encode())
+
+
 def test_seeds_are_accepted():
     for s in SEEDS:
         assert run(s.encode(), plain=False)[0] == "ok"
@@ -176,44 +186,68 @@ def test_seeds_are_accepted():
 # ---------------------------------------------------------------- valid programs of the subset
 
 
+# Python's precedence levels, loosest first: the level of an expression form in gen_expr
+P_IFEXP, P_OR, P_AND, P_NOT, P_CMP, P_BOR, P_BXOR, P_BAND, P_SHIFT, P_ADD, P_MUL, P_UNARY, P_POW, P_ATOM = range(14)
+BINARY_LEVELS = {"|": P_BOR, "^": P_BXOR, "&": P_BAND, "<<": P_SHIFT, ">>": P_SHIFT, "+": P_ADD, "-": P_ADD,
+                 "*": P_MUL, "/": P_MUL, "//": P_MUL, "%": P_MUL}  # fmt: skip
+
+
+def gen_float(draw):
+    """A float literal gpucc parses exactly (few significant digits, small exponent).  An
+    exponent only after an integer mantissa, and never negative, until
+    test_plain_python_lexes_float_exponents passes."""
+    form = draw(st.sampled_from(["point", "exp", "short"]))
+    if form == "short":
+        return draw(st.sampled_from([".5", "3.", "0.0", "1_000.5", "2E3", "1e22", "7e+2"]))
+    if form == "exp":
+        return f"{draw(st.integers(0, 10**6))}e{draw(st.integers(0, 9))}"
+    return f"{draw(st.integers(0, 10**6))}.{draw(st.integers(0, 999))}"
+
+
 def gen_expr(draw, depth):
-    """(text, precedence) of a random expression, parenthesized where Python needs it."""
+    """(text, precedence level) of a random expression, parenthesized where Python needs it."""
     names = ["a", "b", "n", "x_1"]
     if depth <= 0 or draw(st.integers(0, 3)) == 0:
-        atom = draw(st.sampled_from(["name", "int", "bool", "call0"]))
+        atom = draw(st.sampled_from(["name", "int", "float", "bool", "call0"]))
         if atom == "name":
-            return draw(st.sampled_from(names)), 9
+            return draw(st.sampled_from(names)), P_ATOM
         if atom == "int":
             v = draw(st.integers(0, 2**63 - 1))
-            return draw(st.sampled_from([str(v), hex(v), oct(v), bin(v), f"{v:_}"])), 9
+            return draw(st.sampled_from([str(v), hex(v), oct(v), bin(v), f"{v:_}"])), P_ATOM
+        if atom == "float":
+            return gen_float(draw), P_ATOM
         if atom == "bool":
-            return draw(st.sampled_from(["True", "False"])), 9
-        return "g()", 9
+            return draw(st.sampled_from(["True", "False"])), P_ATOM
+        return "g()", P_ATOM
 
     def sub(p):
         text, q = gen_expr(draw, depth - 1)
         return f"({text})" if q < p or draw(st.integers(0, 9)) == 0 else text
 
-    form = draw(st.sampled_from(["unary", "not", "bin", "bin", "cmp", "bool", "call"]))
+    form = draw(st.sampled_from(["unary", "not", "bin", "bin", "pow", "cmp", "bool", "ifexp", "call"]))
     if form == "unary":
-        return draw(st.sampled_from(["-", "+", "- "])) + sub(7), 7
+        return draw(st.sampled_from(["-", "+", "- ", "~"])) + sub(P_UNARY), P_UNARY
     if form == "not":
-        return "not " + sub(3), 3
+        return "not " + sub(P_NOT), P_NOT
     if form == "bin":
-        o = draw(st.sampled_from(["+", "-", "*", "//", "%"]))
-        p = 5 if o in "+-" else 6
+        o = draw(st.sampled_from(sorted(BINARY_LEVELS)))
+        p = BINARY_LEVELS[o]
         return f"{sub(p)} {o} {sub(p + 1)}", p
+    if form == "pow":  # right-associative, and its right operand may be unary: a ** -b ** c
+        return f"{sub(P_POW + 1)} ** {sub(P_UNARY)}", P_POW
     if form == "cmp":
-        parts = [sub(5)]
+        parts = [sub(P_BOR)]
         for _ in range(draw(st.integers(1, 3))):
-            parts += [draw(st.sampled_from(["<", "<=", "==", "!=", ">", ">="])), sub(5)]
-        return " ".join(parts), 4
+            parts += [draw(st.sampled_from(["<", "<=", "==", "!=", ">", ">="])), sub(P_BOR)]
+        return " ".join(parts), P_CMP
     if form == "bool":
         o = draw(st.sampled_from(["and", "or"]))
-        p = 2 if o == "and" else 1
+        p = P_AND if o == "and" else P_OR
         return f"{sub(p)} {o} {sub(p + 1)}", p
+    if form == "ifexp":  # body if cond else orelse; orelse may itself be a conditional expression
+        return f"{sub(P_OR)} if {sub(P_OR)} else {sub(P_IFEXP)}", P_IFEXP
     args = [gen_expr(draw, depth - 1)[0] for _ in range(draw(st.integers(1, 3)))]
-    return "f(" + ", ".join(args) + draw(st.sampled_from(["", ","])) + ")", 9
+    return "f(" + ", ".join(args) + draw(st.sampled_from(["", ","])) + ")", P_ATOM
 
 
 def gen_block(draw, depth, indent, unit):
@@ -236,8 +270,9 @@ def gen_block(draw, depth, indent, unit):
             if kind == "if" and draw(st.booleans()):
                 lines += [indent + "else:"] + gen_block(draw, depth - 1, indent + unit, unit)
             continue
-        simple = {"assign": f"y = {e}", "ann": f"z: {draw(st.sampled_from(['int', 'bool']))} = {e}",
-                  "aug": f"y {draw(st.sampled_from(['+=', '-=', '*=', '//=', '%=']))} {e}",
+        aug = draw(st.sampled_from(["+=", "-=", "*=", "//=", "%=", "/=", "**=", "&=", "|=", "^=", "<<=", ">>="]))
+        simple = {"assign": f"y = {e}", "ann": f"z: {draw(st.sampled_from(['int', 'bool', 'float']))} = {e}",
+                  "aug": f"y {aug} {e}",
                   "call": f"f({e})", "return": draw(st.sampled_from(["return", f"return {e}"])),
                   "assert": f"assert {e}", "pass": "pass", "doc": '"""text"""',
                   "if": "break", "while": "continue", "for": "pass", "break": "break"}  # fmt: skip
@@ -251,8 +286,9 @@ def test_generated_valid_programs_are_accepted_like_cpython(data):
     unit = data.draw(st.sampled_from(["    ", "  ", "\t", " "]))
     src = []
     for k in range(data.draw(st.integers(1, 3))):
-        params = ", ".join(f"p{j}: {data.draw(st.sampled_from(['int', 'bool']))}" for j in range(data.draw(st.integers(0, 3))))
-        ret = data.draw(st.sampled_from(["int", "bool", "None"]))
+        types = st.sampled_from(["int", "bool", "float"])
+        params = ", ".join(f"p{j}: {data.draw(types)}" for j in range(data.draw(st.integers(0, 3))))
+        ret = data.draw(st.sampled_from(["int", "bool", "float", "None"]))
         src += [f"def fn{k}({params}) -> {ret}:"] + gen_block(data.draw, 2, unit, unit) + [""]
     source = "\n".join(src)
     status = run(source.encode(), plain=False)

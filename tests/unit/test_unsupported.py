@@ -1,0 +1,197 @@
+"""Everything outside the gpucc language is a named compile error with its caret on the
+offending token: every construct of compiler/errors.py's table, every keyword the parser
+rejects and every rejected operator, through the whole batch compiler.  And nothing the
+language has (floats, `/`, `**`, bitwise operators, conditional expressions) is rejected."""
+
+from __future__ import annotations
+
+import functools
+import io
+import tokenize
+
+import pytest
+
+from compiler import errors, tokens
+from compiler.batch import compile_batch
+from compiler.parser_util import kw_unsupported
+
+BODY = "def f(x: int) -> int:\n    "
+
+# (snippet, message, caret column).  A snippet is the body of `def f(x: int) -> int:`, or a
+# whole file when it starts with '!'.
+CONSTRUCTS = [
+    ("return g(a=1)", "keyword arguments: not supported by gpucc", 14),
+    ("for i in range(stop=3):\n        pass", "keyword arguments: not supported by gpucc", 20),
+    ("!def f(x: int = 1) -> int:\n    pass", "default parameter values: not supported by gpucc", 7),
+    ("!def f(x=1) -> int:\n    pass", "default parameter values: not supported by gpucc", 7),
+    ("return g(*x)", "*args / **kwargs: not supported by gpucc", 14),
+    ("return g(**x)", "*args / **kwargs: not supported by gpucc", 14),
+    ("!def f(*args: int) -> int:\n    pass", "*args / **kwargs: not supported by gpucc", 7),
+    ("!def f(**kw: int) -> int:\n    pass", "*args / **kwargs: not supported by gpucc", 7),
+    ("a, b = 1, 2", "tuples: not supported by gpucc", 6),
+    ("x = 1, 2", "tuples: not supported by gpucc", 10),
+    ("return x, 1", "tuples: not supported by gpucc", 13),
+    ("return (1, 2)", "tuples: not supported by gpucc", 14),
+    ("return ()", "tuples: not supported by gpucc", 12),
+    ("for a, b in range(3):\n        pass", "tuples: not supported by gpucc", 9),
+    ("return [i for i in range(3)]", "comprehensions: not supported by gpucc", 15),
+    ("!def f(xs: list[int]) -> int:\n    xs += [1]\n    return 0",
+     "augmented assignment to a list (+= extends in place: use xs = xs + ys or append): not supported by gpucc", 5),
+    ("!def f(xs: list[int]) -> int:\n    xs[len(xs) - 1] += 1\n    return 0",
+     "augmented assignment to a subscript of anything but a name, or with a call in the index: not supported by gpucc", 5),
+    ("return len([[1]])", "lists of lists: not supported by gpucc", 16),
+    ("return len([True])", "lists of bools (use list[int]): not supported by gpucc", 16),
+    ("!def f(xs: list[int]) -> int:\n    return xs.index(1)", "methods other than list.append and list.sort: not supported by gpucc", 15),
+    ("return x[0:1, 2]", "tuples: not supported by gpucc", 17),
+    ("return x.real", "attribute access: not supported by gpucc", 13),
+    ("while x:\n        pass\n    else:\n        pass", "while ... else: not supported by gpucc", 5),
+    ("for i in range(3):\n        pass\n    else:\n        pass", "for ... else: not supported by gpucc", 5),
+    ("@dec\n    def g() -> int:\n        pass", "decorators: not supported by gpucc", 5),
+    ("!@dec\ndef f() -> int:\n    pass", "decorators: not supported by gpucc", 1),
+    ("x = y = 1", "chained assignments: not supported by gpucc", 11),
+    ("f(x) = 1", "assignments to anything but a name: not supported by gpucc", 5),
+    ("(x) += 1", "assignments to anything but a name: not supported by gpucc", 5),
+    ("def g() -> int:\n        pass", "nested functions: not supported by gpucc", 5),
+    ("!x = 1", "statements at module level (only def): not supported by gpucc", 1),
+    ("!if True:\n    pass", "statements at module level (only def): not supported by gpucc", 1),
+    ("x = 1; y = 2", "semicolons: not supported by gpucc", 10),
+    ("return lambda: 1", "lambdas: not supported by gpucc", 12),
+    ("return g(i for i in range(3))", "comprehensions: not supported by gpucc", 16),
+    ("return {}", "dicts and sets: not supported by gpucc", 12),
+    ("return {1}", "dicts and sets: not supported by gpucc", 12),
+    ("for i in range():\n        pass", "for loops over anything but range(): not supported by gpucc", 14),
+    ("for i in range(1, 2, 3, 4):\n        pass", "for loops over anything but range(): not supported by gpucc", 14),
+    ("for i in range(3)[1]:\n        pass", "for loops over anything but range(): not supported by gpucc", 14),
+    ("return f(x)(x)", "calls of anything but a function name: not supported by gpucc", 16),
+    ("return 'abc'", "string literals (other than docstrings): not supported by gpucc", 12),
+    ("'abc'.join(x)", "string literals (other than docstrings): not supported by gpucc", 5),
+    ("f'doc {x}'", "string literals (other than docstrings): not supported by gpucc", 5),
+    ("return (y := 1)", "assignment expressions (:=): not supported by gpucc", 15),
+    ("x: int", "annotations without a value: not supported by gpucc", 5),
+    ("assert x, 'message'", "assert messages: not supported by gpucc", 13),
+]  # fmt: skip
+
+KEYWORDS = [
+    ("import os", "'import' is not supported by gpucc", 5),
+    ("from os import path", "'from' is not supported by gpucc", 5),
+    ("class A:\n        pass", "'class' is not supported by gpucc", 5),
+    ("try:\n        pass\n    except E:\n        pass", "'try' is not supported by gpucc", 5),
+    ("except E:\n        pass", "'except' is not supported by gpucc", 5),
+    ("finally:\n        pass", "'finally' is not supported by gpucc", 5),
+    ("with x:\n        pass", "'with' is not supported by gpucc", 5),
+    ("as y", "'as' is not supported by gpucc", 5),
+    ("raise x", "'raise' is not supported by gpucc", 5),
+    ("del x", "'del' is not supported by gpucc", 5),
+    ("global y", "'global' is not supported by gpucc", 5),
+    ("nonlocal y", "'nonlocal' is not supported by gpucc", 5),
+    ("yield x", "'yield' is not supported by gpucc", 5),
+    ("x = (yield)", "'yield' is not supported by gpucc", 10),
+    ("return await x", "'await' is not supported by gpucc", 12),
+    ("async with x:\n        pass", "'async' is not supported by gpucc", 5),
+    ("return x is None", "'is' is not supported by gpucc", 14),
+    ("return x is not None", "'is' is not supported by gpucc", 14),
+    ("!import math", "'import' is not supported by gpucc", 1),
+    ("!from typing import List", "'from' is not supported by gpucc", 1),
+    ("!class A:\n    pass", "'class' is not supported by gpucc", 1),
+    ("!async def f() -> int:\n    pass", "'async' is not supported by gpucc", 1),
+    ("!try:\n    pass\nfinally:\n    pass", "'try' is not supported by gpucc", 1),
+    ("!with x:\n    pass", "'with' is not supported by gpucc", 1),
+    ("!global y", "'global' is not supported by gpucc", 1),
+    ("!del x", "'del' is not supported by gpucc", 1),
+    ("!raise E", "'raise' is not supported by gpucc", 1),
+    ("!lambda: 1", "'lambda' is not supported by gpucc", 1),
+]  # fmt: skip
+
+OPERATORS = [
+    ("return x @ x", "operator '@' is not supported by gpucc", 14),
+    ("x @= x", "operator '@=' is not supported by gpucc", 7),
+    ("x = ...", "operator '...' is not supported by gpucc", 9),
+    ("return g(...)", "operator '...' is not supported by gpucc", 14),
+    ("!def f(a: int, /) -> int:\n    pass", "operator '/' is not supported by gpucc", 15),
+]  # fmt: skip
+
+REJECTED = CONSTRUCTS + KEYWORDS + OPERATORS
+
+# Rejected snippets that CPython rejects too; every other one is valid Python outside the subset.
+NOT_PYTHON = {"f(x) = 1", "nonlocal y", "return await x", "except E:\n        pass", "finally:\n        pass",
+              "as y", "async with x:\n        pass"}  # fmt: skip
+
+# Constructs of errors.py's table that the language has now: nothing may report them.
+NOW_SUPPORTED = {"conditional expressions", "float literals", "list literals", "subscripts"}
+
+# Every form these once-unsupported features take; it must compile.
+SUPPORTED = """\
+def g(a: int, b: int) -> int:
+    return a
+
+
+def f(x: int) -> int:
+    y = x / 2 + x * 2 - x // 3 + x % 5 + 1.5 + .25 + 3. + 2e-3 + 1_000.5 + x ** 2 + 2.0 ** 0.5
+    z = (x & 3) | (x ^ 5) | ~x | (x << 2) | (x >> 1)
+    z += 1
+    z -= 1
+    z *= 2
+    z //= 3
+    z %= 7
+    z &= 15
+    z |= 16
+    z ^= 1
+    z <<= 1
+    z >>= 1
+    z **= 2
+    y /= 3
+    b = x > 0 and not x == 1 or x != 2 <= x < 9 >= x
+    return z + g(x, x) if b else int(y) - abs(x) + min(x, 1) + max(x, 2, 3) + int(float(x)) + bool(x)
+"""
+
+
+def source_of(snippet: str) -> str:
+    return snippet[1:] + "\n" if snippet.startswith("!") else BODY + snippet + "\n"
+
+
+@functools.lru_cache(maxsize=1)
+def compiled():
+    """One batch for every rejected snippet (unit i = REJECTED[i]) and SUPPORTED (the last unit)."""
+    return compile_batch([source_of(s) for s, _, _ in REJECTED] + [SUPPORTED])
+
+
+@pytest.mark.parametrize("index", range(len(REJECTED)), ids=[r[0].split("\n")[0] for r in REJECTED])
+def test_rejected_with_its_name_and_caret(index):
+    snippet, message, col = REJECTED[index]
+    source = source_of(snippet)
+    batch = compiled()
+    assert not batch.ok(index)
+    err = batch.error(index)
+    assert (err.message, err.col) == (message, col), err.format()
+    assert err.source_line == source.split("\n")[err.line - 1]
+    assert err.format().split("\n")[2] == "    " + " " * (col - 1) + "^"
+    if snippet not in NOT_PYTHON:
+        compile(source, "<test>", "exec")  # valid Python: outside the subset, not a typo
+
+
+def test_every_construct_of_the_error_table_has_a_case():
+    messages = {m for _, m, _ in CONSTRUCTS}
+    named = {c for c in errors.CONSTRUCTS if f"{c}: not supported by gpucc" in messages}
+    assert named == set(errors.CONSTRUCTS) - NOW_SUPPORTED
+
+
+def test_every_rejected_keyword_has_a_case():
+    rejected = {k for i, k in enumerate(tokens.KEYWORDS) if kw_unsupported(i)} | {"lambda"}
+    named = {m.split("'")[1] for _, m, _ in KEYWORDS}
+    assert named == rejected
+
+
+def test_every_operator_is_used_by_a_compiling_program_or_a_rejected_one():
+    def operators(source):
+        toks = tokenize.generate_tokens(io.StringIO(source).readline)
+        return {t.string for t in toks if t.type == tokenize.OP}
+
+    used = operators(SUPPORTED).union(*(operators(source_of(s)) for s, _, _ in REJECTED))
+    assert set(tokens.OPERATORS) - used == set()
+
+
+def test_supported_forms_compile_and_are_never_called_unsupported():
+    batch = compiled()
+    assert batch.ok(len(REJECTED)), batch.error(len(REJECTED))
+    for construct in NOW_SUPPORTED:
+        assert not any(construct in m for _, m, _ in REJECTED)
