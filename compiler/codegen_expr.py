@@ -236,8 +236,9 @@ def emit_expr(root, tok_start, tok_end, tok_line, kind, op, tok, first, next_, v
             fl = float_op(op[n], lt, rt) and not is_list(type_[n])
             if st < 2:
                 push = c if st == 0 else next_[c]
-                if fl and st == 1:
-                    emit_convert(code, lines, cg, T_FLOAT, type_[c], line)
+                if fl:  # both operands in source order, each converted to float after it
+                    if st == 1:
+                        emit_convert(code, lines, cg, T_FLOAT, type_[c], line)
                 elif (op[n] == BIN_ADD or op[n] == BIN_MUL) and _literal(kind, op, first, c):
                     push = next_[c] if st == 0 else c  # k + x as x + k (k * xs as xs * k)
             elif is_list(type_[n]):

@@ -33,6 +33,12 @@ def int64(x: int) -> int:
     return x
 
 
+def _float_pow(x: float, y: float) -> float:
+    if x < 0 and y == y and y not in (float("inf"), float("-inf")) and y != int(y):
+        raise Stop(S.VALUE_ERROR)  # a complex result (whether or not it would overflow)
+    return x**y
+
+
 def python_op(f, *args):
     """f(*args) with Python's exceptions as statuses (a complex result: ValueError)."""
     try:
@@ -98,7 +104,7 @@ _FLOAT_BINARY = {
     O.FLOAT_DIV: lambda x, y: x / y,
     O.FLOAT_FLOORDIV: lambda x, y: x // y,
     O.FLOAT_MOD: lambda x, y: x % y,
-    O.FLOAT_POW: lambda x, y: x**y,
+    O.FLOAT_POW: _float_pow,
     O.FLOAT_MIN2: min,
     O.FLOAT_MAX2: max,
 }

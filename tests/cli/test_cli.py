@@ -87,10 +87,10 @@ def test_disasm_unknown_function_names_the_functions(capsys):
 
 def test_disasm_compile_error_is_located_with_a_caret(capsys, tmp_path):
     src = tmp_path / "bad.py"
-    src.write_text("def f(a: int) -> int:\n    xs = [a, a]\n    return a\n")
+    src.write_text("def f(a: int) -> int:\n    xs = {a, a}\n    return a\n")
     rc, out, err = gpucc(capsys, "disasm", src)
     assert (rc, out) == (1, "")
-    assert err == f"{src}:2:10: error: list literals: not supported by gpucc\n        xs = [a, a]\n             ^\n"
+    assert err == f"{src}:2:10: error: dicts and sets: not supported by gpucc\n        xs = {{a, a}}\n             ^\n"
 
 
 def test_disasm_missing_file(capsys, tmp_path):
@@ -113,7 +113,7 @@ def test_run_agrees_with_pytest(capsys, pytester):
     shutil.copytree(GCD_DIR, pytester.path / GCD_DIR.name)
     rc, out, err = gpucc(capsys, "run", "suite_gcd.py", "--json", "cli.json")  # pytester's cwd
     assert rc == 0
-    assert err == "gpucc: compiling 6 candidates in one batch, then one VM launch (cpu backend)\n"
+    assert err == "gpucc: compiling 7 candidates in one batch, then one VM launch (cpu backend)\n"
     result = pytester.runpytest_inprocess("--gpu-candidates", "suite_gcd.py", "--gpucc-json=pytest.json",
                                           "--gpucc-backend=auto", "-p", "no:cacheprovider")  # fmt: skip
     assert result.ret == rc
@@ -125,7 +125,7 @@ def test_run_agrees_with_pytest(capsys, pytester):
         k: plugin[k] for k in ("backend", "launches", "jobs", "units")
     }
     lines = out.splitlines()
-    assert lines[0].startswith("gpucc: backend cpu, 1 suite, 6 candidates") and "1 VM launch" in lines[0]
+    assert lines[0].startswith("gpucc: backend cpu, 1 suite, 7 candidates") and "1 VM launch" in lines[0]
     assert "  fastest: euclid_mod.py cost 58269 \u2014 2.52x faster than the slowest passing (euclid_sub.py)" in lines
     pytest_out = result.stdout.str()
     for line in lines:  # the same summary (but the phase timings)
@@ -145,7 +145,7 @@ def test_run_quiet_prints_one_line_per_suite(capsys):
     rc, out, err = gpucc(capsys, "run", GCD_SUITE, "-q")
     assert (rc, err) == (0, "")  # no progress line either
     assert len(out.splitlines()) == 1
-    assert "3/6" in out and "fastest: euclid_mod.py cost 58269" in out
+    assert "3/7" in out and "fastest: euclid_mod.py cost 58269" in out
 
 
 def test_run_files_directories_options_between_them(capsys, tmp_path):
@@ -166,7 +166,7 @@ def test_run_files_directories_options_between_them(capsys, tmp_path):
 def test_run_samples_add_to_the_directory(capsys):
     rc, out, _ = gpucc(capsys, "run", EXAMPLES / "suite_collatz.py", "--samples", EXAMPLES / "collatz_samples.jsonl")
     assert rc == 0
-    assert "6/10 candidates passed" in out and "Collatz/0#1" in out and "while_loop.py" in out
+    assert "7/10 candidates passed" in out and "Collatz/0#1" in out and "while_loop.py" in out
     assert out.splitlines()[-1] == "samples whose task_id is not this suite's task (Collatz/0): Other/1"
 
 

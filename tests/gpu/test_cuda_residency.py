@@ -82,10 +82,10 @@ def test_resident_path_matches_cpu_and_counts_every_byte(tmp_path: Path):
     n_jobs, n_units = len(jobs), program.n_units
     h2d, d2h, copies, labels = _copies(got, "launch")
     assert h2d == 7 * n_funcs * 4 + 2 * (n_units + 1) * 4 + jobs.func.nbytes + jobs.link.nbytes + jobs.args.nbytes \
-        + jobs.links.nbytes + COSTS.nbytes  # fmt: skip
+        + jobs.links.nbytes + jobs.pool.nbytes + jobs.arg_lists.nbytes + COSTS.nbytes  # fmt: skip
     assert jobs.links.shape == (4, MAX_IMPORTS)  # the four linked candidates
     assert d2h == sum(a.nbytes for a in arrays(expected).values()) == n_jobs * 60
-    assert copies == 9 + 4 + 1 + len(arrays(expected))
+    assert copies == 9 + 6 + 1 + len(arrays(expected))
     assert not labels & {"code", "lines", "consts"}  # code never crosses
 
 

@@ -39,7 +39,7 @@ BODIES = [
     "return n * (n + 1) // (2 * (n // 4))",  # division by zero for n < 4
     "while n >= 0:\n        n += 0\n    return n",  # step limit
     "return n",  # wrong
-    "return [n][0]",  # compile error: skipped by the linker
+    "return {n}",  # compile error: skipped by the linker
 ]
 LIMITS = LaunchLimits(step_limit=400, stack_size=128, max_depth=12)
 

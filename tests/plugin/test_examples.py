@@ -13,17 +13,20 @@ SAMPLES = EXAMPLES / "collatz_samples.jsonl"
 
 EXPECTED = {  # suite: (fastest, {candidate: status})
     "gcd": ("euclid_mod.py", {"euclid_mod.py": "passed", "euclid_sub.py": "passed", "recursive.py": "passed",
-            "wrong_min.py": "failed", "loops_on_zero.py": "timeout", "uses_list.py": "compile error"}),
+            "wrong_min.py": "failed", "loops_on_zero.py": "timeout", "uses_tuple.py": "compile error",
+            "pair_list.py": "error"}),  # memory limit: no garbage collection within a job
     "fib": ("iterative.py", {"iterative.py": "passed", "naive_recursive.py": "passed", "helper_recursive.py": "passed",
             "wrong_base.py": "failed", "renamed.py": "link error"}),
     "is_prime": ("trial_odd.py", {"trial_odd.py": "passed", "trial_sqrt.py": "passed", "trial_all.py": "passed",
                  "wrong_bound.py": "failed", "zero_divisor.py": "error"}),
     "sum_squares": ("formula.py", {"formula.py": "passed", "loop.py": "passed", "while_loop.py": "passed",
-                    "off_by_one.py": "failed", "float_formula.py": "compile error"}),
+                    "off_by_one.py": "failed", "float_formula.py": "passed"}),
     "Collatz/0": ("Collatz/0#1", {"while_loop.py": "passed", "recursive.py": "passed", "bool_result.py": "link error",
                   "Collatz/0#0": "passed", "Collatz/0#1": "passed", "Collatz/0#2": "failed",
-                  "Collatz/0#3": "compile error", "Collatz/0#4": "compile error", "Collatz/0#5": "passed",
+                  "Collatz/0#3": "compile error", "Collatz/0#4": "passed", "Collatz/0#5": "passed",
                   "Collatz/0#6": "passed"}),
+    "close_elements": ("sorted_neighbours.py", {"all_pairs.py": "passed", "half_pairs.py": "passed",
+                       "sorted_neighbours.py": "passed", "neighbours_only.py": "failed", "off_by_one.py": "error"}),
 }  # fmt: skip
 
 
@@ -45,7 +48,8 @@ def vm_first_failure(cand):
     for t in cand["tests"]:
         for c in t["cases"]:
             if c["status"] != "OK":
-                label = {"ASSERT_FAILED": "AssertionError", "ZERO_DIVISION": "ZeroDivisionError"}[c["status"]]
+                label = {"ASSERT_FAILED": "AssertionError", "ZERO_DIVISION": "ZeroDivisionError",
+                         "INDEX_ERROR": "IndexError", "OVERFLOW": "OverflowError", "VALUE_ERROR": "ValueError"}[c["status"]]
                 return t["name"], c["case"], label
     return None
 
@@ -65,5 +69,6 @@ def test_examples(gpucc):
         suite = load_suite(EXAMPLES / Path(s["suite"]).name)
         sources = {c.name: c.source for c in candidates_for(suite, samples, SAMPLES)}
         for cand in s["candidates"]:
-            if cand["status"] in ("passed", "failed", "error"):
+            # the memory limit is gpucc's (no garbage collection within a job), not CPython's
+            if cand["status"] in ("passed", "failed", "error") and "memory limit" not in cand["reason"]:
                 assert vm_first_failure(cand) == cpython_first_failure(suite, sources[cand["name"]]), cand["name"]
