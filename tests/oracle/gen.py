@@ -1,43 +1,36 @@
 """Random well-typed gpucc programs for differential testing against CPython.
 
-`ProgramGen(seed).program()` writes one program: an entry `f(a: int, b: int, c: bool)` (returns
-int or bool) and the helpers it may call: a depth-bounded recursive `rec`, a mutually recursive
-pair `ev`/`od`, a `-> None` checker `chk` and plain helpers `h1`, `h2`, ... (each calls only
-those defined before it, so no call graph is unbounded).  Bodies use every statement and
-expression form of today's language: assignments (plain, annotated, augmented with all five
-ops), `if/elif/else`, `while`, `for` over `range` with 1-3 arguments (negative and zero steps,
-bounds next to the int64 edges), nested loops, `break`/`continue`, returns inside loops,
-asserts, `pass`, docstrings, calls as statements; `+ - * // %`, unary `- + not`, comparison
-chains, `and`/`or` values and truth tests, int literals in every base.
+`ProgramGen(seed).program()` writes one program: an entry `f(a: int, b: int, c: bool, x: float,
+y: float)` (returns int, bool or float) and the helpers it may call: depth-bounded recursive
+`rec` (int) and `rf` (float), a mutually recursive pair `ev`/`od`, a `-> None` checker `chk`
+and plain helpers `h1`, `h2`, ... with int, bool and float parameters and results (each calls
+only those defined before it, so no call graph is unbounded).  Bodies use every statement form
+of today's language: assignments (plain, annotated, augmented with all thirteen ops), int
+locals, float locals (one may start as an int and be widened by a later float assignment, one
+may be annotated `float` and given an int), `if/elif/else`, `while`, `for` over `range` with
+1-3 arguments (negative and zero steps, bounds next to the int64 edges), nested loops,
+`break`/`continue`, returns inside loops, asserts, `pass`, docstrings, calls as statements.
+Expressions come from tests/oracle/gen_expr.py (every operator, builtin and literal form).
 
 Every loop runs at most 9 times and recursion is at most 6 deep, so a program finishes well
 inside the VM's step and depth limits (and CPython's recursion limit): outcomes are comparable.
-New language features need a new rule here and nothing else.
+New language features need a new rule here or in gen_expr.py and nothing else.
 """
 
 from __future__ import annotations
 
+import math
 import random
+import struct
 from dataclasses import dataclass
 
+from tests.oracle.gen_expr import BINOPS, BITOPS, FLOAT_EXPONENTS, FLOAT_OPS, INT_EXPONENTS, SHIFT_COUNTS, ExprGen
+from tests.oracle.gen_expr import Scope, Sig
+
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-EDGE_VALUES = (0, -1, 1, INT64_MIN, INT64_MAX, 2**32)
-LITERALS = ("3000000000", "0x7fff_ffff_ffff_ffff", "(-9223372036854775807 - 1)", "0b1011", "0o17",
-            "1_000", "4294967296", "0", "-1", "0X1F")  # fmt: skip
-BINOPS = ("+", "-", "*", "//", "%", "+", "-", "*")
-CMPOPS = ("<", "<=", "==", "!=", ">", ">=")
-DEPTH_MOD = 7  # recursive helpers get a depth in [0, 6]
-
-
-@dataclass(frozen=True)
-class Sig:
-    """A function a body may call: name, parameter types, return type ("int"/"bool"/"None").
-    depth: the last parameter is a recursion depth (callers pass `(e) % DEPTH_MOD`)."""
-
-    name: str
-    params: tuple[str, ...]
-    ret: str
-    depth: bool = False
+EDGE_VALUES = (0, -1, 1, INT64_MIN, INT64_MAX, 2**32, 2**53 + 1, -(2**53) - 1)
+FLOAT_EDGE_VALUES = (0.0, -0.0, math.nan, math.inf, -math.inf, 1e308, -1e308, 5e-324, 2.0**53, 2.0**63,
+                     -(2.0**63), 0.1, -1.5, 1e-3, 1.0)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -47,14 +40,22 @@ class GenProgram:
     params: tuple[str, ...]  # the entry's parameter types
 
     def inputs(self, r: random.Random, n: int) -> list[tuple]:
-        """n argument tuples for the entry: edge values, small and wide ints, both bools."""
+        """n argument tuples for the entry: edge values, small and wide ints and floats, bools."""
         return [tuple(random_arg(r, t) for t in self.params) for _ in range(n)]
 
 
 def random_arg(r: random.Random, type_: str):
-    if type_ == "bool":
-        return r.random() < 0.5
     k = r.random()
+    if type_ == "bool":
+        return k < 0.5
+    if type_ == "float":
+        if k < 0.35:
+            return r.choice(FLOAT_EDGE_VALUES)
+        if k < 0.7:
+            return r.randint(-40, 40) / 4
+        if k < 0.9:
+            return r.uniform(-1e6, 1e6)
+        return struct.unpack("<d", struct.pack("<Q", r.getrandbits(64)))[0]  # any double, nan too
     if k < 0.25:
         return r.choice(EDGE_VALUES)
     if k < 0.75:
@@ -64,137 +65,86 @@ def random_arg(r: random.Random, type_: str):
     return r.randint(INT64_MIN, INT64_MAX)
 
 
-class _Scope:
-    """What the body being written may read, assign and call."""
-
-    def __init__(self, ints, bools, assignable, calls, ret):
-        self.ints, self.bools, self.assignable = list(ints), list(bools), list(assignable)
-        self.calls: list[Sig] = calls
-        self.ret = ret
-        self.loops = 0  # enclosing loops
-
-
-class ProgramGen:
+class ProgramGen(ExprGen):
     """One random program per seed (see the module docstring)."""
 
-    def __init__(self, seed: int):
-        self.r = random.Random(seed)
-        self.s: _Scope | None = None
-
-    # ------------------------------------------------------------ expressions
-
-    def int_expr(self, d: int) -> str:
-        r, s = self.r, self.s
-        if d <= 0 or r.random() < 0.25:
-            k = r.random()
-            if k < 0.6 and s.ints:
-                return r.choice(s.ints)
-            if k < 0.85:
-                return str(r.randint(-9, 9))
-            if k < 0.93 or d <= 0:
-                return r.choice(LITERALS)
-            return self.call("int", d)
-        k = r.randrange(10)
-        if k == 0:
-            return f"{r.choice('-+')}{self.int_expr(d - 1)}"
-        if k == 1:
-            return f"({self.int_expr(d - 1)} {r.choice(['and', 'or'])} {self.int_expr(d - 1)})"
-        if k == 2:
-            return f"({self.bool_expr(d - 1)} {r.choice(BINOPS)} {self.int_expr(d - 1)})"
-        if k == 3:
-            return self.call("int", d)
-        op = r.choice(BINOPS)
-        if op in ("//", "%") and r.random() < 0.5:  # a nonzero literal divisor: fewer early exits
-            return f"({self.int_expr(d - 1)} {op} {r.choice([-7, -3, -2, -1, 1, 2, 3, 10])})"
-        return f"({self.int_expr(d - 1)} {op} {self.int_expr(d - 1)})"
-
-    def bool_expr(self, d: int, truth: bool = False) -> str:
-        """truth: only the truth value is used (mixed int/bool `and`/`or` allowed)."""
-        r, s = self.r, self.s
-        if d <= 0 or r.random() < 0.2:
-            return r.choice(s.bools + ["True", "False"])
-        k = r.randrange(8)
-        if k == 0:
-            return f"(not {self.truth(d - 1)})"
-        if k == 1:
-            return f"({self.bool_expr(d - 1, truth)} {r.choice(['and', 'or'])} {self.bool_expr(d - 1, truth)})"
-        if k == 2 and truth:
-            return f"({self.int_expr(d - 1)} {r.choice(['and', 'or'])} {self.bool_expr(d - 1, True)})"
-        if k == 3:
-            return self.call("bool", d)
-        if k == 4:
-            return f"({self.bool_expr(d - 1)} {r.choice(['==', '!=', '<'])} {self.bool_expr(d - 1)})"
-        ops = [r.choice(CMPOPS) for _ in range(r.choice([1, 1, 2, 3]))]
-        parts = [self.int_expr(d - 1) for _ in range(len(ops) + 1)]
-        return "(" + " ".join(p for pair in zip(parts, ops + [""]) for p in pair).strip() + ")"
-
-    def truth(self, d: int) -> str:
-        """A condition: an int or a bool expression."""
-        return self.int_expr(d) if self.r.random() < 0.25 else self.bool_expr(d, True)
-
-    def call(self, ret: str, d: int) -> str:
-        """A call of a function returning `ret`, or a plain expression of that type if there is
-        none (or inside nested loops, where calls would multiply the work)."""
-        options = [g for g in self.s.calls if g.ret == ret]
-        if not options or self.s.loops > 1:
-            return self.int_expr(0) if ret == "int" else self.bool_expr(0)
-        return self.call_of(self.r.choice(options), d)
-
-    def call_of(self, g: Sig, d: int) -> str:
-        args = [self.int_expr(d - 1) if t == "int" else self.bool_expr(d - 1) for t in g.params]
-        if g.depth:
-            args[-1] = f"({args[-1]}) % {DEPTH_MOD}"
-        return f"{g.name}({', '.join(args)})"
+    widened: set[str]  # float locals of the function being written that start as ints
 
     # ------------------------------------------------------------ statements
 
     def block(self, ind: int, d: int) -> list[str]:
         r, s, pad, out = self.r, self.s, "    " * ind, []
         for _ in range(r.randint(1, 3)):
-            k = r.randrange(16 if d > 0 else 7)
+            k = r.randrange(20 if d > 0 else 9)
             if k in (0, 1):
-                target = r.choice(s.assignable)
                 ann = ": int" if r.random() < 0.15 else ""
-                out.append(f"{pad}{target}{ann} = {self.int_expr(2)}")
+                out.append(f"{pad}{r.choice(s.assignable['int'])}{ann} = {self.int_expr(2)}")
             elif k == 2:
-                rhs = self.int_expr(r.choice([1, 1, 2, 4])) if r.random() < 0.8 else self.bool_expr(1)
-                out.append(f"{pad}{r.choice(s.assignable)} {r.choice(BINOPS)}= {rhs}")
+                out.append(f"{pad}{r.choice(s.assignable['int'])} {self.int_augassign()}")
             elif k == 3:
-                out.append(f"{pad}{r.choice(s.bools)} = {self.bool_expr(2)}")
+                out.append(f"{pad}{r.choice(s.assignable['bool'])} = {self.bool_expr(2)}")
             elif k == 4:
                 out.append(f"{pad}assert {self.truth(1)}")
             elif k == 5:
                 voids = [g for g in s.calls if g.ret == "None"]
-                if voids and s.loops <= 1:
-                    out.append(f"{pad}{self.call_of(r.choice(voids), 2)}")
-                else:
-                    out.append(f"{pad}pass")
+                out.append(f"{pad}{self.call_of(r.choice(voids), 2)}" if voids and s.loops <= 1 else f"{pad}pass")
             elif k == 6:
                 out.append(f"{pad}if {self.truth(1)}:")
                 out.append(f"{pad}    {self.return_stmt()}")
-            elif k in (7, 8):
+            elif k == 7:
+                out.append(f"{pad}{self.float_assign()}")
+            elif k == 8:
+                op = r.choice(FLOAT_OPS + ("**",))
+                rhs = r.choice(FLOAT_EXPONENTS) if op == "**" else self.num_expr(r.choice([1, 1, 2]))
+                out.append(f"{pad}{r.choice(s.assignable['float'])} {op}= {rhs}")
+            elif k in (9, 10):
                 out += self.if_stmt(ind, d)
-            elif k in (9, 14):
+            elif k in (11, 16):
                 out += self.for_stmt(ind, d)
-            elif k in (10, 15):
+            elif k in (12, 17):
                 out += self.while_stmt(ind, d)
-            elif k in (11, 12) and s.loops:
+            elif k in (13, 14) and s.loops:
                 word = r.choice(["break", "continue"])
                 if r.random() < 0.2:  # bare, last in its block: the rest is unreachable
                     out.append(f"{pad}{word}")
                     return out
                 out.append(f"{pad}if {self.truth(1)}:")
                 out.append(f"{pad}    {word}")
+            elif k == 18:
+                out.append(f"{pad}{r.choice(s.assignable['float'])} = {self.call('float', 2)}")
             else:
-                out.append(f"{pad}{r.choice(s.assignable)} = {self.call('int', 2)}")
+                out.append(f"{pad}{r.choice(s.assignable['int'])} = {self.call('int', 2)}")
         return out
 
+    def int_augassign(self) -> str:
+        """`op= rhs` for an int local: any int operator (an int local never takes a float)."""
+        r = self.r
+        op = r.choice(BINOPS + BITOPS + ("<<", ">>", "**"))
+        if op in ("<<", ">>"):
+            rhs = r.choice(SHIFT_COUNTS + (self.int_expr(1),))
+        elif op == "**":
+            rhs = r.choice(INT_EXPONENTS)
+        else:
+            rhs = self.int_expr(r.choice([1, 1, 2, 4])) if r.random() < 0.8 else self.bool_expr(1)
+        return f"{op}= {rhs}"
+
+    def float_assign(self) -> str:
+        """A float local or parameter gets a float, or an int (converted); sometimes annotated
+        (never a widened local: its first assignment already typed it int-then-float)."""
+        r, s = self.r, self.s
+        target = r.choice(s.assignable["float"])
+        ann = ": float" if target not in self.widened and r.random() < 0.15 else ""
+        value = self.float_expr(2) if r.random() < 0.7 else self.int_expr(2)
+        return f"{target}{ann} = {value}"
+
     def return_stmt(self) -> str:
-        ret = self.s.ret
+        ret, r = self.s.ret, self.r
         if ret == "None":
             voids = [g for g in self.s.calls if g.ret == "None"]
-            return f"return {self.call_of(self.r.choice(voids), 1)}" if voids and self.r.random() < 0.3 else "return"
-        return f"return {self.int_expr(2) if ret == 'int' else self.bool_expr(2)}"
+            return f"return {self.call_of(r.choice(voids), 1)}" if voids and r.random() < 0.3 else "return"
+        if ret == "float" and r.random() < 0.25:  # an int or bool returned as a float
+            return f"return {self.expr(r.choice(['int', 'int', 'bool']), 2)}"
+        return f"return {self.expr(ret, 2)}"
 
     def if_stmt(self, ind: int, d: int) -> list[str]:
         pad = "    " * ind
@@ -225,14 +175,14 @@ class ProgramGen:
             return r.choice([f"{top} - {r.randint(0, 6)}, {top}, {r.choice(['1', '2', '5', half])}",
                              f"{bottom} + {r.randint(0, 6)}, {bottom}, -{r.choice(['1', '3', half])}",
                              f"{bottom}, {top}, {half}", f"{top}, {bottom}, -{half}"])  # fmt: skip
-        v = r.choice(self.s.ints)  # next to the int64 edges when v is
+        v = r.choice(self.s.names["int"])  # next to the int64 edges when v is
         if k == 4:
             return f"{v}, {v} + {r.randint(0, 4)}"
         return f"{v}, {v} - {r.randint(0, 8)}, -{r.randint(1, 3)}"
 
     def for_stmt(self, ind: int, d: int) -> list[str]:
         s, pad = self.s, "    " * ind
-        target = self.r.choice(s.assignable) if self.r.random() < 0.2 else f"i{s.loops}"
+        target = self.r.choice(s.assignable["int"]) if self.r.random() < 0.2 else f"i{s.loops}"
         out = [f"{pad}for {target} in range({self.range_args()}):"]
         return out + self.loop_body(ind, d, [target])
 
@@ -246,70 +196,101 @@ class ProgramGen:
 
     def loop_body(self, ind: int, d: int, readable: list[str]) -> list[str]:
         s = self.s
-        saved = s.ints
-        s.ints = s.ints + [v for v in readable if v not in s.ints]
+        saved = s.names["int"]
+        s.names["int"] = saved + [v for v in readable if v not in saved]
         s.loops += 1
         out = self.block(ind + 1, d - 1)
         s.loops -= 1
-        s.ints = saved
+        s.names["int"] = saved
         return out
 
     # ------------------------------------------------------------ functions
 
-    def function(self, sig: Sig, names: tuple[str, ...], calls: list[Sig], d: int, ints=("t",)) -> list[str]:
-        """A function whose body sets its locals (`ints`, bool `q`), runs random statements,
-        then returns a value of its type."""
-        params = [n for n, t in zip(names, sig.params) if t == "int"]
-        bools = [n for n, t in zip(names, sig.params) if t == "bool"]
-        self.s = _Scope(params, bools, params, calls, sig.ret)
+    def function(self, sig: Sig, names: tuple[str, ...], calls: list[Sig], d: int,
+                 ints=("t",), floats=("z",)) -> list[str]:  # fmt: skip
+        """A function whose body sets its locals (`ints`, `floats`, bool `q`), runs random
+        statements, then returns a value of its type."""
+        r = self.r
+        params = {t: [n for n, pt in zip(names, sig.params) if pt == t] for t in ("int", "bool", "float")}
+        self.s = Scope(params, params, calls, sig.ret)
+        self.widened = set()
         out = [f"def {sig.name}({', '.join(f'{n}: {t}' for n, t in zip(names, sig.params))}) -> {sig.ret}:"]
-        if self.r.random() < 0.2:
+        if r.random() < 0.2:
             out.append('    """A generated function."""')
         for v in ints:
-            out.append(f"    {v}{': int' if self.r.random() < 0.2 else ''} = {self.int_expr(1)}")
-            self.s.ints.append(v)
-            self.s.assignable.append(v)
-        out.append(f"    q = {self.bool_expr(1)}")
-        self.s.bools.append("q")
+            out.append(f"    {v}{': int' if r.random() < 0.2 else ''} = {self.int_expr(1)}")
+            self.s.names["int"].append(v)
+            self.s.assignable["int"].append(v)
+        widen = []
+        for v in floats:
+            k = r.random()
+            if k < 0.4:
+                out.append(f"    {v} = {self.float_expr(1)}")
+            elif k < 0.6:
+                out.append(f"    {v}: float = {self.int_expr(1)}")
+            else:  # an int first; the float assignment below widens it
+                out.append(f"    {v} = {self.int_expr(1)}")
+                self.widened.add(v)
+                widen.append(v)
+            if v not in widen:  # a widened local read by another's first value: typed in a cycle
+                self.s.names["float"].append(v)
+            self.s.assignable["float"].append(v)
+        self.s.names["float"] += widen
+        out.append(f"    q = {self.bool_expr(2)}")  # may read a widened local before its widening
+        self.s.names["bool"].append("q")
+        self.s.assignable["bool"].append("q")
+        floats = self.s.names["float"]
+        self.s.names["float"] = [v for v in floats if v not in widen]  # a float without reading v
+        for v in widen:
+            rhs = r.choice([f"= {self.float_expr(1)}", f"+= {self.float_expr(1)}", "/= 2", "*= 0.5", "-= 1.5",
+                            f"/= {self.small_int(1)}"])  # fmt: skip
+            out.append(f"    {v} {rhs}")
+        self.s.names["float"] = floats
         out += self.block(1, d)
-        if sig.ret != "None" or self.r.random() < 0.5:
+        if sig.ret != "None" or r.random() < 0.5:
             out.append(f"    {self.return_stmt()}")
         return out + [""]
 
     def recursive(self, sig: Sig, partner: Sig, calls: list[Sig]) -> list[str]:
         """`sig(n, d)`: a base case at d <= 0, else a call of `partner` (itself or its mutual
         partner) with d - 1, sometimes twice (d - 1 and d - 2, like fib)."""
-        self.s = _Scope(["n", "d"], [], ["n"], calls, sig.ret)
-        expr = self.int_expr if sig.ret == "int" else self.bool_expr
-        body = f"{partner.name}({self.int_expr(1)}, d - 1)"
+        t0 = sig.params[0]
+        names = {t0: ["n"]}
+        names["int"] = names.get("int", []) + ["d"]
+        self.s = Scope(names, {t0: ["n"]}, calls, sig.ret)
+        body = f"{partner.name}({self.expr(partner.params[0], 1)}, d - 1)"
         if self.r.random() < 0.5:
-            op = self.r.choice(["+", "-", "and", "or"] if sig.ret == "int" else ["and", "or"])
-            body = f"({body} {op} {partner.name}({self.int_expr(1)}, d - 2))"
+            op = self.r.choice({"int": ["+", "-", "and", "or"], "float": ["+", "-", "*", "and", "or"]}.get(sig.ret, ["and", "or"]))
+            body = f"({body} {op} {partner.name}({self.expr(partner.params[0], 1)}, d - 2))"
         else:
-            body = f"({expr(1)} {self.r.choice(['and', 'or'])} {body})"
-        return [f"def {sig.name}(n: int, d: int) -> {sig.ret}:", "    if d <= 0:",
-                f"        return {expr(2)}", f"    n = {self.int_expr(1)}", f"    return {body}", ""]  # fmt: skip
+            body = f"({self.expr(sig.ret, 1)} {self.r.choice(['and', 'or'])} {body})"
+        return [f"def {sig.name}(n: {t0}, d: int) -> {sig.ret}:", "    if d <= 0:",
+                f"        return {self.expr(sig.ret, 2)}", f"    n = {self.expr(t0, 1)}", f"    return {body}", ""]  # fmt: skip
 
     def program(self) -> GenProgram:
         r, lines, calls = self.r, [], []
-        if r.random() < 0.6:
+        if r.random() < 0.5:
             rec = Sig("rec", ("int", "int"), "int", depth=True)
             lines += self.recursive(rec, rec, [])
             calls.append(rec)
         if r.random() < 0.4:
+            rf = Sig("rf", ("float", "int"), "float", depth=True)
+            lines += self.recursive(rf, rf, [])
+            calls.append(rf)
+        if r.random() < 0.3:
             ev, od = Sig("ev", ("int", "int"), "bool", True), Sig("od", ("int", "int"), "bool", True)
             lines += self.recursive(ev, od, []) + self.recursive(od, ev, [])
             calls += [ev, od]
         if r.random() < 0.4:
-            chk = Sig("chk", ("int", "bool"), "None")
-            lines += self.function(chk, ("u", "v"), list(calls), 1)
+            chk = Sig("chk", ("int", "bool", "float"), "None")
+            lines += self.function(chk, ("u", "v", "w"), list(calls), 1)
             calls.append(chk)
         for k in range(r.randint(0, 2)):
-            params = tuple(r.choice(["int", "int", "bool"]) for _ in range(r.randint(1, 3)))
-            h = Sig(f"h{k + 1}", params, r.choice(["int", "int", "bool", "None"]))
+            params = tuple(r.choice(["int", "int", "bool", "float", "float"]) for _ in range(r.randint(1, 3)))
+            h = Sig(f"h{k + 1}", params, r.choice(["int", "int", "bool", "float", "float", "None"]))
             lines += self.function(h, tuple(f"u{i}" for i in range(len(params))), list(calls), 1)
             calls.append(h)
-        ret = "int" if r.random() < 0.8 else "bool"
-        f = Sig("f", ("int", "int", "bool"), ret)
-        lines += self.function(f, ("a", "b", "c"), calls, 3, ints=("x", "y"))
+        ret = r.choice(["int", "int", "bool", "float", "float"])
+        f = Sig("f", ("int", "int", "bool", "float", "float"), ret)
+        lines += self.function(f, ("a", "b", "c", "x", "y"), calls, 3, ints=("s", "t"), floats=("w", "z"))
         return GenProgram("\n".join(lines), "f", f.params)

@@ -1,9 +1,12 @@
 """Both sides of a differential test: what CPython says a call does, and what the VM says.
 
 An outcome is a string: the repr of the returned value, or the exception kind
-(`ZeroDivisionError`, ... as vm.status.LABELS names them, e.g. `step limit`).  The one
-documented difference, 64-bit ints, is removed on the CPython side: every arithmetic result
-is checked (`_chk`) so CPython raises OverflowError exactly where the VM must.
+(`ZeroDivisionError`, ... as vm.status.LABELS names them, e.g. `step limit`).  gpucc's
+documented differences are removed on the CPython side: 64-bit ints (every arithmetic result
+is checked, `_chk`, so CPython raises OverflowError exactly where the VM must; `1 << huge` too),
+`int ** negative int` and complex results are ValueError (`_pow`), and ints are converted to
+floats where a float is declared (tests/oracle/tower.py).  Not mapped: int / int of operands
+beyond 2**53 (gpucc converts each operand first; the generator never writes one).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import sys
 
 from compiler import compile_batch
 from tests.oracle.gen import INT64_MAX, INT64_MIN
+from tests.oracle.tower import Tower
 from vm import launch
 from vm.asm import make_jobs
 from vm.image import LaunchLimits, Program
@@ -29,8 +33,9 @@ class _Checked(ast.NodeTransformer):
 
     def visit_BinOp(self, node):
         self.generic_visit(node)
-        if isinstance(node.op, ast.Pow):
-            node = ast.Call(ast.Name("_pow", ast.Load()), [node.left, node.right], [])
+        helper = {ast.Pow: "_pow", ast.LShift: "_lshift"}.get(type(node.op))
+        if helper:
+            node = ast.Call(ast.Name(helper, ast.Load()), [node.left, node.right], [])
         return ast.Call(ast.Name("_chk", ast.Load()), [node], [])
 
     def visit_Call(self, node):
@@ -66,12 +71,25 @@ def _chk(v):
 
 
 def _pow(a, b):
-    """gpucc's int ** negative int is a ValueError (CPython returns a float)."""
+    """gpucc's int ** negative int is a ValueError (CPython returns a float), and so is a
+    negative number to a fractional float power (CPython: a complex, see _chk)."""
     if type(a) in (int, bool) and type(b) in (int, bool) and b < 0:
         raise ValueError
     if type(a) in (int, bool) and type(b) in (int, bool) and abs(a) > 1 and b > 64:
         raise OverflowError  # past int64 (CPython would build the huge int)
-    return a**b
+    try:
+        return a**b
+    except OverflowError:  # a complex result too large: gpucc's ValueError comes first
+        if isinstance(a + b, float) and a < 0 and not float(b).is_integer():
+            raise ValueError from None
+        raise
+
+
+def _lshift(a, b):
+    """`a << b` past 64 bits is an OverflowError before CPython builds the huge int."""
+    if a and b > 64:
+        raise OverflowError
+    return a << b
 
 
 class _OutOfSteps(Exception):
@@ -79,9 +97,10 @@ class _OutOfSteps(Exception):
 
 
 def cpython_namespace(source: str) -> dict:
-    """Exec `source` (overflow-checked, see _Checked) and return its globals."""
-    tree = ast.fix_missing_locations(_Checked().visit(ast.parse(source)))
-    namespace = {"_chk": _chk, "_pow": _pow}
+    """Exec `source` (numeric tower applied, overflow-checked: see Tower and _Checked) and
+    return its globals."""
+    tree = ast.fix_missing_locations(_Checked().visit(Tower().visit(ast.parse(source))))
+    namespace = {"_chk": _chk, "_pow": _pow, "_lshift": _lshift}
     exec(compile(tree, "<oracle>", "exec"), namespace)
     return namespace
 

@@ -6,47 +6,72 @@ from __future__ import annotations
 import ast
 import collections
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks import fuzz_differential
-from tests.oracle.gen import EDGE_VALUES, INT64_MAX, INT64_MIN, ProgramGen
+from tests.oracle.findings import FINDINGS, REPRODUCER_BACKEND, classify
+from tests.oracle.gen import EDGE_VALUES, FLOAT_EDGE_VALUES, INT64_MAX, INT64_MIN, ProgramGen
 from tests.oracle.oracle import disagreements
+from tests.oracle.tower import expr_type, local_types
 
 INTS = st.one_of(st.sampled_from(EDGE_VALUES), st.integers(-10, 10), st.integers(INT64_MIN, INT64_MAX))
-ARG = {"int": INTS, "bool": st.booleans()}
+FLOATS = st.one_of(st.sampled_from(FLOAT_EDGE_VALUES), st.integers(-40, 40).map(lambda n: n / 4), st.floats())
+ARG = {"int": INTS, "bool": st.booleans(), "float": FLOATS}
 
 
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**63), data=st.data())
 def test_vm_agrees_with_cpython(seed, data):
-    """40 programs x 8 inputs, each on the CPU kernel and on the reference interpreter."""
+    """40 programs x 8 inputs, each on the CPU kernel and on the reference interpreter: every
+    disagreement is one of the open findings (tests/oracle/findings.py)."""
     program = ProgramGen(seed).program()
     inputs = data.draw(st.lists(st.tuples(*(ARG[t] for t in program.params)), min_size=8, max_size=8))
     calls = [(0, program.entry, args) for args in inputs]
     for backend in ("cpu", "reference"):
-        assert disagreements([program.source], calls, backend) == [], backend
+        bad = disagreements([program.source], calls, backend)
+        assert [d for d, k in zip(bad, classify(bad, backend)) if k is None] == [], backend
+
+
+@pytest.mark.parametrize("finding", sorted(FINDINGS))
+def test_open_findings_still_disagree_and_are_recognised(finding):
+    """Each open finding's reproducer disagrees with CPython and is recognised as that finding.
+    This fails once the bug is fixed: then delete the finding from tests/oracle/findings.py."""
+    f = FINDINGS[finding]
+    for backend in [REPRODUCER_BACKEND.get(finding)] if finding in REPRODUCER_BACKEND else ["cpu", "reference"]:
+        bad = disagreements([f.source], [(0, "f", f.args)], backend)
+        assert len(bad) == 1, (finding, backend)
+        assert classify(bad, backend) == [finding]
 
 
 def _forms(source: str) -> set[str]:
-    """Names of the syntax forms in `source`: node types, operators, range arities, ..."""
+    """Names of the syntax forms in `source`: node types, operators, range arities, builtins,
+    float literals and parameters, mixed comparisons, widened locals, ..."""
     out, tree = set(), ast.parse(source)
     defined = [f.name for f in tree.body if isinstance(f, ast.FunctionDef)]
     for node in ast.walk(tree):
         out.add(type(node).__name__)
         if isinstance(node, (ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.AugAssign)):
             out.add(f"{type(node).__name__}.{type(node.op).__name__}")
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.LShift, ast.RShift)):
+            count = ast.unparse(node.right)
+            out.add(f"shift {count}" if count in ("0", "63", "64", "-1") else "shift")
         elif isinstance(node, ast.Compare):
             out.update(type(op).__name__ for op in node.ops)
             out.add("chain" if len(node.ops) > 1 else "compare")
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range":
-            out.add(f"range/{len(node.args)}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            out.add(f"range/{len(node.args)}" if node.func.id == "range" else f"call {node.func.id}")
+        elif isinstance(node, ast.Constant) and type(node.value) is float:
+            out.add("float literal")
         elif isinstance(node, ast.FunctionDef):
             out.add(f"-> {ast.unparse(node.returns)}")
+            out.update(f"param {ast.unparse(a.annotation)}" for a in node.args.args)
             calls = {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
             out.add("self-recursion" if node.name in calls else "")
             later = defined[defined.index(node.name) + 1 :]
             out.add("mutual recursion" if calls & set(later) else "")  # a call forward: ev <-> od
+            out.update(_typed_forms(node, {f.name: ast.unparse(f.returns) for f in tree.body}))
         elif isinstance(node, (ast.For, ast.While)):
             inner = [n for stmt in node.body for n in ast.walk(stmt)]
             out.add("nested loop" if any(isinstance(n, (ast.For, ast.While)) for n in inner) else "")
@@ -56,13 +81,33 @@ def _forms(source: str) -> set[str]:
     return out
 
 
+def _typed_forms(fn: ast.FunctionDef, funcs: dict[str, str]) -> set[str]:
+    """"int vs float compare" (an int and a float operand in one comparison) and "widened
+    local" (a float local whose first assignment stores an int) in `fn`."""
+    types, out = local_types(fn, funcs), set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Compare):
+            operands = {expr_type(e, types, funcs) for e in [node.left, *node.comparators]}
+            out.add("int vs float compare" if {"int", "float"} <= operands else "")
+    first = {}
+    for node in fn.body:
+        if isinstance(node, ast.Assign):
+            first.setdefault(ast.unparse(node.targets[0]), node.value)
+    out.add("widened local" if any(t == "float" and v in first and expr_type(first[v], types, funcs) == "int"
+                                   for v, t in types.items()) else "")  # fmt: skip
+    return out
+
+
 def test_generator_covers_every_form_of_the_language():
     forms = collections.Counter(f for seed in range(300) for f in _forms(ProgramGen(seed).program().source))
-    ops = ["Add", "Sub", "Mult", "FloorDiv", "Mod"]
-    wanted = (["If", "While", "For", "Break", "Continue", "Assert", "Pass", "AnnAssign", "Expr", "Return",
-               "UnaryOp.USub", "UnaryOp.UAdd", "UnaryOp.Not", "BoolOp.And", "BoolOp.Or", "chain", "compare",
-               "Lt", "LtE", "Eq", "NotEq", "Gt", "GtE", "range/1", "range/2", "range/3", "nested loop",
-               "-> int", "-> bool", "-> None", "self-recursion", "mutual recursion", "return in loop", "bare return"]
+    ops = ["Add", "Sub", "Mult", "FloorDiv", "Mod", "Div", "Pow", "BitAnd", "BitOr", "BitXor", "LShift", "RShift"]
+    wanted = (["If", "While", "For", "Break", "Continue", "Assert", "Pass", "AnnAssign", "Expr", "Return", "IfExp",
+               "UnaryOp.USub", "UnaryOp.UAdd", "UnaryOp.Not", "UnaryOp.Invert", "BoolOp.And", "BoolOp.Or", "chain",
+               "compare", "int vs float compare", "Lt", "LtE", "Eq", "NotEq", "Gt", "GtE", "range/1", "range/2", "range/3",
+               "nested loop", "-> int", "-> bool", "-> float", "-> None", "param int", "param bool", "param float",
+               "self-recursion", "mutual recursion", "return in loop", "bare return", "float literal", "widened local",
+               "shift 0", "shift 63", "shift 64", "shift -1"]
+              + [f"call {b}" for b in ("abs", "min", "max", "int", "float", "bool")]
               + [f"BinOp.{o}" for o in ops] + [f"AugAssign.{o}" for o in ops])  # fmt: skip
     assert [w for w in wanted if forms[w] < 5] == []
 
@@ -82,4 +127,5 @@ def test_long_run_reports_disagreements_and_exits_1(tmp_path, monkeypatch, capsy
     assert fuzz_differential.main(["--pairs", "20", "--reference", "0", "--out", str(out)]) == 1
     assert "1 disagreements with CPython" in capsys.readouterr().out
     text = out.read_text()
-    assert "def f(a: int, b: int, c: bool)" in text and ", VM wrong" in text
+    assert "def f(a: int, b: int, c: bool, x: float, y: float)" in text and ", VM wrong" in text
+    assert "finding new" in text  # no open finding explains a wrong answer
