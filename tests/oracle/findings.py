@@ -26,48 +26,15 @@ class Finding:
 
 
 FINDINGS = {
-    "F1": Finding(
-        "an int or bool literal left of `+` or `*` with a float on the right computes garbage: "
-        "codegen_expr (N_BINARY) emits `k + x` as `x + k` for float operations too, then "
-        "converts x (not k) to a float and never loads k",
-        "def f(x: float) -> float:\n    return 8 + x\n", (0.5,)),
     "F2": Finding(
         "a local assigned an int and later a float (widened: a float everywhere, as documented) "
         "is still an int to min/max/and/or that read it before the float assignment: a compile "
         "error ('unsupported operand types') for a valid program",
         "def f(a: int) -> float:\n    z = a\n    y = min(z, 0.5)\n    z = 1.5\n    return y\n", (3,),
         "compile error: <candidate>"),
-    "F3": Finding(
-        "the reference interpreter raises OverflowError for a negative float to a fractional power "
-        "whose magnitude overflows (its FLOAT_POW is Python's `**`, a complex overflow); the CPU "
-        "kernel raises the documented ValueError",
-        "def f(x: float, y: float) -> float:\n    return x ** y\n", (-3.75, 888683.5), "OverflowError"),
 }
-REPRODUCER_BACKEND = {"F3": "reference"}  # where a reproducer disagrees (default: every backend)
-
-
-def _literal(node: ast.expr) -> bool:
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        node = node.operand
-    return isinstance(node, ast.Constant) and type(node.value) in (int, bool)
-
-
-class _LiteralRight(ast.NodeTransformer):
-    """F1's rewrite: `k + x` -> `x + k`, `k * x` -> `x * k` for a literal k and a float x
-    (the literal has no effect, so the order of evaluation is unchanged)."""
-
-    funcs: dict[str, str]  # function -> return type, set by _rewrite
-
-    def visit_FunctionDef(self, node):
-        self.names = local_types(node, self.funcs)
-        return self.generic_visit(node)
-
-    def visit_BinOp(self, node):
-        self.generic_visit(node)
-        commutes = isinstance(node.op, (ast.Add, ast.Mult)) and _literal(node.left)
-        if commutes and expr_type(node.right, self.names, self.funcs) == "float":
-            node.left, node.right = node.right, node.left
-        return node
+REPRODUCER_BACKEND: dict[str, str] = {}  # where a reproducer disagrees (default: every backend)
+# Fixed: F1 (a literal left of + or * with a float on the right), F3 (the reference's negative ** fraction).
 
 
 class _FloatFirst(ast.NodeTransformer):
@@ -88,19 +55,19 @@ class _FloatFirst(ast.NodeTransformer):
 
 def _rewrite(source: str, finding: str) -> str:
     tree = ast.parse(source)
-    rewriter = {"F1": _LiteralRight, "F2": _FloatFirst}[finding]()
+    rewriter = {"F2": _FloatFirst}[finding]()
     rewriter.funcs = {f.name: getattr(f.returns, "id", "None") for f in tree.body if isinstance(f, ast.FunctionDef)}
     return ast.unparse(ast.fix_missing_locations(rewriter.visit(tree)))
 
 
-CANDIDATES = (("F1",), ("F2",), ("F1", "F2"))
+CANDIDATES = (("F2",),)
 
 
 def classify(bad: list[tuple], backend: str = "cpu", step_limit: int = 200_000) -> list[str | None]:
     """bad: disagreements on `backend` as oracle.disagreements gives them, (source, function,
     args, CPython's outcome, the VM's outcome) -> the open finding(s)
-    explaining each ("F1", "F1+F2", ...) or None (a new disagreement).  F1 and F2 are told by
-    their rewrites (one VM launch for all), F3 by the CPU kernel agreeing with CPython."""
+    explaining each ("F2", ...) or None (a new disagreement), told by the findings' rewrites
+    (one VM launch for all)."""
     sources, calls, owner = [], [], []
     for k, (source, fname, args, _, got) in enumerate(bad):
         for ids in CANDIDATES:
@@ -119,9 +86,4 @@ def classify(bad: list[tuple], backend: str = "cpu", step_limit: int = 200_000) 
         for (k, ids), w, g in zip(owner, want, got):
             if w == g and out[k] is None:
                 out[k] = ids
-    if backend == "reference":  # F3: CPython and the CPU kernel say ValueError, the reference OverflowError
-        f3 = [k for k, (_, _, _, want, got) in enumerate(bad) if (want, got) == ("ValueError", "OverflowError")]
-        cpu = vm_outcomes([b[0] for b in bad], [(k, bad[k][1], bad[k][2]) for k in f3], "cpu", step_limit) if f3 else []
-        for k, c in zip(f3, cpu):
-            out[k] = out[k] or ("F3" if c == "ValueError" else None)
     return out
