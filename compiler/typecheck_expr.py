@@ -207,7 +207,7 @@ def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, firs
                     t = bt if ot == T_EMPTY_LIST else (ot if bt == T_EMPTY_LIST else -1)
                     if t < 0:
                         return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], bt * 16 + ot)
-                elif not (converts(T_FLOAT, bt) and converts(T_FLOAT, ot)):  # int and float only
+                elif not (converts(T_FLOAT, bt) and converts(T_FLOAT, ot)) or (bt != T_FLOAT and ot != T_FLOAT):
                     return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], bt * 16 + ot)
         elif k == N_LIST:
             t = list_literal_type(first, next_, type_, n)

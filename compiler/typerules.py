@@ -81,10 +81,9 @@ def binary_type(bop, lt, rt):
 @register_jitable
 def converts(want, got):
     """Whether a value of type got may stand where want is expected: the same type, an int
-    where a float is expected (converted, as PEP 484's numeric tower allows; a bool is not,
-    as it is not where an int is expected), or
+    or bool where a float is expected (converted, as PEP 484's numeric tower allows), or
     `[]` where any list is expected."""
-    if want == got or (want == T_FLOAT and got == T_INT):
+    if want == got or (want == T_FLOAT and is_integral(got)):
         return True
     return is_list(want) and got == T_EMPTY_LIST
 

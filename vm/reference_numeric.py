@@ -34,7 +34,7 @@ def int64(x: int) -> int:
 
 
 def _float_pow(x: float, y: float) -> float:
-    if x < 0 and y == y and y not in (float("inf"), float("-inf")) and y != int(y):
+    if float("-inf") < x < 0 and y == y and y not in (float("inf"), float("-inf")) and y != int(y):
         raise Stop(S.VALUE_ERROR)  # a complex result (whether or not it would overflow)
     return x**y
 

@@ -123,6 +123,9 @@ def test_numeric_programs_match_cpython(backend):
         ("def f(a: int) -> int:\n    x: int = 0\n    x = 1.5\n    return x\n", "type mismatch: expected int, got float"),
         ("def f(a: bool) -> bool:\n    a += 1\n    return a\n", "type mismatch: expected bool, got int"),
         ("def f(a: int) -> int:\n    return a @ a\n", "operator '@' is not supported by gpucc"),
+        ("def f(c: bool) -> int:\n    return 1 if c else True\n", "unsupported operand types for 'if': int and bool"),
+        ("def f(x: float) -> int:\n    for i in range(x):\n        pass\n    return 0\n",
+         "type mismatch: expected int, got float"),
     ],
 )
 def test_numeric_errors_are_named(src, message):
