@@ -235,11 +235,16 @@ def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, firs
             if lt == rt:
                 t = lt
             elif stk[sp, S_A] == 0:
+                if widen_int_local(kind, type_, slot, first[n], next_, widen, err):
+                    return -1  # E_RETRY: an int local here holds floats too
                 return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], lt * 16 + rt)
         elif k == N_CMP_LINK:
             t = type_[first[n]]
         elif k == N_CALL and op[n] > 0:
             t = builtin_type(op[n] - 1, first, next_, type_, n)
+            if t < 0 and (op[n] - 1 == B_MIN or op[n] - 1 == B_MAX):
+                if widen_int_local(kind, type_, slot, first[n], next_, widen, err):
+                    return -1  # E_RETRY: an int local among float arguments holds floats too
             if t < 0:
                 return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], -t - 1)
         elif k == N_CALL:
@@ -261,6 +266,24 @@ def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, firs
             return fail(err, E_SYNTAX, tok_start[tok[n]], tok_end[tok[n]], 0)
         type_[n] = t
     return type_[root]
+
+
+@register_jitable
+def widen_int_local(kind, type_, slot, c, next_, widen, err):
+    """Operands c, next_[c], ... mix ints and floats where one type is needed (min, max, the
+    value of and / or): if one is an int local not widened yet, ask for a check with it a
+    float (E_RETRY: a local that meets floats holds floats, the numeric tower); else False."""
+    has_float = False
+    d = c
+    while d != -1:
+        has_float = has_float or type_[d] == T_FLOAT
+        d = next_[d]
+    while has_float and c != -1:
+        if kind[c] == N_NAME and type_[c] == T_INT and (widen & bit(slot[c])) == ZERO:
+            fail(err, E_RETRY, 0, 0, slot[c])
+            return True
+        c = next_[c]
+    return False
 
 
 @register_jitable

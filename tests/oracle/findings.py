@@ -14,7 +14,6 @@ import ast
 from dataclasses import dataclass
 
 from tests.oracle.oracle import cpython_outcomes, vm_outcomes
-from tests.oracle.tower import expr_type, local_types
 
 
 @dataclass(frozen=True)
@@ -25,42 +24,31 @@ class Finding:
     vm_outcome: str = ""  # the VM's outcome of any instance starts with this
 
 
-FINDINGS = {
-    "F2": Finding(
-        "a local assigned an int and later a float (widened: a float everywhere, as documented) "
-        "is still an int to min/max/and/or that read it before the float assignment: a compile "
-        "error ('unsupported operand types') for a valid program",
-        "def f(a: int) -> float:\n    z = a\n    y = min(z, 0.5)\n    z = 1.5\n    return y\n", (3,),
-        "compile error: <candidate>"),
+FINDINGS: dict[str, Finding] = {}  # none open
+# Fixed (their reproducers now agree with CPython: tests/unit/test_differential.py FIXED):
+FIXED = {
+    "F1": Finding("an int or bool literal left of `+` or `*` with a float on the right computed garbage",
+                  "def f(x: float) -> float:\n    return 8 + x * 1 + (3 * x)\n", (0.5,)),
+    "F2": Finding("an int local read by min / max / and / or before the float assignment that widens it "
+                  "was a compile error",
+                  "def f(a: int) -> float:\n    z = a\n    y = min(z, 0.5)\n    z = 1.5\n    return y\n", (3,)),
+    "F3": Finding("the reference interpreter raised OverflowError for a negative float to a huge "
+                  "fractional power (the documented outcome is ValueError)",
+                  "def f(x: float, y: float) -> float:\n    return x ** y\n", (-3.75, 888683.5)),
 }
 REPRODUCER_BACKEND: dict[str, str] = {}  # where a reproducer disagrees (default: every backend)
-# Fixed: F1 (a literal left of + or * with a float on the right), F3 (the reference's negative ** fraction).
-
-
-class _FloatFirst(ast.NodeTransformer):
-    """F2's rewrite: the first assignment of a widened local stores `float(value)`."""
-
-    funcs: dict[str, str]
-
-    def visit_FunctionDef(self, node):
-        names, seen = local_types(node, self.funcs), set()
-        for n in ast.walk(node):  # statements in source order within each block is enough here
-            if isinstance(n, ast.Assign) and isinstance(n.targets[0], ast.Name):
-                v = n.targets[0].id
-                if v not in seen and names.get(v) == "float" and expr_type(n.value, names, self.funcs) != "float":
-                    n.value = ast.Call(ast.Name("float", ast.Load()), [n.value], [])
-                seen.add(v)
-        return node
 
 
 def _rewrite(source: str, finding: str) -> str:
     tree = ast.parse(source)
-    rewriter = {"F2": _FloatFirst}[finding]()
+    rewriter = REWRITERS[finding]()
     rewriter.funcs = {f.name: getattr(f.returns, "id", "None") for f in tree.body if isinstance(f, ast.FunctionDef)}
     return ast.unparse(ast.fix_missing_locations(rewriter.visit(tree)))
 
 
-CANDIDATES = (("F2",),)
+# finding -> an ast.NodeTransformer class whose rewrite (same meaning in Python) steers around it
+REWRITERS: dict[str, type] = {}
+CANDIDATES: tuple[tuple[str, ...], ...] = tuple((k,) for k in REWRITERS)
 
 
 def classify(bad: list[tuple], backend: str = "cpu", step_limit: int = 200_000) -> list[str | None]:
