@@ -42,20 +42,11 @@ from compiler.typerules import (
 )  # fmt: skip
 from vm.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE
 
-N_BLOCK, N_ASSIGN, N_AUGASSIGN, N_EXPR_STMT = nodes.N_BLOCK, nodes.N_ASSIGN, nodes.N_AUGASSIGN, nodes.N_EXPR_STMT
-N_IF, N_WHILE, N_FOR_RANGE, N_RETURN, N_ASSERT = nodes.N_IF, nodes.N_WHILE, nodes.N_FOR_RANGE, nodes.N_RETURN, nodes.N_ASSERT
-N_BREAK, N_CONTINUE, N_PASS = nodes.N_BREAK, nodes.N_CONTINUE, nodes.N_PASS
-N_DOCSTRING, N_ELLIPSIS = nodes.N_DOCSTRING, nodes.N_ELLIPSIS
-N_INT, N_BOOL, N_NONE, N_NAME, N_UNARY = nodes.N_INT, nodes.N_BOOL, nodes.N_NONE, nodes.N_NAME, nodes.N_UNARY
-N_BINARY, N_BOOLOP, N_COMPARE, N_CMP_LINK, N_CALL = (
-    nodes.N_BINARY, nodes.N_BOOLOP, nodes.N_COMPARE, nodes.N_CMP_LINK, nodes.N_CALL,
-)  # fmt: skip
-N_FLOAT, N_IFEXP, N_LIST, N_SUBSCRIPT, N_SLICE = nodes.N_FLOAT, nodes.N_IFEXP, nodes.N_LIST, nodes.N_SUBSCRIPT, nodes.N_SLICE
-N_METHOD, N_FOR_LIST, N_SETITEM = nodes.N_METHOD, nodes.N_FOR_LIST, nodes.N_SETITEM
-E_UNSUPPORTED, E_RETRY = errors.E_UNSUPPORTED, errors.E_RETRY
-UN_NOT, UN_INVERT, NO_TYPE = nodes.UN_NOT, nodes.UN_INVERT, nodes.NO_TYPE
-BIN_DIV, BIN_AND, BIN_OR, BIN_XOR = nodes.BIN_DIV, nodes.BIN_AND, nodes.BIN_OR, nodes.BIN_XOR
-BIN_LSHIFT, BIN_RSHIFT = nodes.BIN_LSHIFT, nodes.BIN_RSHIFT
+N_INT, N_BOOL, N_NONE, N_NAME = nodes.N_INT, nodes.N_BOOL, nodes.N_NONE, nodes.N_NAME
+N_UNARY, N_BINARY, N_BOOLOP, N_COMPARE = nodes.N_UNARY, nodes.N_BINARY, nodes.N_BOOLOP, nodes.N_COMPARE
+N_CMP_LINK, N_CALL, N_FLOAT, N_IFEXP = nodes.N_CMP_LINK, nodes.N_CALL, nodes.N_FLOAT, nodes.N_IFEXP
+N_LIST, N_SUBSCRIPT, N_SLICE, N_METHOD = nodes.N_LIST, nodes.N_SUBSCRIPT, nodes.N_SLICE, nodes.N_METHOD
+E_UNSUPPORTED, E_RETRY, UN_NOT, UN_INVERT = errors.E_UNSUPPORTED, errors.E_RETRY, nodes.UN_NOT, nodes.UN_INVERT
 E_BUILTIN_ARGS = errors.E_BUILTIN_ARGS
 
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)

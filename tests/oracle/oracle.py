@@ -168,3 +168,19 @@ def disagreements(sources, calls, backend="cpu", step_limit=200_000) -> list[tup
     want = cpython_outcomes(sources, calls)
     got = vm_outcomes(sources, calls, backend, step_limit)
     return [(sources[u], f, args, w, g) for (u, f, args), w, g in zip(calls, want, got) if w != g]
+
+
+def program_disagreements(programs: dict, backend: str) -> list[tuple]:
+    """programs: name -> (source, argument tuples), each calling `f`; every program compiled
+    in one batch and every call run in one launch.  (name, args, CPython's outcome, the VM's)
+    for each call where they differ (CPython gets fresh copies of list arguments)."""
+    sources, calls, expected = [], [], []
+    for u, (src, cases) in enumerate(programs.values()):
+        sources.append(src)
+        ns = cpython_namespace(src)
+        for args in cases:
+            calls.append((u, "f", args))
+            expected.append(cpython_outcome(ns, "f", [list(a) if isinstance(a, list) else a for a in args]))
+    got = vm_outcomes(sources, calls, backend)
+    names = list(programs)
+    return [(names[u], a, e, g) for (u, _, a), e, g in zip(calls, expected, got) if e != g]

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from compiler.batch import compile_batch
-from tests.oracle.oracle import cpython_namespace, cpython_outcome, vm_outcomes
+from tests.oracle.oracle import program_disagreements
 
 NAN, INF = math.nan, math.inf
 INT64_MAX = 2**63 - 1
@@ -98,17 +98,7 @@ PROGRAMS = {
 
 @pytest.mark.parametrize("backend", ["reference", "cpu"])
 def test_list_programs_match_cpython(backend):
-    sources, calls, expected = [], [], []
-    for u, (src, cases) in enumerate(PROGRAMS.values()):
-        sources.append(src)
-        ns = cpython_namespace(src)
-        for args in cases:
-            calls.append((u, "f", args))
-            expected.append(cpython_outcome(ns, "f", [list(a) if isinstance(a, list) else a for a in args]))
-    got = vm_outcomes(sources, calls, backend)
-    names = list(PROGRAMS)
-    bad = [(names[u], a, e, g) for (u, _, a), e, g in zip(calls, expected, got) if e != g]
-    assert not bad, bad
+    assert program_disagreements(PROGRAMS, backend) == []
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from tests.oracle.oracle import cpython_namespace, cpython_outcome, vm_outcomes
+from tests.oracle.oracle import program_disagreements
 
 from compiler.batch import compile_batch
 
@@ -95,17 +95,7 @@ PROGRAMS = {
 
 @pytest.mark.parametrize("backend", ["reference", "cpu"])
 def test_numeric_programs_match_cpython(backend):
-    sources, calls, expected = [], [], []
-    for u, (src, cases) in enumerate(PROGRAMS.values()):
-        sources.append(src)
-        ns = cpython_namespace(src)
-        for args in cases:
-            calls.append((u, "f", args))
-            expected.append(cpython_outcome(ns, "f", args))
-    got = vm_outcomes(sources, calls, backend)
-    names = list(PROGRAMS)
-    bad = [(names[u], a, e, g) for (u, _, a), e, g in zip(calls, expected, got) if e != g]
-    assert not bad, bad
+    assert program_disagreements(PROGRAMS, backend) == []
 
 
 @pytest.mark.parametrize(
