@@ -2,6 +2,9 @@
 
 `compile_batch`, `compile_source` and `CompiledBatch` live in compiler.batch; they are
 imported lazily so that `import compiler.errors` (and friends) stays cheap.
+
+PYTEST_DONT_REWRITE: pytest marks an installed plugin's packages for assertion rewriting; these
+are imported before pytester's in-process runs start, so rewriting would only warn.
 """
 
 __all__ = ["CompiledBatch", "compile_batch", "compile_source"]

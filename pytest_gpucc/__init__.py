@@ -2,6 +2,9 @@
 
 ``pytest_gpucc.run(...)`` is :func:`pytest_gpucc.api.run`, imported on first use so that
 importing the package (as pytest does for the plugin) stays light.
+
+PYTEST_DONT_REWRITE: pytest marks an installed plugin's packages for assertion rewriting; these
+are imported before pytester's in-process runs start, so rewriting would only warn.
 """
 
 __all__ = ["GpuccRunError", "run"]

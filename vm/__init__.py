@@ -1,4 +1,8 @@
-"""The gpucc VM: Program images, the ISA, and one launch that runs every job."""
+"""The gpucc VM: Program images, the ISA, and one launch that runs every job.
+
+PYTEST_DONT_REWRITE: pytest marks an installed plugin's packages for assertion rewriting; these
+are imported before pytester's in-process runs start, so rewriting would only warn.
+"""
 
 from __future__ import annotations
 
