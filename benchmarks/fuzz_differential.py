@@ -7,10 +7,9 @@ Each batch generates --batch programs (tests/oracle/gen.py) with --inputs argume
 compiles them in one compile_batch, runs every pair in one VM launch (--backend, default cpu),
 and compares each outcome (value, or exception kind) with CPython's (tests/oracle/oracle.py).
 The first --reference programs of every batch also run on the reference interpreter (the
-plain-Python spec of the ISA; slow).  Prints a progress line per batch and a summary that
-counts disagreements by open finding (tests/oracle/findings.py; "new" for the rest); writes
-each disagreement (backend, program seed, finding, source, input, CPython's and the VM's
-outcome) to --out and exits 1 if there is any.
+plain-Python spec of the ISA; slow).  Prints a progress line per batch and a summary; writes
+each disagreement (backend, program seed, source, input, CPython's and the VM's outcome) to
+--out and exits 1 if there is any.
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ import sys
 import time
 from pathlib import Path
 
-from tests.oracle.findings import classify
 from tests.oracle.gen import ProgramGen
 from tests.oracle.oracle import cpython_outcomes, vm_outcomes
 
@@ -43,9 +41,7 @@ def check_batch(seeds: list[int], n_inputs: int, backend: str, n_reference: int,
     bad = []
     for name, subset in ((backend, calls), ("reference", reference)):
         got = vm_outcomes(sources, subset, name, step_limit) if subset else []
-        differ = [(u, f, args, w, g) for (u, f, args), w, g in zip(subset, want, got) if w != g]
-        findings = classify([(sources[u], f, args, w, g) for u, f, args, w, g in differ], name, step_limit)
-        bad += [(name, seeds[u], k or "new", sources[u], f, args, w, g) for (u, f, args, w, g), k in zip(differ, findings)]
+        bad += [(name, seeds[u], sources[u], f, args, w, g) for (u, f, args), w, g in zip(subset, want, got) if w != g]
     return len(calls), len(reference), bad, collections.Counter(map(outcome_kind, want))
 
 
@@ -56,8 +52,8 @@ def outcome_kind(outcome: str) -> str:
 
 def write_disagreements(path: Path, bad: list[tuple]) -> None:
     with path.open("w") as out:
-        for backend, seed, finding, source, f, args, want, got in bad:
-            out.write(f"# backend {backend}, program seed {seed}, finding {finding}\n{source}\n")
+        for backend, seed, source, f, args, want, got in bad:
+            out.write(f"# backend {backend}, program seed {seed}\n{source}\n")
             out.write(f"# {f}{args!r}: CPython {want}, VM {got}\n\n")
 
 
@@ -94,9 +90,6 @@ def main(argv=None) -> int:
           f"in {seconds:.0f} s: {len(bad)} disagreements with CPython")  # fmt: skip
     print(f"CPython outcomes: {kinds}")
     if bad:
-        by_finding = collections.Counter(f"{b[2]} ({b[0]})" for b in bad)
-        print("disagreements by open finding (tests/oracle/findings.py): "
-              + ", ".join(f"{k} {v}" for k, v in sorted(by_finding.items())))  # fmt: skip
         write_disagreements(a.out, bad)
         print(f"disagreements written to {a.out}")
         return 1

@@ -41,8 +41,7 @@ JUMP, JUMP_IF_FALSE, JUMP_IF_TRUE = O.JUMP, O.JUMP_IF_FALSE, O.JUMP_IF_TRUE
 JUMP_IF_FALSE_OR_POP, JUMP_IF_TRUE_OR_POP, CALL = O.JUMP_IF_FALSE_OR_POP, O.JUMP_IF_TRUE_OR_POP, O.CALL
 
 # stack effects from the opcode table (CALL's variable pops are applied by the caller)
-POPS = np.array([max(op.pops, 0) for op in O.TABLE], dtype=np.int64)
-PUSHES = np.array([op.pushes for op in O.TABLE], dtype=np.int64)
+POPS, PUSHES = O.stack_effects()
 # by nodes.BIN_* code: the int instruction and the float one (-1: none; `/` is always float)
 BIN_OPCODES = np.array([O.BINARY_ADD, O.BINARY_SUB, O.BINARY_MUL, O.BINARY_FLOORDIV, O.BINARY_MOD, -1, O.BINARY_POW,
                         O.BINARY_AND, O.BINARY_OR, O.BINARY_XOR, O.BINARY_LSHIFT, O.BINARY_RSHIFT], dtype=np.int32)
@@ -281,21 +280,15 @@ def emit_expr(root, tok_start, tok_end, tok_line, kind, op, tok, first, next_, v
             else:
                 emit(code, lines, cg, O.LIST_SLICE, op[n], line)
         elif k == N_METHOD:  # obj, args; append / sort push nothing (statements only)
-            if st == 0:
-                stk[top, S_A] = c
-                push = c
-            elif next_[stk[top, S_A]] != -1:
-                if st > 1:
-                    emit_convert(code, lines, cg, element_type(type_[c]), type_[stk[top, S_A]], line)
-                push = next_[stk[top, S_A]]
+            if st > 1:  # append's argument goes into the list: converted to its element type
+                emit_convert(code, lines, cg, element_type(type_[c]), type_[stk[top, S_A]], line)
+            push = c if st == 0 else next_[stk[top, S_A]]
+            if push != -1:
                 stk[top, S_A] = push
+            elif op[n] - 1 == M_APPEND:
+                emit(code, lines, cg, O.LIST_APPEND, 0, line)
             else:
-                if st > 1:
-                    emit_convert(code, lines, cg, element_type(type_[c]), type_[stk[top, S_A]], line)
-                if op[n] - 1 == M_APPEND:
-                    emit(code, lines, cg, O.LIST_APPEND, 0, line)
-                else:
-                    emit(code, lines, cg, O.LIST_SORT, float_flag(type_[c]), line)
+                emit(code, lines, cg, O.LIST_SORT, float_flag(type_[c]), line)
         elif k == N_IFEXP:  # children: body, cond, orelse
             if st == 0:
                 push = next_[c]

@@ -244,19 +244,18 @@ def _reduce_above(kind, op, tok, first, next_, val, st, p):
 
 
 @register_jitable
-def _slice_part(kind, op, first, next_, val, st, present):
-    """At `:` or `]` inside the subscript on top of the stack: the part before it is done
-    (on the value stack when present).  Returns False for a fourth part."""
+def _slice_part(op, next_, val, st):
+    """At `:` or `]` inside the subscript on top of the stack: link the part just completed
+    (start, stop or step: the node's val counts the colons before it).  False for a fourth."""
     o = S_OPS + 4 * (st[S_NOPS] - 1)
     node = st[o + 2]
-    k = val[node]  # colons so far: the part's index
+    k = val[node]
     if k > 2:
         return False
-    if present:
-        x = _pop_val(st)
-        next_[st[o + 3]] = x
-        st[o + 3] = x
-        op[node] |= 1 << k
+    x = _pop_val(st)
+    next_[st[o + 3]] = x
+    st[o + 3] = x
+    op[node] |= 1 << k
     return True
 
 
@@ -453,7 +452,7 @@ def parse_expr(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, er
                     sub = st[S_OPS + 4 * (st[S_NOPS] - 1) + 2]
                     if kind[sub] == N_SUBSCRIPT and s == T.OP_RSQB:  # xs[i]
                         _add_arg(first, next_, st)
-                    elif not _slice_part(kind, op, first, next_, val, st, True):
+                    elif not _slice_part(op, next_, val, st):
                         return fail_tok(err, ts, te, i, i, E_SYNTAX, 0), i
                     if s == T.OP_COLON:
                         if kind[sub] == N_SUBSCRIPT:  # the index just linked is a start

@@ -46,8 +46,7 @@ from numba.extending import register_jitable
 from compiler.scope import F_NPARAMS
 from vm import opcodes as O
 
-POPS = np.array([max(op.pops, 0) for op in O.TABLE], dtype=np.int64)
-PUSHES = np.array([op.pushes for op in O.TABLE], dtype=np.int64)
+POPS, PUSHES = O.stack_effects()
 # 1: the operand is a jump target, 2: its lo field is (the packed jump kinds of vm.opcodes)
 JUMP_KIND = np.array([1 if op.operand == O.ARG_JUMP else 2 if op.number in O.JUMP_OPCODES else 0
                       for op in O.TABLE], dtype=np.int8)  # fmt: skip

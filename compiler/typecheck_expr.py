@@ -37,8 +37,8 @@ from compiler.scope import (
 )
 from compiler.scope import B_MAX, B_MIN, M_APPEND, N_SUPPORTED_BUILTINS, builtin_code, method_code
 from compiler.typerules import (
-    T_EMPTY_LIST, binary_type, builtin_type, compare_ok, converts, element_type, is_integral, is_list,
-    list_literal_type,
+    binary_type, builtin_type, compare_ok, converts, element_type, is_integral, is_list,
+    join_lists, list_literal_type,
 )  # fmt: skip
 from vm.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE
 
@@ -192,13 +192,14 @@ def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, firs
         elif k == N_IFEXP:
             bt, ot = type_[first[n]], type_[next_[next_[first[n]]]]
             t = bt
-            if bt != ot:
-                t = T_FLOAT
+            if bt != ot:  # lists join (`[]` takes the other's type); a float and an int or bool give a float
                 if is_list(bt) and is_list(ot):
-                    t = bt if ot == T_EMPTY_LIST else (ot if bt == T_EMPTY_LIST else -1)
-                    if t < 0:
-                        return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], bt * 16 + ot)
-                elif not (converts(T_FLOAT, bt) and converts(T_FLOAT, ot)) or (bt != T_FLOAT and ot != T_FLOAT):
+                    t = join_lists(bt, ot)
+                elif (bt == T_FLOAT or ot == T_FLOAT) and converts(T_FLOAT, bt) and converts(T_FLOAT, ot):
+                    t = T_FLOAT
+                else:
+                    t = -1
+                if t < 0:
                     return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], bt * 16 + ot)
         elif k == N_LIST:
             t = list_literal_type(first, next_, type_, n)

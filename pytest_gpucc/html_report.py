@@ -24,7 +24,7 @@ from pytest_gpucc import collect_results
 from pytest_gpucc.plugin import run_results
 from pytest_gpucc.report import PASSED, CandidateOutcome, SuiteSummary
 from pytest_gpucc.report import (
-    _factor as factor,  # the terminal summary's x-factor format
+    x_factor as factor,  # the terminal summary's x-factor format
 )
 
 PLUGIN_NAME = "gpucc-html"

@@ -167,7 +167,7 @@ def summarize(name: str, outcomes: list[CandidateOutcome], strict: bool = False,
     return SuiteSummary(name, outcomes, ranked, task)
 
 
-def _factor(x: float) -> str:
+def x_factor(x: float) -> str:
     return f"{x:.2f}x" if x < 10 else f"{x:.1f}x" if x < 100 else f"{x:.0f}x"
 
 
@@ -209,7 +209,7 @@ def _verdict(s: SuiteSummary) -> str:
         return "no candidate passed"
     if len(s.ranked) == 1:
         return f"fastest: {f.name} cost {f.cost} (the only passing candidate)"
-    return f"fastest: {f.name} cost {f.cost} \u2014 {_factor(s.speedup)} faster than the slowest passing ({slow.name})"
+    return f"fastest: {f.name} cost {f.cost} \u2014 {x_factor(s.speedup)} faster than the slowest passing ({slow.name})"
 
 
 def _ranking(s: SuiteSummary) -> list[Row]:
@@ -218,7 +218,7 @@ def _ranking(s: SuiteSummary) -> list[Row]:
     costs = max(len("cost"), *(len(str(o.cost)) for o in s.ranked))
     rows = [(f"  {'rank':>4}  {'candidate':<{names}}  {'cost':>{costs}}  vs fastest", {})]
     for o in s.ranked:
-        x = _factor(o.cost / max(s.fastest.cost, 1))
+        x = x_factor(o.cost / max(s.fastest.cost, 1))
         rows.append((f"  {o.rank:>4}  {o.name:<{names}}  {o.cost:>{costs}}  {x:>10}", FASTEST if o is s.fastest else {}))
     return rows
 

@@ -36,7 +36,7 @@ from numba.extending import register_jitable
 from vm.floats import typed_compare
 from vm.intmath import INT64_MIN, arith, compare
 from vm.kernel_lists import enter_arguments, list_compare, list_length, list_op, list_typed
-from vm.kernel_numeric import NUMERIC_NAMES, numeric_op
+from vm.kernel_numeric import numeric_op
 from vm.opcodes import (
     ADD_TO_VAR,
     ASSERT_CMP,
@@ -107,7 +107,6 @@ from vm.opcodes import (
     ROT_TWO,
     STORE_LOAD,
     STORE_VAR,
-    TABLE,
     UNARY_NEG,
     UNARY_NOT,
     VAR_ADD_INT,
@@ -116,6 +115,7 @@ from vm.opcodes import (
     VAR_MUL_INT,
     VAR_SUB_INT,
     cost_table,
+    stack_effects,
 )
 from vm.status import (
     ASSERT_FAILED,
@@ -134,8 +134,7 @@ KERNEL_SOURCES = ("kernel.py", "kernel_numeric.py", "kernel_lists.py", "intmath.
                   "status.py", "valuetypes.py")  # fmt: skip
 FIRST_NUMERIC = BINARY_AND  # the numeric instructions, then the list instructions, are the table's last rows
 FIRST_LIST = NEW_LIST
-POPS = np.array([max(o.pops, 0) for o in TABLE], dtype=np.int64)
-assert all(o.number >= FIRST_NUMERIC for o in TABLE if o.name in NUMERIC_NAMES)
+POPS = stack_effects()[0]
 
 
 @register_jitable

@@ -190,6 +190,16 @@ def sort_list(heap, hp, d, n, is_float):
 
 
 @register_jitable
+def clamp_index(i, n, lower, upper):
+    """A given slice bound i on a list of length n: negative counts from the end, then
+    clamped to [lower, upper] (slice.indices)."""
+    if i < 0:
+        i += n
+        return lower if i < lower else i
+    return upper if i > upper else i
+
+
+@register_jitable
 def slice_bounds(n, arg, start, stop, step):
     """(status, first index, count, step) of xs[start:stop:step] on a list of length n (arg
     bits 1, 2, 4: start, stop, step given); Python's slice.indices."""
@@ -199,24 +209,8 @@ def slice_bounds(n, arg, start, stop, step):
         return VALUE_ERROR, np.int64(0), np.int64(0), step
     lower = np.int64(0) if step > 0 else np.int64(-1)
     upper = n if step > 0 else n - 1
-    if (arg & 1) == 0:
-        start = upper if step < 0 else lower
-    else:
-        if start < 0:
-            start += n
-            if start < lower:
-                start = lower
-        elif start > upper:
-            start = upper
-    if (arg & 2) == 0:
-        stop = lower if step < 0 else upper
-    else:
-        if stop < 0:
-            stop += n
-            if stop < lower:
-                stop = lower
-        elif stop > upper:
-            stop = upper
+    start = clamp_index(start, n, lower, upper) if arg & 1 else (upper if step < 0 else lower)
+    stop = clamp_index(stop, n, lower, upper) if arg & 2 else (lower if step < 0 else upper)
     count = np.int64(0)
     if step > 0 and stop > start:
         count = (stop - start - 1) // step + 1

@@ -43,15 +43,6 @@ from vm.opcodes import (
 )  # fmt: skip
 from vm.status import INVALID_BYTECODE, OK, OVERFLOW, ZERO_DIVISION
 
-# the instructions numeric_op runs: the last rows of vm.opcodes.TABLE (run_job dispatches
-# every opcode from the first of them on here)
-NUMERIC_NAMES = (
-    "BINARY_AND", "BINARY_OR", "BINARY_XOR", "BINARY_LSHIFT", "BINARY_RSHIFT", "UNARY_INVERT", "BINARY_POW",
-    "INT_ABS", "INT_MIN2", "INT_MAX2", "INT_TRUTH", "INT_TO_FLOAT", "FLOAT_TO_INT", "FLOAT_TRUTH", "FLOAT_ADD",
-    "FLOAT_SUB", "FLOAT_MUL", "FLOAT_DIV", "FLOAT_FLOORDIV", "FLOAT_MOD", "FLOAT_POW", "FLOAT_NEG", "FLOAT_ABS",
-    "FLOAT_MIN2", "FLOAT_MAX2", "COMPARE_NUM",
-)  # fmt: skip
-
 
 @register_jitable
 def _unary(op, a):

@@ -313,6 +313,15 @@ for _op, _expand in EXPANSIONS.items():  # each costs what its sequence costs
     assert TABLE[_op].cost == sum(TABLE[o].cost for o, _ in _expand(0)), TABLE[_op].name
 
 
+def stack_effects():
+    """(pops, pushes): int64 numpy arrays indexed by opcode; VARIABLE pops (CALL, NEW_LIST:
+    their operand says) are 0 here, for the caller to add."""
+    import numpy as np
+
+    pops = np.array([max(op.pops, 0) for op in TABLE], dtype=np.int64)
+    return pops, np.array([op.pushes for op in TABLE], dtype=np.int64)
+
+
 def cost_table():
     """int64 numpy array: cost of each opcode (index = opcode number)."""
     import numpy as np

@@ -35,8 +35,7 @@ from vm.prepare import image_arrays, source_fingerprint
 from vm.valuetypes import TYPE_NAMES
 
 OPERAND_KIND = np.array([op.operand for op in O.TABLE], dtype=np.int32)
-POPS = np.array([max(op.pops, 0) for op in O.TABLE], dtype=np.int32)
-PUSHES = np.array([op.pushes for op in O.TABLE], dtype=np.int32)
+POPS, PUSHES = O.stack_effects()
 SLOT_WIDTH = np.array([3 if op.number in (O.FOR_RANGE, O.RANGE_CHECK) else 2 if op.number == O.FOR_LIST else 1
                        for op in O.TABLE], np.int32)  # fmt: skip
 # the largest immediate an IMM instruction takes (-1: any)
