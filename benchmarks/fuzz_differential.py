@@ -30,7 +30,7 @@ def program_seed(seed: int, k: int) -> int:
     return seed * 1_000_000_007 + k
 
 
-def check_batch(seeds: list[int], n_inputs: int, backend: str, n_reference: int, step_limit: int):
+def check_batch(seeds: list[int], n_inputs: int, backend: str, n_reference: int, step_limit: int, heap_size: int):
     """Generate, run and compare one batch -> (pairs, reference pairs, disagreements, outcomes)."""
     programs = [ProgramGen(s).program() for s in seeds]
     sources = [p.source for p in programs]
@@ -40,7 +40,7 @@ def check_batch(seeds: list[int], n_inputs: int, backend: str, n_reference: int,
     reference = calls[: n_reference * n_inputs]  # calls are program-major
     bad = []
     for name, subset in ((backend, calls), ("reference", reference)):
-        got = vm_outcomes(sources, subset, name, step_limit) if subset else []
+        got = vm_outcomes(sources, subset, name, step_limit, heap_size) if subset else []
         bad += [(name, seeds[u], sources[u], f, args, w, g) for (u, f, args), w, g in zip(subset, want, got) if w != g]
     return len(calls), len(reference), bad, collections.Counter(map(outcome_kind, want))
 
@@ -66,6 +66,8 @@ def main(argv=None) -> int:
     ap.add_argument("--backend", choices=["cpu", "cuda", "reference"], default="cpu")
     ap.add_argument("--reference", type=int, default=50, help="programs per batch also run on the reference VM")
     ap.add_argument("--step-limit", type=int, default=2_000_000)
+    ap.add_argument("--heap-size", type=int, default=1 << 22,
+                    help="list heap words per job (a job never frees a list: generated programs allocate freely)")
     ap.add_argument("--out", type=Path, default=Path("fuzz_disagreements.txt"))
     a = ap.parse_args(argv)
     if min(a.pairs, a.batch, a.inputs) < 1 or a.reference < 0:
@@ -77,7 +79,7 @@ def main(argv=None) -> int:
     while done < a.pairs:
         n = min(a.batch, -(-(a.pairs - done) // a.inputs))
         seeds = [program_seed(a.seed, programs + k) for k in range(n)]
-        pairs, ref, batch_bad, batch_outcomes = check_batch(seeds, a.inputs, a.backend, a.reference, a.step_limit)
+        pairs, ref, batch_bad, batch_outcomes = check_batch(seeds, a.inputs, a.backend, a.reference, a.step_limit, a.heap_size)
         done, programs, ref_pairs = done + pairs, programs + n, ref_pairs + ref
         bad += batch_bad
         outcomes += batch_outcomes

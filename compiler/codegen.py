@@ -233,12 +233,9 @@ def emit_function(f, tok_start, tok_end, tok_line, kind, op, tok, first, next_, 
                           fn, code, lines, consts, cg, stk, sp, err)  # fmt: skip
             lt, rt = concrete_list(type_[first[c]], type_[link]), concrete_list(type_[link], type_[first[c]])
             emit(code, lines, cg, ASSERT_CMP, op[link] + 8 * lt + 128 * rt, line)
-        elif k == N_SETITEM:  # xs[i] = v: xs, i, v, LIST_SET; xs[i] op= v: xs, i, xs, i, LIST_GET, v, op
-            sub = c
+        elif k == N_SETITEM:  # Python's order.  xs[i] = v: v, xs, i, LIST_SET;
+            sub = c  # xs[i] op= v: xs, i, LIST_GET, v, op, xs, i, LIST_SET (xs and i are pure)
             v = next_[sub]
-            for x in (first[sub], next_[first[sub]]):
-                emit_expr(x, tok_start, tok_end, tok_line, kind, op, tok, first, next_, val, type_, slot,
-                          fn, code, lines, consts, cg, stk, sp, err)  # fmt: skip
             if op[n] >= 0:
                 emit_expr(sub, tok_start, tok_end, tok_line, kind, op, tok, first, next_, val, type_, slot,
                           fn, code, lines, consts, cg, stk, sp, err)  # fmt: skip
@@ -251,6 +248,9 @@ def emit_function(f, tok_start, tok_end, tok_line, kind, op, tok, first, next_, 
                 emit(code, lines, cg, FLOAT_OPCODES[op[n]] if fl else BIN_OPCODES[op[n]], 0, line)
             else:
                 emit_convert(code, lines, cg, val[n], type_[v], line)
+            for x in (first[sub], next_[first[sub]]):
+                emit_expr(x, tok_start, tok_end, tok_line, kind, op, tok, first, next_, val, type_, slot,
+                          fn, code, lines, consts, cg, stk, sp, err)  # fmt: skip
             emit(code, lines, cg, O.LIST_SET, 0, line)
         elif k == N_ASSIGN or k == N_AUGASSIGN or k == N_EXPR_STMT or k == N_ASSERT or k == N_RETURN:
             if k == N_AUGASSIGN:

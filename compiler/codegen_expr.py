@@ -153,6 +153,11 @@ def _emit_builtin_arg(code, lines, cg, b, i, t, result, line):
         emit(code, lines, cg, O.LIST_SUM, float_flag(t), line)
     elif b == B_SORTED:
         emit(code, lines, cg, O.LIST_SORTED, float_flag(t), line)
+    elif b == B_BOOL:
+        if is_list(t):
+            emit(code, lines, cg, O.LIST_LEN, 0, line)
+        if t != T_BOOL:
+            emit(code, lines, cg, O.FLOAT_TRUTH if t == T_FLOAT else O.INT_TRUTH, 0, line)
     elif is_list(t):  # min(xs) / max(xs)
         emit(code, lines, cg, O.LIST_MIN if b == B_MIN else O.LIST_MAX, float_flag(t), line)
     elif b == B_ABS:
@@ -162,9 +167,6 @@ def _emit_builtin_arg(code, lines, cg, b, i, t, result, line):
             emit(code, lines, cg, O.FLOAT_TO_INT, 0, line)
     elif b == B_FLOAT:
         emit_convert(code, lines, cg, T_FLOAT, t, line)
-    elif b == B_BOOL:
-        if t != T_BOOL:
-            emit(code, lines, cg, O.FLOAT_TRUTH if t == T_FLOAT else O.INT_TRUTH, 0, line)
     elif i > 0:  # min / max fold left to right, as Python compares
         if b == B_MIN:
             emit(code, lines, cg, O.FLOAT_MIN2 if result == T_FLOAT else O.INT_MIN2, 0, line)

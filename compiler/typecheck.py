@@ -83,7 +83,9 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
                    type_, slot, fn, nf, locs, stk, masks, widen, err):  # fmt: skip
     """Check one function's body (statements walked in source order); sets F_NLOCALS.
     Returns 0, -1 (err set) or -2 - v: local v is assigned a float after an int, so it must
-    be checked again as a float (`widen`: the bits of locals that hold floats)."""
+    be checked again as a float (`widen`: the bits of locals that hold floats).  A statement
+    that fails does not end the walk (soft_fail): a later one may still widen a local the
+    failing one reads (`[z] + floats` before `z = 0.5`); the first error is returned last."""
     nloc = collect_locals(src, tok_start, tok_end, kind, tok, first, next_, slot, fn, f, locs, stk, err)
     if nloc < 0:
         return -1
@@ -94,6 +96,8 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
     live = 1
     depth = 0  # for-loop nesting
     max_depth = 0
+    failed = False  # a statement failed: its error is e0..e3 (soft_fail)
+    e0 = e1 = e2 = e3 = 0
     sp = _push(stk, 0, last_child(first, next_, fn[f, F_NODE]), err, tok_start, tok_end, tok)
     while sp > 0:
         top = sp - 1
@@ -119,20 +123,22 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
             c = first[n]
             if st == 0:  # before the body: condition / range arguments / the list
                 if k == N_FOR_RANGE or k == N_FOR_LIST:
-                    et = T_INT
+                    et = T_INT  # the loop variable's type (int also where the list failed to check)
                     for _ in range(op[n] if k == N_FOR_RANGE else 1):
                         t = type_expr(c, 0, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
                                       type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
+                        if t >= 0 and k == N_FOR_RANGE and not is_integral(t):
+                            t = expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c, T_INT * 16 + t)
+                        if t >= 0 and k == N_FOR_LIST:
+                            if is_list(t):
+                                et = element_type(t)
+                            else:
+                                t = expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c,
+                                              T_LIST_INT * 16 + t)  # fmt: skip
                         if t < 0:
-                            return -1
-                        if k == N_FOR_RANGE and not is_integral(t):
-                            return expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c,
-                                             T_INT * 16 + t)  # fmt: skip
-                        if k == N_FOR_LIST:
-                            if not is_list(t):
-                                return expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c,
-                                                  T_LIST_INT * 16 + t)  # fmt: skip
-                            et = element_type(t)
+                            if err[0] == E_RETRY:
+                                return -1
+                            failed, e0, e1, e2, e3 = soft_fail(err, failed, e0, e1, e2, e3)
                         c = next_[c]
                     v = slot[n]
                     if locs[v, L_TYPE] < 0:
@@ -147,7 +153,9 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
                 else:
                     if type_expr(c, 1, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
                                  type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err) < 0:  # fmt: skip
-                        return -1
+                        if err[0] == E_RETRY:
+                            return -1
+                        failed, e0, e1, e2, e3 = soft_fail(err, failed, e0, e1, e2, e3)
                     c = next_[c]
                 masks[top, 0] = mask  # before the body
                 masks[top, 1] = ALL  # AND of the masks at breaks / after the then-branch
@@ -187,103 +195,133 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
             sp -= 1
             continue
         sp -= 1
-        c = first[n]
-        if k == N_ASSIGN or k == N_AUGASSIGN:
-            t = type_expr(c, 0, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
-                          type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
-            if t < 0:
-                return -1
-            v = slot[n]
-            have = locs[v, L_TYPE]
-            if k == N_AUGASSIGN:
-                if (mask & bit(v)) == ZERO or have < 0:
-                    return fail(err, E_UNBOUND, s, e, 0)
-                if is_list(have):
-                    return fail(err, E_UNSUPPORTED, s, e, errors.C_LIST_AUGASSIGN)
-                r = binary_type(op[n], have, t)
-                if r < 0:
-                    return fail(err, E_OPERAND_TYPES, s, e, have * 16 + t)
-                if r == T_FLOAT and have == T_INT and (widen & bit(v)) == ZERO:
-                    return -2 - v  # x holds floats too: check again with x a float
-                if r != have:
-                    return fail(err, E_TYPE_MISMATCH, s, e, have * 16 + r)
-            else:
-                want = op[n]
-                if want == T_NONE:
-                    return fail(err, E_NONE_VALUE, s, e, 0)
-                if want != NO_TYPE and have >= 0 and want != have:
-                    return fail(err, E_TYPE_MISMATCH, s, e, have * 16 + want)
-                if have < 0:
-                    have = t if want == NO_TYPE else want
-                    if have == T_EMPTY_LIST:  # `xs = []`: a list of ints unless floats go in
-                        have = T_LIST_FLOAT if (widen & bit(v)) != ZERO else T_LIST_INT
-                    elif have == T_INT and want == NO_TYPE and (widen & bit(v)) != ZERO:
-                        have = T_FLOAT
-                    locs[v, L_TYPE] = have
-                if t == T_FLOAT and have == T_INT and want == NO_TYPE and (widen & bit(v)) == ZERO:
-                    return -2 - v
-                if not converts(have, t):
-                    return expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c, have * 16 + t)
-                mask |= bit(v)
-            val[n] = have  # codegen converts an int value stored into a float
-        elif k == N_SETITEM:  # children: SUBSCRIPT(obj, index), value
-            et = type_expr(c, 0, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
-                           type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
-            if et < 0:
-                return -1
-            v = next_[c]
-            vt = type_expr(v, 0, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
-                           type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
-            if vt < 0:
-                return -1
-            if op[n] >= 0:  # xs[i] op= v evaluates xs and i twice: they must be pure
-                if kind[first[c]] != N_NAME or calls_in(kind, first, next_, next_[first[c]], stk, sp):
-                    return fail(err, E_UNSUPPORTED, s, e, errors.C_SUBSCRIPT_AUGASSIGN)
-                vt = binary_type(op[n], et, vt)
-                if vt < 0:
-                    return fail(err, E_OPERAND_TYPES, s, e, et * 16 + type_[v])
-            if not converts(et, vt):
-                return widen_or_fail(kind, tok, first, tok_start, tok_end, slot, widen, first[c], et, vt, v, err)
-            val[n] = et
-        elif k == N_EXPR_STMT or k == N_ASSERT:
-            if type_expr(c, 1 if k == N_ASSERT else 0, 1 if k == N_EXPR_STMT else 0, src, tok_start, tok_end,
-                         kind, op, tok, first, next_, type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err) < 0:  # fmt: skip
-                return -1
-        elif k == N_RETURN:
-            t = T_NONE
-            if c != -1 and kind[c] == N_NONE:
-                type_[c] = T_NONE
-            elif c != -1:
-                t = type_expr(c, 0, 1 if ret == T_NONE else 0, src, tok_start, tok_end, kind, op, tok, first,
-                              next_, type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
-                if t < 0:
-                    return -1
-            val[n] = ret
-            if not converts(ret, t):
-                if c != -1:
-                    return expr_fail(err, E_RETURN_TYPE, kind, tok, first, tok_start, tok_end, c, ret * 16 + t)
-                return fail(err, E_RETURN_TYPE, s, e, ret * 16 + t)
-            mask = ALL
-            live = 0
-        elif k == N_BREAK or k == N_CONTINUE:
-            j = top - 1
-            while j >= 0 and kind[stk[j, S_NODE]] != N_WHILE and kind[stk[j, S_NODE]] != N_FOR_RANGE and (
-                    kind[stk[j, S_NODE]] != N_FOR_LIST):  # fmt: skip
-                j -= 1
-            if j < 0:
-                return fail(err, E_BREAK_OUTSIDE_LOOP, s, e, 0)
-            if k == N_BREAK:
-                masks[j, 1] &= mask
-                stk[j, S_B] |= live
-            mask = ALL
-            live = 0
-        elif k != N_PASS and k != N_DOCSTRING and k != N_ELLIPSIS:
-            return fail(err, E_SYNTAX, s, e, 0)
+        r, mask, live = check_statement(n, first[n], s, e, ret, src, tok_start, tok_end, kind, op, tok, first, next_,
+                                        val, type_, slot, fn, nf, locs, nloc, mask, live, widen, stk, sp, top,
+                                        masks, err)  # fmt: skip
+        if r <= -2 or (r == -1 and err[0] == E_RETRY):
+            return r
+        if r == -1:
+            failed, e0, e1, e2, e3 = soft_fail(err, failed, e0, e1, e2, e3)
         type_[n] = live
+    if failed:  # the first error: no later statement widened a local that would have saved it
+        err[0], err[1], err[2], err[3] = e0, e1, e2, e3
+        return -1
     if live and ret != T_NONE:
         return fail(err, E_MISSING_RETURN, fn[f, F_NAME_S], fn[f, F_NAME_E], 0)
     fn[f, F_NLOCALS] = nloc + 3 * max_depth
     return 0
+
+
+@register_jitable
+def soft_fail(err, failed, e0, e1, e2, e3):
+    """A statement failed to check (err set): keep the first error, clear err and go on, so
+    that a later statement can still ask for a local to be widened (a local assigned a float
+    anywhere is a float everywhere, also before that assignment) -> (failed, e0..e3)."""
+    if not failed:
+        e0, e1, e2, e3 = err[0], err[1], err[2], err[3]
+    for q in range(4):
+        err[q] = 0
+    return True, e0, e1, e2, e3
+
+
+@register_jitable
+def check_statement(n, c, s, e, ret, src, tok_start, tok_end, kind, op, tok, first, next_, val, type_, slot, fn, nf,
+                    locs, nloc, mask, live, widen, stk, sp, top, masks, err):  # fmt: skip
+    """Check simple statement n (first child c, source span s..e) -> (r, mask, live): r as
+    check_function returns it; mask / live after the statement."""
+    k = kind[n]
+    if k == N_ASSIGN or k == N_AUGASSIGN:
+        t = type_expr(c, 0, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
+                      type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
+        if t < 0:
+            return -1, mask, live
+        v = slot[n]
+        have = locs[v, L_TYPE]
+        if k == N_AUGASSIGN:
+            if (mask & bit(v)) == ZERO or have < 0:
+                return fail(err, E_UNBOUND, s, e, 0), mask, live
+            if is_list(have):
+                return fail(err, E_UNSUPPORTED, s, e, errors.C_LIST_AUGASSIGN), mask, live
+            r = binary_type(op[n], have, t)
+            if r < 0:
+                return fail(err, E_OPERAND_TYPES, s, e, have * 16 + t), mask, live
+            if r == T_FLOAT and have == T_INT and (widen & bit(v)) == ZERO:
+                return -2 - v, mask, live  # x holds floats too: check again with x a float
+            if r != have:
+                return fail(err, E_TYPE_MISMATCH, s, e, have * 16 + r), mask, live
+        else:
+            want = op[n]
+            if want == T_NONE:
+                return fail(err, E_NONE_VALUE, s, e, 0), mask, live
+            if want != NO_TYPE and have >= 0 and want != have:
+                return fail(err, E_TYPE_MISMATCH, s, e, have * 16 + want), mask, live
+            if have < 0:
+                have = t if want == NO_TYPE else want
+                if have == T_EMPTY_LIST:  # `xs = []`: a list of ints unless floats go in
+                    have = T_LIST_FLOAT if (widen & bit(v)) != ZERO else T_LIST_INT
+                elif have == T_INT and want == NO_TYPE and (widen & bit(v)) != ZERO:
+                    have = T_FLOAT
+                locs[v, L_TYPE] = have
+            if t == T_FLOAT and have == T_INT and want == NO_TYPE and (widen & bit(v)) == ZERO:
+                return -2 - v, mask, live
+            if not converts(have, t):
+                return expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c, have * 16 + t), mask, live
+            mask |= bit(v)
+        val[n] = have  # codegen converts an int value stored into a float
+    elif k == N_SETITEM:  # children: SUBSCRIPT(obj, index), value
+        et = type_expr(c, 0, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
+                       type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
+        if et < 0:
+            return -1, mask, live
+        v = next_[c]
+        vt = type_expr(v, 0, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
+                       type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
+        if vt < 0:
+            return -1, mask, live
+        if op[n] >= 0:  # xs[i] op= v evaluates xs and i twice: they must be pure
+            if kind[first[c]] != N_NAME or calls_in(kind, first, next_, next_[first[c]], stk, sp):
+                return fail(err, E_UNSUPPORTED, s, e, errors.C_SUBSCRIPT_AUGASSIGN), mask, live
+            vt = binary_type(op[n], et, vt)
+            if vt < 0:
+                return fail(err, E_OPERAND_TYPES, s, e, et * 16 + type_[v]), mask, live
+        if not converts(et, vt):
+            return widen_or_fail(kind, tok, first, tok_start, tok_end, slot, widen, first[c], et, vt, v, err), mask, live
+        val[n] = et
+    elif k == N_EXPR_STMT or k == N_ASSERT:
+        if type_expr(c, 1 if k == N_ASSERT else 0, 1 if k == N_EXPR_STMT else 0, src, tok_start, tok_end,
+                     kind, op, tok, first, next_, type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err) < 0:  # fmt: skip
+            return -1, mask, live
+    elif k == N_RETURN:
+        t = T_NONE
+        if c != -1 and kind[c] == N_NONE:
+            type_[c] = T_NONE
+        elif c != -1:
+            t = type_expr(c, 0, 1 if ret == T_NONE else 0, src, tok_start, tok_end, kind, op, tok, first,
+                          next_, type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
+            if t < 0:
+                return -1, mask, live
+        val[n] = ret
+        if not converts(ret, t):
+            if c != -1:
+                return expr_fail(err, E_RETURN_TYPE, kind, tok, first, tok_start, tok_end, c, ret * 16 + t), mask, live
+            return fail(err, E_RETURN_TYPE, s, e, ret * 16 + t), mask, live
+        mask = ALL
+        live = 0
+    elif k == N_BREAK or k == N_CONTINUE:
+        j = top - 1
+        while j >= 0 and kind[stk[j, S_NODE]] != N_WHILE and kind[stk[j, S_NODE]] != N_FOR_RANGE and (
+                kind[stk[j, S_NODE]] != N_FOR_LIST):  # fmt: skip
+            j -= 1
+        if j < 0:
+            return fail(err, E_BREAK_OUTSIDE_LOOP, s, e, 0), mask, live
+        if k == N_BREAK:
+            masks[j, 1] &= mask
+            stk[j, S_B] |= live
+        mask = ALL
+        live = 0
+    elif k != N_PASS and k != N_DOCSTRING and k != N_ELLIPSIS:
+        return fail(err, E_SYNTAX, s, e, 0), mask, live
+    return 0, mask, live
 
 
 @register_jitable

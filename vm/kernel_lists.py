@@ -339,7 +339,7 @@ def list_op(op, arg, stack, sp, fp, heap, hp):
         stack[sp - 2] = eq
         return OK, sp - 1, hp, extra, 1
     if op == LIST_GET or op == LIST_SET:
-        base = sp - 2 if op == LIST_GET else sp - 3
+        base = sp - 2  # xs, i (LIST_SET: v below them)
         d, n, _ = header(heap, hp, stack[base])
         if d < 0:
             return INVALID_BYTECODE, sp, hp, zero, 1
@@ -351,8 +351,8 @@ def list_op(op, arg, stack, sp, fp, heap, hp):
         if op == LIST_GET:
             stack[base] = heap[d + i]
             return OK, sp - 1, hp, zero, 1
-        heap[d + i] = stack[base + 2]
-        return OK, base, hp, zero, 1
+        heap[d + i] = stack[base - 1]
+        return OK, base - 1, hp, zero, 1
     if op == LIST_CONCAT or op == LIST_REPEAT:
         a = stack[sp - 2]
         d, n, _ = header(heap, hp, a)

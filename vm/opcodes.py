@@ -190,7 +190,7 @@ _ROWS = [
     # cost (the table cost is the base) -- see vm/kernel_lists.py
     ("NEW_LIST", ARG_IMM, VARIABLE, 1, 2, "pop arg values (pushed first to last) into a new list"),
     ("LIST_GET", ARG_NONE, 2, 1, 1, "xs[i] (negative i counts from the end); IndexError"),
-    ("LIST_SET", ARG_NONE, 3, 0, 1, "xs[i] = v (pops xs, i, v); IndexError"),
+    ("LIST_SET", ARG_NONE, 3, 0, 1, "xs[i] = v (pops v, xs, i: v is evaluated first, as in Python); IndexError"),
     ("LIST_LEN", ARG_NONE, 1, 1, 1, "len(xs)"),
     ("LIST_APPEND", ARG_NONE, 2, 0, 2, "xs.append(v) (pops xs, v); MemoryError past the heap"),
     ("LIST_CONTAINS", ARG_ASSERT, 2, 1, 2, "x in xs (pops x, xs): == of x's and the elements' types in arg"),

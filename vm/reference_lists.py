@@ -191,7 +191,7 @@ def execute(job, op: int, arg: int) -> int:
         return 0
     if op == O.LIST_SET:
         job.need(3)
-        v, i, h = job.pop(), job.pop(), job.pop()
+        i, h, v = job.pop(), job.pop(), job.pop()
         d, n, _ = heap.header(h)
         _item(heap.slots(h), i)  # IndexError as for a read
         heap.words[d + (i + n if i < 0 else i)] = v

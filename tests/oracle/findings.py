@@ -24,4 +24,13 @@ FIXED = {
     "F3": Finding("the reference interpreter raised OverflowError for a negative float to a huge "
                   "fractional power (the documented outcome is ValueError)",
                   "def f(x: float, y: float) -> float:\n    return x ** y\n", (-3.75, 888683.5)),
+    "F4": Finding("an int local read inside a list literal that meets a float list before the float assignment "
+                  "that widens it was a compile error (the checker stopped at the first error, before the widening)",
+                  "def f(u: int, w: float) -> bool:\n    gs = [w]\n    z = u\n    q = 3 in [z] + gs\n    z = w\n"
+                  "    return q\n", (3, 0.5)),
+    "F5": Finding("bool(xs) of a list compiled to max(xs): ValueError for [], the largest element otherwise",
+                  "def f(xs: list[int]) -> bool:\n    return bool(xs)\n", ([],)),
+    "F6": Finding("`xs[i] = v` evaluated i before v (Python evaluates v first): an index that raises hid the "
+                  "value's exception",
+                  "def f(xs: list[int], a: int) -> int:\n    xs[a + a] = xs[5]\n    return 0\n", ([1], 2**62)),
 }

@@ -1,20 +1,23 @@
 """Random well-typed gpucc programs for differential testing against CPython.
 
 `ProgramGen(seed).program()` writes one program: an entry `f(a: int, b: int, c: bool, x: float,
-y: float)` (returns int, bool or float) and the helpers it may call: depth-bounded recursive
-`rec` (int) and `rf` (float), a mutually recursive pair `ev`/`od`, a `-> None` checker `chk`
-and plain helpers `h1`, `h2`, ... with int, bool and float parameters and results (each calls
-only those defined before it, so no call graph is unbounded).  Bodies use every statement form
-of today's language: assignments (plain, annotated, augmented with all thirteen ops), int
-locals, float locals (one may start as an int and be widened by a later float assignment, one
-may be annotated `float` and given an int), `if/elif/else`, `while`, `for` over `range` with
-1-3 arguments (negative and zero steps, bounds next to the int64 edges), nested loops,
-`break`/`continue`, returns inside loops, asserts, `pass`, docstrings, calls as statements.
-Expressions come from tests/oracle/gen_expr.py (every operator, builtin and literal form).
+y: float[, xs: list[int], fs: list[float]])` (returns int, bool or float) and the helpers it may
+call: depth-bounded recursive `rec` (int) and `rf` (float), a mutually recursive pair `ev`/`od`,
+a `-> None` checker `chk` and plain helpers `h1`, `h2`, ... with int, bool, float and list
+parameters and results (each calls only those defined before it, so no call graph is
+unbounded).  Bodies use every statement form of the language: assignments (plain, annotated,
+augmented with all thirteen ops), int locals, float locals (one may start as an int and be
+widened by a later float assignment, one may be annotated `float` and given an int), list
+locals `ys` / `gs`, `if/elif/else`, `while`, `for` over `range` with 1-3 arguments (negative
+and zero steps, bounds next to the int64 edges) and over lists, nested loops,
+`break`/`continue`, returns inside loops, asserts, `pass`, docstrings, calls as statements,
+and the list statements of tests/oracle/gen_lists.py.  Expressions come from
+tests/oracle/gen_expr.py (every operator, builtin and literal form) and gen_lists.py.
 
-Every loop runs at most 9 times and recursion is at most 6 deep, so a program finishes well
-inside the VM's step and depth limits (and CPython's recursion limit): outcomes are comparable.
-New language features need a new rule here or in gen_expr.py and nothing else.
+Every loop runs at most 9 times, recursion is at most 6 deep and lists grow boundedly, so a
+program finishes well inside the VM's step and depth limits (and CPython's recursion limit):
+outcomes are comparable.  New language features need a new rule here, in gen_expr.py or in
+gen_lists.py and nothing else.
 """
 
 from __future__ import annotations
@@ -24,8 +27,9 @@ import random
 import struct
 from dataclasses import dataclass
 
-from tests.oracle.gen_expr import BINOPS, BITOPS, FLOAT_EXPONENTS, FLOAT_OPS, INT_EXPONENTS, SHIFT_COUNTS, ExprGen
+from tests.oracle.gen_expr import BINOPS, BITOPS, FLOAT_EXPONENTS, FLOAT_OPS, INT_EXPONENTS, SHIFT_COUNTS, TYPES, ExprGen
 from tests.oracle.gen_expr import Scope, Sig
+from tests.oracle.gen_lists import LIST_TYPES, elem
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 EDGE_VALUES = (0, -1, 1, INT64_MIN, INT64_MAX, 2**32, 2**53 + 1, -(2**53) - 1)
@@ -45,6 +49,8 @@ class GenProgram:
 
 
 def random_arg(r: random.Random, type_: str):
+    if type_ in LIST_TYPES:
+        return [random_arg(r, elem(type_)) for _ in range(r.choice([0, 1, 2, 3, 4, 5, 8]))]
     k = r.random()
     if type_ == "bool":
         return k < 0.5
@@ -75,18 +81,20 @@ class ProgramGen(ExprGen):
     def block(self, ind: int, d: int) -> list[str]:
         r, s, pad, out = self.r, self.s, "    " * ind, []
         for _ in range(r.randint(1, 3)):
-            k = r.randrange(20 if d > 0 else 9)
-            if k in (0, 1):
+            k = r.randrange(23) if d > 0 else r.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, 20, 21])
+            if k >= 20:
+                out += self.list_stmt(ind, d)
+            elif k in (0, 1):
                 ann = ": int" if r.random() < 0.15 else ""
                 out.append(f"{pad}{r.choice(s.assignable['int'])}{ann} = {self.int_expr(2)}")
             elif k == 2:
-                out.append(f"{pad}{r.choice(s.assignable['int'])} {self.int_augassign()}")
+                out.append(f"{pad}{r.choice(s.assignable['int'])} {self.augassign('int')}")
             elif k == 3:
                 out.append(f"{pad}{r.choice(s.assignable['bool'])} = {self.bool_expr(2)}")
             elif k == 4:
                 out.append(f"{pad}assert {self.truth(1)}")
             elif k == 5:
-                voids = [g for g in s.calls if g.ret == "None"]
+                voids = [g for g in s.calls if g.ret == "None" and self.may_call(g)]
                 out.append(f"{pad}{self.call_of(r.choice(voids), 2)}" if voids and s.loops <= 1 else f"{pad}pass")
             elif k == 6:
                 out.append(f"{pad}if {self.truth(1)}:")
@@ -94,9 +102,7 @@ class ProgramGen(ExprGen):
             elif k == 7:
                 out.append(f"{pad}{self.float_assign()}")
             elif k == 8:
-                op = r.choice(FLOAT_OPS + ("**",))
-                rhs = r.choice(FLOAT_EXPONENTS) if op == "**" else self.num_expr(r.choice([1, 1, 2]))
-                out.append(f"{pad}{r.choice(s.assignable['float'])} {op}= {rhs}")
+                out.append(f"{pad}{r.choice(s.assignable['float'])} {self.augassign('float')}")
             elif k in (9, 10):
                 out += self.if_stmt(ind, d)
             elif k in (11, 16):
@@ -116,9 +122,13 @@ class ProgramGen(ExprGen):
                 out.append(f"{pad}{r.choice(s.assignable['int'])} = {self.call('int', 2)}")
         return out
 
-    def int_augassign(self) -> str:
-        """`op= rhs` for an int local: any int operator (an int local never takes a float)."""
+    def augassign(self, type_: str) -> str:
+        """`op= rhs` for an int or float target: any operator of its type (an int target never
+        takes a float)."""
         r = self.r
+        if type_ == "float":
+            op = r.choice(FLOAT_OPS + ("**",))
+            return f"{op}= {r.choice(FLOAT_EXPONENTS) if op == '**' else self.num_expr(r.choice([1, 1, 2]))}"
         op = r.choice(BINOPS + BITOPS + ("<<", ">>", "**"))
         if op in ("<<", ">>"):
             rhs = r.choice(SHIFT_COUNTS + (self.int_expr(1),))
@@ -140,7 +150,7 @@ class ProgramGen(ExprGen):
     def return_stmt(self) -> str:
         ret, r = self.s.ret, self.r
         if ret == "None":
-            voids = [g for g in self.s.calls if g.ret == "None"]
+            voids = [g for g in self.s.calls if g.ret == "None" and self.may_call(g)]
             return f"return {self.call_of(r.choice(voids), 1)}" if voids and r.random() < 0.3 else "return"
         if ret == "float" and r.random() < 0.25:  # an int or bool returned as a float
             return f"return {self.expr(r.choice(['int', 'int', 'bool']), 2)}"
@@ -208,10 +218,10 @@ class ProgramGen(ExprGen):
 
     def function(self, sig: Sig, names: tuple[str, ...], calls: list[Sig], d: int,
                  ints=("t",), floats=("z",)) -> list[str]:  # fmt: skip
-        """A function whose body sets its locals (`ints`, `floats`, bool `q`), runs random
-        statements, then returns a value of its type."""
+        """A function whose body sets its locals (`ints`, `floats`, maybe lists `ys` and `gs`,
+        bool `q`), runs random statements, then returns a value of its type."""
         r = self.r
-        params = {t: [n for n, pt in zip(names, sig.params) if pt == t] for t in ("int", "bool", "float")}
+        params = {t: [n for n, pt in zip(names, sig.params) if pt == t] for t in TYPES}
         self.s = Scope(params, params, calls, sig.ret)
         self.widened = set()
         out = [f"def {sig.name}({', '.join(f'{n}: {t}' for n, t in zip(names, sig.params))}) -> {sig.ret}:"]
@@ -221,6 +231,9 @@ class ProgramGen(ExprGen):
             out.append(f"    {v}{': int' if r.random() < 0.2 else ''} = {self.int_expr(1)}")
             self.s.names["int"].append(v)
             self.s.assignable["int"].append(v)
+        for v, t in (("ys", "list[int]"), ("gs", "list[float]")):
+            if r.random() < 0.4:
+                out += self.list_local(v, t)
         widen = []
         for v in floats:
             k = r.random()
@@ -250,6 +263,20 @@ class ProgramGen(ExprGen):
         if sig.ret != "None" or r.random() < 0.5:
             out.append(f"    {self.return_stmt()}")
         return out + [""]
+
+    def list_local(self, v: str, t: str) -> list[str]:
+        """A list local's first assignment: a list expression, or `[]` typed by its annotation
+        or (a float list) by the float appended next."""
+        k, s = self.r.random(), self.s
+        if k < 0.6:
+            first = [f"    {v}{f': {t}' if self.r.random() < 0.2 else ''} = {self.list_expr(t, 1)}"]
+        elif k < 0.8 or t == "list[int]":
+            first = [f"    {v}: {t} = []" if k < 0.8 else f"    {v} = []"]
+        else:
+            first = [f"    {v} = []", f"    {v}.append({self.float_expr(1)})"]
+        s.names[t].append(v)
+        s.assignable[t].append(v)
+        return first
 
     def recursive(self, sig: Sig, partner: Sig, calls: list[Sig]) -> list[str]:
         """`sig(n, d)`: a base case at d <= 0, else a call of `partner` (itself or its mutual
@@ -286,11 +313,13 @@ class ProgramGen(ExprGen):
             lines += self.function(chk, ("u", "v", "w"), list(calls), 1)
             calls.append(chk)
         for k in range(r.randint(0, 2)):
-            params = tuple(r.choice(["int", "int", "bool", "float", "float"]) for _ in range(r.randint(1, 3)))
-            h = Sig(f"h{k + 1}", params, r.choice(["int", "int", "bool", "float", "float", "None"]))
+            params = tuple(r.choice(["int", "int", "bool", "float", "float", *LIST_TYPES]) for _ in range(r.randint(1, 3)))
+            h = Sig(f"h{k + 1}", params, r.choice(["int", "int", "bool", "float", "float", "None", *LIST_TYPES]))
             lines += self.function(h, tuple(f"u{i}" for i in range(len(params))), list(calls), 1)
             calls.append(h)
         ret = r.choice(["int", "int", "bool", "float", "float"])
-        f = Sig("f", ("int", "int", "bool", "float", "float"), ret)
-        lines += self.function(f, ("a", "b", "c", "x", "y"), calls, 3, ints=("s", "t"), floats=("w", "z"))
+        lists = LIST_TYPES if r.random() < 0.6 else ()
+        f = Sig("f", ("int", "int", "bool", "float", "float", *lists), ret)
+        lines += self.function(f, ("a", "b", "c", "x", "y", "xs", "fs")[: len(f.params)], calls, 3, ints=("s", "t"),
+                               floats=("w", "z"))  # fmt: skip
         return GenProgram("\n".join(lines), "f", f.params)

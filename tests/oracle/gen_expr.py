@@ -1,4 +1,5 @@
-"""Random well-typed gpucc expressions of each type (int, bool, float) for tests/oracle/gen.py.
+"""Random well-typed gpucc expressions of each type (int, bool, float; lists in gen_lists.py)
+for tests/oracle/gen.py.
 
 `ExprGen` writes them from what the enclosing body may read and call (`Scope`): arithmetic
 `+ - * / // % **` on ints, floats and both mixed, unary `- + ~ not`, `& | ^` on ints and bools,
@@ -6,7 +7,8 @@ shifts (counts 0, 63, 64, negative and computed), comparison chains mixing ints 
 `and`/`or` values and truth tests (float truth included), conditional expressions (a float
 branch with an int one is converted), `abs min max int float bool`, calls of the program's
 functions (a float parameter may get an int or a bool), literals in every base and float
-literals (0.0, -0.0, 1e-3, 1e22, ...).
+literals (0.0, -0.0, 1e-3, 1e22, ...), and scalars read from lists (`len`, `xs[i]`, `sum`,
+`in`, `==`, ...: gen_lists.ListGen).
 
 `int / int` only ever divides operands within +-2**20: gpucc converts each int operand to a
 float first, which is exact only up to 2**53 (a documented difference, see tests/oracle/oracle.py).
@@ -16,6 +18,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+
+from tests.oracle.gen_lists import LIST_TYPES, ListGen
 
 LITERALS = ("3000000000", "0x7fff_ffff_ffff_ffff", "(-9223372036854775807 - 1)", "0b1011", "0o17",
             "1_000", "4294967296", "0", "-1", "0X1F")  # fmt: skip
@@ -29,13 +33,13 @@ SHIFT_COUNTS = ("0", "1", "3", "2", "63", "64", "-1", "65", "5")
 INT_EXPONENTS = ("0", "1", "2", "3", "2", "-1", "63")
 FLOAT_EXPONENTS = ("2", "3", "0", "-1", "0.5", "-0.5", "2.0", "1e-3", "-2")
 DEPTH_MOD = 7  # recursive helpers get a depth in [0, 6]
-TYPES = ("int", "bool", "float")
+TYPES = ("int", "bool", "float") + LIST_TYPES
 
 
 @dataclass(frozen=True)
 class Sig:
     """A function a body may call: name, parameter types, return type ("int"/"bool"/"float"/
-    "None").  depth: the last parameter is a recursion depth (callers pass `(e) % DEPTH_MOD`)."""
+    "list[int]"/"list[float]"/"None").  depth: the last parameter is a recursion depth (callers pass `(e) % DEPTH_MOD`)."""
 
     name: str
     params: tuple[str, ...]
@@ -53,16 +57,20 @@ class Scope:
         self.calls = calls
         self.ret = ret
         self.loops = 0  # enclosing loops
+        self.list_loops = 0  # enclosing `for v in xs` loops (no appends, no calls passing lists)
 
 
-class ExprGen:
-    """Expressions of a given type and depth for the body described by `self.s`."""
+class ExprGen(ListGen):
+    """Expressions of a given type and depth for the body described by `self.s` (the list forms
+    in tests/oracle/gen_lists.py)."""
 
     def __init__(self, seed: int):
         self.r = random.Random(seed)
         self.s: Scope | None = None
 
     def expr(self, type_: str, d: int) -> str:
+        if type_ in LIST_TYPES:
+            return self.list_expr(type_, d)
         return {"int": self.int_expr, "bool": self.bool_expr, "float": self.float_expr}[type_](d)
 
     def num_expr(self, d: int) -> str:
@@ -103,6 +111,8 @@ class ExprGen:
             return self.builtin("int", d)
         if k == 10:
             return f"({e()} if {self.truth(d - 1)} else {e()})"
+        if k in (11, 12) and (read := self.list_scalar("int", d)):
+            return read
         op = r.choice(BINOPS)
         if op in ("//", "%") and r.random() < 0.5:  # a nonzero literal divisor: fewer early exits
             return f"({e()} {op} {r.choice([-7, -3, -2, -1, 1, 2, 3, 10])})"
@@ -142,6 +152,8 @@ class ExprGen:
             return f"({f()} {r.choice(['and', 'or'])} {f()})"
         if k == 11:
             return self.call("float", d)
+        if k == 12 and (read := self.list_scalar("float", d)):
+            return read
         return f"({f()} {r.choice(FLOAT_OPS + ('**',))} {f()})"
 
     def small_int(self, d: int) -> str:
@@ -163,7 +175,9 @@ class ExprGen:
         if d <= 0 or r.random() < 0.2:
             return r.choice(s.names["bool"] + ["True", "False"])
         b = lambda: self.bool_expr(d - 1, truth)
-        k = r.randrange(12)
+        k = r.randrange(13)
+        if k == 12 and (read := self.list_scalar("bool", d)):
+            return read
         if k == 0:
             return f"(not {self.truth(d - 1)})"
         if k == 1:
@@ -184,17 +198,23 @@ class ExprGen:
         return "(" + " ".join(p for pair in zip(parts, ops + [""]) for p in pair).strip() + ")"
 
     def truth(self, d: int) -> str:
-        """A condition: an int, float or bool expression."""
+        """A condition: an int, float, bool or list expression."""
         k = self.r.random()
+        if k < 0.05:
+            return self.some_list(d)
         return self.int_expr(d) if k < 0.2 else self.float_expr(d) if k < 0.35 else self.bool_expr(d, True)
 
     def call(self, ret: str, d: int) -> str:
         """A call of a function returning `ret`, or a plain expression of that type if there is
         none (or inside nested loops, where calls would multiply the work)."""
-        options = [g for g in self.s.calls if g.ret == ret]
+        options = [g for g in self.s.calls if g.ret == ret and self.may_call(g)]
         if not options or self.s.loops > 1:
             return self.expr(ret, 0)
         return self.call_of(self.r.choice(options), d)
+
+    def may_call(self, g: Sig) -> bool:
+        """Not a function given a list inside `for v in xs` (it could append to xs)."""
+        return not (self.s.list_loops and any(t in LIST_TYPES for t in g.params))
 
     def call_of(self, g: Sig, d: int) -> str:
         """A call of g; a float parameter sometimes gets an int or a bool (converted)."""

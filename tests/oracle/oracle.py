@@ -5,8 +5,12 @@ An outcome is a string: the repr of the returned value, or the exception kind
 documented differences are removed on the CPython side: 64-bit ints (every arithmetic result
 is checked, `_chk`, so CPython raises OverflowError exactly where the VM must; `1 << huge` too),
 `int ** negative int` and complex results are ValueError (`_pow`), and ints are converted to
-floats where a float is declared (tests/oracle/tower.py).  Not mapped: int / int of operands
-beyond 2**53 (gpucc converts each operand first; the generator never writes one).
+floats where a float is declared (tests/oracle/tower.py).  Lists: `sum` of ints overflows
+where a partial sum leaves int64 (`_sum`), `in` and `==` compare values only, never identity
+(CPython finds the very nan object in a list: `_in`, `_eq`), and a list holding nan sorts by the
+kernel's documented merge sort (`_sorted`, `_sort`; CPython's timsort elsewhere).  Not mapped:
+int / int of operands beyond 2**53 (gpucc converts each operand first; the generator never
+writes one).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from tests.oracle.tower import Tower
 from vm import launch
 from vm.asm import make_jobs
 from vm.image import LaunchLimits, Program
+from vm.reference_lists import merge_sort
 from vm.status import LABELS, STEP_LIMIT
 from vm.valuetypes import render
 
@@ -40,9 +45,25 @@ class _Checked(ast.NodeTransformer):
 
     def visit_Call(self, node):
         self.generic_visit(node)
-        if isinstance(node.func, ast.Name) and node.func.id in ("int", "abs"):  # int(1e19): past int64
+        f = node.func
+        if isinstance(f, ast.Name) and f.id in ("int", "abs"):  # int(1e19): past int64
             return ast.Call(ast.Name("_chk", ast.Load()), [node], [])
+        if isinstance(f, ast.Name) and f.id in ("sum", "sorted"):
+            node.func = ast.Name(f"_{f.id}", ast.Load())
+        elif isinstance(f, ast.Attribute) and f.attr == "sort":
+            return ast.Call(ast.Name("_sort", ast.Load()), [f.value], [])
         return node
+
+    def visit_Compare(self, node):
+        """`a in xs`, `a == b` (a single comparison) by value: `_in`, `_eq`."""
+        self.generic_visit(node)
+        if len(node.ops) != 1:
+            return node
+        op, helper = type(node.ops[0]), {ast.In: "_in", ast.NotIn: "_in", ast.Eq: "_eq", ast.NotEq: "_eq"}
+        if op not in helper:
+            return node
+        call = ast.Call(ast.Name(helper[op], ast.Load()), [node.left, node.comparators[0]], [])
+        return ast.UnaryOp(ast.Not(), call) if op in (ast.NotIn, ast.NotEq) else call
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
@@ -85,6 +106,36 @@ def _pow(a, b):
         raise
 
 
+def _sum(xs):
+    """CPython's sum, with every partial sum of ints checked against int64."""
+    total = 0
+    for v in xs:
+        total = _chk(total + v)
+    return total
+
+
+def _has_nan(xs) -> bool:
+    return any(v != v for v in xs)
+
+
+def _sorted(xs):
+    return merge_sort(xs) if _has_nan(xs) else sorted(xs)
+
+
+def _sort(xs) -> None:
+    xs[:] = _sorted(xs)
+
+
+def _in(a, xs) -> bool:
+    return any(a == v for v in xs)
+
+
+def _eq(a, b) -> bool:
+    if isinstance(a, list):
+        return len(a) == len(b) and all(x == y for x, y in zip(a, b))
+    return a == b
+
+
 def _lshift(a, b):
     """`a << b` past 64 bits is an OverflowError before CPython builds the huge int."""
     if a and b > 64:
@@ -100,7 +151,8 @@ def cpython_namespace(source: str) -> dict:
     """Exec `source` (numeric tower applied, overflow-checked: see Tower and _Checked) and
     return its globals."""
     tree = ast.fix_missing_locations(_Checked().visit(Tower().visit(ast.parse(source))))
-    namespace = {"_chk": _chk, "_pow": _pow, "_lshift": _lshift}
+    namespace = {"_chk": _chk, "_pow": _pow, "_lshift": _lshift, "_sum": _sum, "_sorted": _sorted, "_sort": _sort,
+                 "_in": _in, "_eq": _eq}  # fmt: skip
     exec(compile(tree, "<oracle>", "exec"), namespace)
     return namespace
 
@@ -128,7 +180,7 @@ def cpython_outcome(namespace, fname, args, line_budget: int | None = None) -> s
 
 def _outcome(fn, args) -> str:
     try:
-        r = fn(*args)
+        r = fn(*(list(a) if isinstance(a, list) else a for a in args))  # the caller's lists untouched
         if fn.__annotations__.get("return") in (float, "float") and type(r) is int:
             r = float(r)  # gpucc converts an int where a float is declared (the numeric tower)
         return repr(r)
@@ -138,10 +190,10 @@ def _outcome(fn, args) -> str:
         return type(e).__name__
 
 
-def vm_outcomes(sources, calls, backend="reference", step_limit=200_000) -> list[str]:
+def vm_outcomes(sources, calls, backend="reference", step_limit=200_000, heap_size=LaunchLimits.heap_size) -> list[str]:
     """calls: (unit, function name, args).  All sources compiled in one batch and every call
-    of a unit that compiled run in one launch; a call of a unit that did not compile has the
-    outcome `compile error: <message>`."""
+    of a unit that compiled run in one launch (each job's list heap `heap_size` words); a call
+    of a unit that did not compile has the outcome `compile error: <message>`."""
     batch = compile_batch(sources)
     program = Program.from_batch(batch)
     gid = {(u, n): int(batch.func_start[u]) + i for u in range(len(sources)) if batch.ok(u)
@@ -150,7 +202,7 @@ def vm_outcomes(sources, calls, backend="reference", step_limit=200_000) -> list
     out = ["" if batch.ok(u) else f"compile error: {batch.error(u)}" for u, _, _ in calls]
     if run:
         jobs = make_jobs({}, [(gid[calls[j][0], calls[j][1]], calls[j][2]) for j in run])
-        res = launch(program, jobs, backend, LaunchLimits(step_limit=step_limit))
+        res = launch(program, jobs, backend, LaunchLimits(step_limit=step_limit, heap_size=heap_size))
         for k, j in enumerate(run):
             status, g = int(res.status[k]), gid[calls[j][0], calls[j][1]]
             out[j] = render(int(res.value[k]), int(batch.func_ret_type[g])) if status == 0 else LABELS[status]
@@ -173,14 +225,14 @@ def disagreements(sources, calls, backend="cpu", step_limit=200_000) -> list[tup
 def program_disagreements(programs: dict, backend: str) -> list[tuple]:
     """programs: name -> (source, argument tuples), each calling `f`; every program compiled
     in one batch and every call run in one launch.  (name, args, CPython's outcome, the VM's)
-    for each call where they differ (CPython gets fresh copies of list arguments)."""
+    for each call where they differ."""
     sources, calls, expected = [], [], []
     for u, (src, cases) in enumerate(programs.values()):
         sources.append(src)
         ns = cpython_namespace(src)
         for args in cases:
             calls.append((u, "f", args))
-            expected.append(cpython_outcome(ns, "f", [list(a) if isinstance(a, list) else a for a in args]))
+            expected.append(cpython_outcome(ns, "f", args))
     got = vm_outcomes(sources, calls, backend)
     names = list(programs)
     return [(names[u], a, e, g) for (u, _, a), e, g in zip(calls, expected, got) if e != g]

@@ -3,10 +3,13 @@ rewrite the source so CPython converts it too.
 
 gpucc documents (PEP 484's numeric tower) that an int where a float is declared is converted:
 a parameter annotated `float`, the value of a `-> float` function, a local annotated `float` or
-one that is assigned a float anywhere in its function (a "widened" local), and the int branch
-of a conditional expression whose other branch is a float.  CPython keeps the int, so `//`,
-overflow and repr would differ; `Tower().visit(tree)` wraps each such value in `float(...)`
-(identity on a float), after typing names the way gpucc's checker does (see `expr_type`).
+one that is assigned a float anywhere in its function (a "widened" local), the int branch
+of a conditional expression whose other branch is a float, and an int element of a
+`list[float]` (a literal's, an appended or a stored one; `sum` of an empty `list[float]` is
+0.0).  CPython keeps the int, so `//`, overflow and repr would differ; `Tower().visit(tree)`
+wraps each such value in `float(...)` (identity on a float), after typing names the way gpucc's
+checker does (see `expr_type`; a local `xs = []` is a `list[float]` if a float is appended to it
+or stored in it anywhere).
 
 Nothing else is mapped here: `1 if c else True` (int and bool branches) stays unconverted.
 """
@@ -16,17 +19,31 @@ from __future__ import annotations
 import ast
 
 BITWISE = (ast.BitAnd, ast.BitOr, ast.BitXor)
+WIDE = ("float", "list[float]")  # the types an int-typed local can widen to
+
+
+def list_of(*types: str) -> str:
+    """The type of a list built from elements (or lists) of `types`: float if any is."""
+    return "list[float]" if any(t in ("float", "list[float]") for t in types) else "list[int]"
 
 
 def expr_type(node: ast.expr, names: dict[str, str], funcs: dict[str, str]) -> str:
-    """"int", "bool" or "float": the gpucc type of `node` (unknown names count as int)."""
+    """"int", "bool", "float", "list[int]" or "list[float]": the gpucc type of `node` (unknown
+    names count as int)."""
     t = lambda n: expr_type(n, names, funcs)
     if isinstance(node, ast.Constant):
         return {bool: "bool", float: "float"}.get(type(node.value), "int")
     if isinstance(node, ast.Name):
         return names.get(node.id, "int")
+    if isinstance(node, ast.List):
+        return list_of(*map(t, node.elts))
+    if isinstance(node, ast.Subscript):
+        lt = t(node.value)
+        return lt if isinstance(node.slice, ast.Slice) else lt[5:-1]
     if isinstance(node, ast.BinOp):
         lt, rt = t(node.left), t(node.right)
+        if lt.startswith("list") or rt.startswith("list"):
+            return list_of(*(x for x in (lt, rt) if x.startswith("list")))
         if isinstance(node.op, ast.Div) or "float" in (lt, rt):
             return "float"
         return "bool" if isinstance(node.op, BITWISE) and lt == rt == "bool" else "int"
@@ -35,23 +52,43 @@ def expr_type(node: ast.expr, names: dict[str, str], funcs: dict[str, str]) -> s
             return "bool"
         return "float" if t(node.operand) == "float" else "int"
     if isinstance(node, ast.IfExp):
-        return "float" if "float" in (t(node.body), t(node.orelse)) else t(node.body)
+        bt, ot = t(node.body), t(node.orelse)
+        if bt.startswith("list"):
+            return list_of(bt, ot)
+        return "float" if "float" in (bt, ot) else bt
     if isinstance(node, ast.BoolOp):  # one type in a value; only the truth counts otherwise
-        return t(node.values[0])
+        first = t(node.values[0])
+        return list_of(*map(t, node.values)) if first.startswith("list") else first
     if isinstance(node, ast.Compare):
         return "bool"
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         f = node.func.id
-        if f in ("int", "float", "bool"):
+        if f in ("int", "float", "bool", "range"):
             return f
-        if f in ("abs", "min", "max"):
-            return "float" if t(node.args[0]) == "float" else "int"
+        if f in ("abs", "min", "max", "sum"):
+            at = t(node.args[0])
+            return "float" if at in ("float", "list[float]") else "int"
+        if f == "sorted":
+            return t(node.args[0])
         return funcs.get(f, "int")
     return "int"
 
 
 def _annotation(node) -> str | None:
-    return node.id if isinstance(node, ast.Name) else None
+    return ast.unparse(node) if isinstance(node, (ast.Name, ast.Subscript)) else None
+
+
+def _list_store(node: ast.AST) -> tuple[str, ast.expr] | None:
+    """(name, value) of `name.append(value)` or `name[i] = value`, else None."""
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        f = node.value.func
+        if isinstance(f, ast.Attribute) and f.attr == "append" and isinstance(f.value, ast.Name):
+            return f.value.id, node.value.args[0]
+    if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Subscript):
+        target = node.targets[0].value
+        if isinstance(target, ast.Name):
+            return target.id, node.value
+    return None
 
 
 def local_types(fn: ast.FunctionDef, funcs: dict[str, str]) -> dict[str, str]:
@@ -69,7 +106,10 @@ def local_types(fn: ast.FunctionDef, funcs: dict[str, str]) -> dict[str, str]:
         changed = False
         for node in ast.walk(fn):
             if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
-                target, t = node.target.id, "int"
+                target, t = node.target.id, expr_type(node.iter, names, funcs)
+                t = "int" if t == "range" else t[5:-1]
+            elif (store := _list_store(node)) and names.get(store[0]) == "list[int]":
+                target, t = store[0], list_of(expr_type(store[1], names, funcs))
             elif isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
                 target, t = node.targets[0].id, expr_type(node.value, names, funcs)
             elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
@@ -77,10 +117,10 @@ def local_types(fn: ast.FunctionDef, funcs: dict[str, str]) -> dict[str, str]:
                 t = expr_type(ast.BinOp(node.target, node.op, node.value), names, funcs)
             else:
                 continue
-            if target in fixed or names.get(target) == "float":
+            if target in fixed or names.get(target) in WIDE:
                 continue
-            if t == "float" or target not in names:
-                changed = changed or t == "float" or target not in names
+            if t in WIDE or target not in names:
+                changed = True
                 names[target] = t
     return names
 
@@ -112,10 +152,29 @@ class Tower(ast.NodeTransformer):
     def _float_name(self, target) -> bool:
         return isinstance(target, ast.Name) and self.names.get(target.id) == "float"
 
+    def _float_list(self, node: ast.expr) -> bool:
+        return expr_type(node, self.names, self.funcs) == "list[float]"
+
     def visit_Assign(self, node):
         self.generic_visit(node)
-        if self._float_name(node.targets[0]):
+        target = node.targets[0]
+        if self._float_name(target) or (isinstance(target, ast.Subscript) and self._float_list(target.value)):
             node.value = _to_float(node.value)
+        return node
+
+    def visit_List(self, node):
+        self.generic_visit(node)
+        if self._float_list(node):
+            node.elts = [_to_float(e) for e in node.elts]
+        return node
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr == "append" and self._float_list(f.value):
+            node.args = [_to_float(node.args[0])]
+        if isinstance(f, ast.Name) and f.id == "sum" and self._float_list(node.args[0]):
+            return _to_float(node)  # sum of an empty list[float] is 0.0
         return node
 
     def visit_AnnAssign(self, node):

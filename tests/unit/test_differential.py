@@ -18,7 +18,8 @@ from tests.oracle.tower import expr_type, local_types
 
 INTS = st.one_of(st.sampled_from(EDGE_VALUES), st.integers(-10, 10), st.integers(INT64_MIN, INT64_MAX))
 FLOATS = st.one_of(st.sampled_from(FLOAT_EDGE_VALUES), st.integers(-40, 40).map(lambda n: n / 4), st.floats())
-ARG = {"int": INTS, "bool": st.booleans(), "float": FLOATS}
+ARG = {"int": INTS, "bool": st.booleans(), "float": FLOATS, "list[int]": st.lists(INTS, max_size=6),
+       "list[float]": st.lists(FLOATS, max_size=6)}
 
 
 @settings(max_examples=40, deadline=None)
@@ -58,6 +59,10 @@ def _forms(source: str) -> set[str]:
             out.add("chain" if len(node.ops) > 1 else "compare")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             out.add(f"range/{len(node.args)}" if node.func.id == "range" else f"call {node.func.id}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            out.add(f"method {node.func.attr}")
+        elif isinstance(node, ast.Slice):
+            out.add("slice step" if node.step else "slice")
         elif isinstance(node, ast.Constant) and type(node.value) is float:
             out.add("float literal")
         elif isinstance(node, ast.FunctionDef):
@@ -69,6 +74,8 @@ def _forms(source: str) -> set[str]:
             out.add("mutual recursion" if calls & set(later) else "")  # a call forward: ev <-> od
             out.update(_typed_forms(node, {f.name: ast.unparse(f.returns) for f in tree.body}))
         elif isinstance(node, (ast.For, ast.While)):
+            if isinstance(node, ast.For) and not ast.unparse(node.iter).startswith("range("):
+                out.add("for over a list")
             inner = [n for stmt in node.body for n in ast.walk(stmt)]
             out.add("nested loop" if any(isinstance(n, (ast.For, ast.While)) for n in inner) else "")
             out.add("return in loop" if any(isinstance(n, ast.Return) for n in inner) else "")
@@ -102,8 +109,10 @@ def test_generator_covers_every_form_of_the_language():
                "compare", "int vs float compare", "Lt", "LtE", "Eq", "NotEq", "Gt", "GtE", "range/1", "range/2", "range/3",
                "nested loop", "-> int", "-> bool", "-> float", "-> None", "param int", "param bool", "param float",
                "self-recursion", "mutual recursion", "return in loop", "bare return", "float literal", "widened local",
-               "shift 0", "shift 63", "shift 64", "shift -1"]
-              + [f"call {b}" for b in ("abs", "min", "max", "int", "float", "bool")]
+               "shift 0", "shift 63", "shift 64", "shift -1",
+               "List", "Subscript", "slice", "slice step", "In", "NotIn", "method append", "method sort",
+               "for over a list", "param list[int]", "param list[float]", "-> list[int]", "-> list[float]"]
+              + [f"call {b}" for b in ("abs", "min", "max", "int", "float", "bool", "len", "sum", "sorted")]
               + [f"BinOp.{o}" for o in ops] + [f"AugAssign.{o}" for o in ops])  # fmt: skip
     assert [w for w in wanted if forms[w] < 5] == []
 
@@ -114,8 +123,8 @@ def test_long_run_reports_disagreements_and_exits_1(tmp_path, monkeypatch, capsy
     assert "checked 120 (program, input) pairs on cpu and 40 on reference" in capsys.readouterr().out
     assert not out.exists()
 
-    def off_by_one(sources, calls, backend, step_limit):  # a VM that gets one answer wrong
-        got = real(sources, calls, backend, step_limit)
+    def off_by_one(sources, calls, *settings):  # a VM that gets one answer wrong
+        got = real(sources, calls, *settings)
         return ["wrong"] + got[1:]
 
     real = fuzz_differential.vm_outcomes
@@ -123,4 +132,4 @@ def test_long_run_reports_disagreements_and_exits_1(tmp_path, monkeypatch, capsy
     assert fuzz_differential.main(["--pairs", "20", "--reference", "0", "--out", str(out)]) == 1
     assert "1 disagreements with CPython" in capsys.readouterr().out
     text = out.read_text()
-    assert "def f(a: int, b: int, c: bool, x: float, y: float)" in text and ", VM wrong" in text
+    assert "def f(a: int, b: int, c: bool, x: float, y: float" in text and ", VM wrong" in text

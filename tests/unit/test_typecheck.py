@@ -125,6 +125,16 @@ def test_limits():
     assert err.code == errors.E_TOO_MANY_CONSTANTS and err.line == limits.MAX_CONSTS + 3
 
 
+def test_the_first_error_is_reported_after_the_walk_goes_on():
+    """A failed statement does not end the check (a later one may widen a local it reads);
+    with no such widening the first error is the one reported, not a later one."""
+    src = "def f(xs: list[int], fs: list[float]) -> int:\n    q = xs + fs\n    r = 1 + True\n    s = xs and 1\n    return q\n"
+    err = compile_error(src)
+    assert (errors.NAMES[err.code], err.line) == ("E_OPERAND_TYPES", 2), err.format()
+    widened = "def f(u: int, fs: list[float]) -> float:\n    z = u\n    q = [z] + fs\n    if q:\n        z = fs[0]\n    return q[0]\n"
+    assert compile_source(widened).ok(0)  # z holds floats (assigned one later): [z] is a list[float]
+
+
 ACCEPTED = [
     # definite assignment through both branches, elif chains, loops left by break
     "def f(c: bool) -> int:\n    if c:\n        x = 1\n    else:\n        x = 2\n    return x\n",

@@ -70,8 +70,8 @@ def test_new_list_get_set_len_follow_python():
     LIST_GET
     RETURN
 .func set_then_sum xs i v
-    LOAD_VAR2 xs, i
     LOAD_VAR v
+    LOAD_VAR2 xs, i
     LIST_SET
     LOAD_VAR xs
     LIST_SUM 0
