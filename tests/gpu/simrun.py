@@ -4,8 +4,9 @@ The simulator must be switched on before numba is imported, so tests call this s
 a subprocess and compare what it writes with the CPU backend's results:
 
     python simrun.py compile SOURCES.json OUT.npz   # every CompiledBatch array
-    python simrun.py vm IN.npz OUT.npz              # every Results array (IN: see vm_input;
-                                                    # optional x_max_threads caps the threads)
+    python simrun.py vm IN.npz OUT.npz              # every Results array, x_threads and
+                                                    # x_heap_words (IN: see vm_input; optional
+                                                    # x_max_threads caps the threads)
     python simrun.py resident IN.json OUT.npz       # the session's device-resident path: every
                                                     # CompiledBatch and Results array, and the
                                                     # copies counted (IN: see _resident)
@@ -51,7 +52,8 @@ def _vm(path):
         vm.cuda.MAX_THREADS = int(data["x_max_threads"])
     results = vm.launch(Program(**pick("p_")), JobTable(**pick("j_")), backend="cuda", limits=limits)
     assert results.meta.get("backend") == "cuda", results.meta
-    return arrays(results)
+    return {**arrays(results), "x_threads": np.int64(results.meta["threads"]),
+            "x_heap_words": np.int64(results.meta["heap_words"])}  # fmt: skip
 
 
 def _compile(path):

@@ -59,6 +59,7 @@ def test_simulated_launch_matches_cpu(tmp_path: Path):
     assert {S.OK, S.ASSERT_FAILED, S.OVERFLOW, S.ZERO_DIVISION, S.RECURSION_LIMIT, S.STEP_LIMIT} <= endings
     got = simulate("vm", tmp_path, vm_input(program, jobs, LIMITS))
     assert_same_arrays(arrays(expected), got)
+    assert (got["x_heap_words"], got["x_threads"]) == (1, len(jobs))  # no lists: no heap, a thread per job
 
 
 def test_simulated_grid_stride_and_empty_launch(tmp_path: Path):
@@ -112,3 +113,4 @@ def test_simulated_launch_with_lists_matches_cpu(tmp_path: Path):
     assert {S.OK, S.MEMORY_LIMIT, S.INVALID_BYTECODE} <= set(expected.status.tolist())
     got = simulate("vm", tmp_path, {**vm_input(program, jobs, limits), "x_max_threads": np.int64(2)})
     assert_same_arrays(arrays(expected), got)
+    assert got["x_heap_words"] == limits.heap_size
