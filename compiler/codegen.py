@@ -4,7 +4,8 @@
 with the type checker's annotations (see compiler/typecheck.py) and emits (opcode, operand)
 pairs from vm/opcodes.py, a source line per instruction, the unit's constant pool and per
 function its entry (relative to the unit's first instruction) and max operand-stack depth.
-Expressions, conditions and the emitter are in compiler/codegen_expr.py.
+Expressions and conditions are in compiler/codegen_expr.py, the emitter and its jump
+chains in compiler/emit.py.
 
 Functions are laid out in function-table order; import stubs have no code.  Jump operands
 are relative to the function's entry.  Statements after one that cannot continue are not
@@ -21,9 +22,10 @@ from __future__ import annotations
 from numba.extending import register_jitable
 
 from compiler import nodes
-from compiler.codegen_expr import (
-    BIN_OPCODES, CG_DEPTH, CG_ENTRY, CG_MAXD, CG_NCONST, CG_PC, CG_WIDTH, FLOAT_OPCODES, emit, emit_branch,
-    emit_convert, emit_expr, emit_truth, float_op, patch, patch_to,
+from compiler.codegen_expr import emit_branch, emit_expr
+from compiler.emit import (
+    BIN_OPCODES, CG_DEPTH, CG_ENTRY, CG_MAXD, CG_NCONST, CG_PC, CG_WIDTH, FLOAT_OPCODES, emit, emit_convert, emit_truth,
+    float_op, patch, patch_to,
 )  # fmt: skip
 from compiler.errors import E_PROGRAM_TOO_LARGE
 from compiler.peephole import optimize, pack

@@ -1,6 +1,7 @@
 """Helpers shared by the statement parser (compiler.parser) and the expression parser
-(compiler.parser_expr): the scratch-array layout, node allocation, error filling, token tests,
-type annotations and docstrings.  Numba subset: nothing allocates or raises.
+(compiler.parser_expr, compiler.parser_opstack): the scratch-array layout, node allocation,
+error filling, token tests, type annotations and docstrings.  Numba subset: nothing allocates
+or raises.
 """
 
 from __future__ import annotations

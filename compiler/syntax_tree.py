@@ -77,8 +77,9 @@ def _make_parse_one(fp):
 
 
 _parse_one = _make_parse_one(fingerprint(
-    "compiler/parser.py", "compiler/parser_expr.py", "compiler/parser_util.py", "compiler/tokens.py", "compiler/nodes.py",
-    "compiler/errors.py", "compiler/limits.py", "vm/opcodes.py", "vm/valuetypes.py",
+    "compiler/parser.py", "compiler/parser_expr.py", "compiler/parser_opstack.py", "compiler/parser_util.py",
+    "compiler/tokens.py", "compiler/nodes.py", "compiler/errors.py", "compiler/limits.py", "vm/opcodes.py",
+    "vm/valuetypes.py",
 ))  # fmt: skip
 
 

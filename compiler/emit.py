@@ -1,0 +1,174 @@
+"""Emission primitives of the code generator (phase 4), shared by compiler.codegen
+(statements) and compiler.codegen_expr (expressions): the emitter and its jump chains, and
+the instruction choices for conversions, truth tests, comparisons, builtin calls and
+integer constants.
+
+Kernel bodies (numba subset).  Instructions go to `code` / `lines` at cg[CG_PC] (the codegen
+state below); emit tracks the operand-stack depth.  Forward jumps are emitted with a
+placeholder operand that chains the jumps waiting for the same label (-1 ends a chain) and
+are patched when the label is reached (patch, patch_to).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba.extending import register_jitable
+
+from compiler import nodes
+from compiler.errors import E_TOO_MANY_CONSTANTS
+from compiler.limits import MAX_CONSTS
+from compiler.scope import B_ABS, B_BOOL, B_FLOAT, B_INT, B_LEN, B_MIN, B_SORTED, B_SUM, fail
+from compiler.typerules import T_EMPTY_LIST, element_type, is_list
+from vm import opcodes as O
+from vm.valuetypes import T_BOOL, T_FLOAT, T_LIST_FLOAT
+
+CMP_IN, CMP_NOT_IN, BIN_DIV = nodes.CMP_IN, nodes.CMP_NOT_IN, nodes.BIN_DIV
+LOAD_CONST, LOAD_INT, UNARY_NOT = O.LOAD_CONST, O.LOAD_INT, O.UNARY_NOT
+
+# stack effects from the opcode table (CALL's variable pops are applied by the caller)
+POPS, PUSHES = O.stack_effects()
+# by nodes.BIN_* code: the int instruction and the float one (-1: none; `/` is always float)
+BIN_OPCODES = np.array([O.BINARY_ADD, O.BINARY_SUB, O.BINARY_MUL, O.BINARY_FLOORDIV, O.BINARY_MOD, -1, O.BINARY_POW,
+                        O.BINARY_AND, O.BINARY_OR, O.BINARY_XOR, O.BINARY_LSHIFT, O.BINARY_RSHIFT], dtype=np.int32)
+FLOAT_OPCODES = np.array([O.FLOAT_ADD, O.FLOAT_SUB, O.FLOAT_MUL, O.FLOAT_FLOORDIV, O.FLOAT_MOD, O.FLOAT_DIV,
+                          O.FLOAT_POW, -1, -1, -1, -1, -1], dtype=np.int32)  # fmt: skip
+CMP_OPCODES = np.array(O.CMP_OPCODES, dtype=np.int32)
+INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+
+# codegen state (int64[CG_WIDTH])
+CG_PC, CG_ENTRY, CG_DEPTH, CG_MAXD, CG_NCONST = range(5)
+CG_WIDTH = 5
+
+
+@register_jitable
+def emit(code, lines, cg, opc, arg, line):
+    """Append one instruction (past capacity only counts: codegen then fails) and track
+    the operand-stack depth.  Returns its pc."""
+    pc = cg[CG_PC]
+    if pc < code.shape[0]:
+        code[pc, 0] = opc
+        code[pc, 1] = arg
+        lines[pc] = line
+    cg[CG_PC] = pc + 1
+    d = cg[CG_DEPTH] - POPS[opc] + PUSHES[opc]
+    cg[CG_DEPTH] = d
+    if d > cg[CG_MAXD]:
+        cg[CG_MAXD] = d
+    return pc
+
+
+@register_jitable
+def patch_to(code, chain, target):
+    """Point every jump of a placeholder chain at `target` (relative to the entry)."""
+    p = chain
+    while 0 <= p < code.shape[0]:
+        nxt = code[p, 1]
+        code[p, 1] = target
+        p = nxt
+
+
+@register_jitable
+def patch(code, cg, chain):
+    """Point every jump of a placeholder chain at the current pc."""
+    patch_to(code, chain, cg[CG_PC] - cg[CG_ENTRY])
+
+
+@register_jitable
+def emit_convert(code, lines, cg, want, got, line):
+    """Convert the value on top (of type got) for a place that wants type want: an int or
+    bool where a float is wanted becomes a float."""
+    if want == T_FLOAT and got != T_FLOAT:
+        emit(code, lines, cg, O.INT_TO_FLOAT, 0, line)
+
+
+@register_jitable
+def emit_truth(code, lines, cg, t, line):
+    """Make the value on top (of type t) testable by the truth jumps (nonzero = true):
+    a float becomes bool(x) (-0.0 is false), a list its length."""
+    if t == T_FLOAT:
+        emit(code, lines, cg, O.FLOAT_TRUTH, 0, line)
+    elif is_list(t):
+        emit(code, lines, cg, O.LIST_LEN, 0, line)
+
+
+@register_jitable
+def needs_truth(t):
+    """Whether a value of type t is not its own truth value (see emit_truth)."""
+    return t == T_FLOAT or is_list(t)
+
+
+@register_jitable
+def float_flag(t):
+    """The float-elements operand (1 / 0) of a list instruction on list type t."""
+    return 1 if t == T_LIST_FLOAT else 0
+
+
+@register_jitable
+def float_op(bop, lt, rt):
+    """Whether binary op bop on these operand types runs as a float instruction."""
+    return bop == BIN_DIV or lt == T_FLOAT or rt == T_FLOAT
+
+
+@register_jitable
+def emit_compare(code, lines, cg, cmp, lt, rt, line):
+    """Push `a <cmp> b` for a, b of types lt, rt (floats: COMPARE_NUM, exact for int vs float;
+    `x in xs`: LIST_CONTAINS; lists: LIST_EQ)."""
+    if cmp == CMP_IN or cmp == CMP_NOT_IN:
+        emit(code, lines, cg, O.LIST_CONTAINS, O.CMP_EQ + 8 * lt + 128 * element_type(rt), line)
+        if cmp == CMP_NOT_IN:
+            emit(code, lines, cg, UNARY_NOT, 0, line)
+    elif is_list(lt):
+        emit(code, lines, cg, O.LIST_EQ, float_flag(lt if lt != T_EMPTY_LIST else rt), line)
+        if cmp == O.CMP_NE:
+            emit(code, lines, cg, UNARY_NOT, 0, line)
+    elif lt == T_FLOAT or rt == T_FLOAT:
+        emit(code, lines, cg, O.COMPARE_NUM, cmp + 8 * lt + 128 * rt, line)
+    else:
+        emit(code, lines, cg, CMP_OPCODES[cmp], 0, line)
+
+
+@register_jitable
+def emit_builtin_arg(code, lines, cg, b, i, t, result, line):
+    """What a call of builtin b (scope.B_*) does once its argument i (of type t) is pushed."""
+    if b == B_LEN:
+        emit(code, lines, cg, O.LIST_LEN, 0, line)
+    elif b == B_SUM:
+        emit(code, lines, cg, O.LIST_SUM, float_flag(t), line)
+    elif b == B_SORTED:
+        emit(code, lines, cg, O.LIST_SORTED, float_flag(t), line)
+    elif b == B_BOOL:
+        if is_list(t):
+            emit(code, lines, cg, O.LIST_LEN, 0, line)
+        if t != T_BOOL:
+            emit(code, lines, cg, O.FLOAT_TRUTH if t == T_FLOAT else O.INT_TRUTH, 0, line)
+    elif is_list(t):  # min(xs) / max(xs)
+        emit(code, lines, cg, O.LIST_MIN if b == B_MIN else O.LIST_MAX, float_flag(t), line)
+    elif b == B_ABS:
+        emit(code, lines, cg, O.FLOAT_ABS if t == T_FLOAT else O.INT_ABS, 0, line)
+    elif b == B_INT:
+        if t == T_FLOAT:
+            emit(code, lines, cg, O.FLOAT_TO_INT, 0, line)
+    elif b == B_FLOAT:
+        emit_convert(code, lines, cg, T_FLOAT, t, line)
+    elif i > 0:  # min / max fold left to right, as Python compares
+        if b == B_MIN:
+            emit(code, lines, cg, O.FLOAT_MIN2 if result == T_FLOAT else O.INT_MIN2, 0, line)
+        else:
+            emit(code, lines, cg, O.FLOAT_MAX2 if result == T_FLOAT else O.INT_MAX2, 0, line)
+
+
+@register_jitable
+def emit_int(code, lines, cg, consts, v, line, err, s, e):
+    if INT32_MIN <= v <= INT32_MAX:
+        emit(code, lines, cg, LOAD_INT, v, line)
+        return
+    k = 0
+    while k < cg[CG_NCONST] and consts[k] != v:
+        k += 1
+    if k == cg[CG_NCONST]:
+        if k >= consts.shape[0] or k >= MAX_CONSTS:
+            fail(err, E_TOO_MANY_CONSTANTS, s, e, MAX_CONSTS)
+            return
+        consts[k] = v
+        cg[CG_NCONST] = k + 1
+    emit(code, lines, cg, LOAD_CONST, k, line)
