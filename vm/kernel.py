@@ -24,6 +24,11 @@ gives back the cost of the part of its sequence that did not run (vm/reference.p
 Speed notes: the dispatch is one if/elif chain that LLVM turns into a jump table; LLVM
 inlines arith/compare and folds their dispatch on the (constant) op; array indices go
 through ix().  No numba-level inline="always": numba-cuda cannot compile that IR to PTX.
+The hot loop holds only the int instructions: ASSERT_CMP, the numeric and the list
+instructions (calls) leave it and run in the loop around it.  LLVM weighs every arm of the
+dispatch alike, so arms with calls inside the hot loop took registers from the int
+instructions (spills in the dispatch itself, 15-20% slower per instruction: see
+benchmarks/RESULTS.md).
 Packed operands (vm.opcodes) are split as lo = arg & 0xFFFF, hi = arg >> 16 (and hi's two
 bytes as (arg >> 16) & 0xFF, arg >> 24).
 """
@@ -36,7 +41,7 @@ from numba.extending import register_jitable
 from vm.floats import typed_compare
 from vm.intmath import INT64_MIN, arith, compare
 from vm.kernel_lists import enter_arguments, list_compare, list_length, list_op, list_typed
-from vm.kernel_numeric import numeric_op
+from vm.kernel_numeric import numeric_value
 from vm.opcodes import (
     ADD_TO_VAR,
     ASSERT_CMP,
@@ -241,191 +246,246 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
         pc = entry
         ubase = unit_func_start[func_unit[g]]  # the running unit's first function: CALL operands add to it
         while True:
-            if left == 0:
-                st = STEP_LIMIT
-                break
-            op = code[ix(2 * pc)]
-            arg = np.int64(code[ix(2 * pc + 1)])  # int64 in plain Python too
-            left -= 1
-            n_cost += cost_of[ix(op)]
-            if op == LOAD_VAR:
-                stack[ix(sp)] = stack[ix(fp + arg)]
-                sp += 1
-                pc += 1
-            elif op == LOAD_INT:
-                stack[ix(sp)] = arg
-                sp += 1
-                pc += 1
-            elif op == STORE_VAR:
-                sp -= 1
-                stack[ix(fp + arg)] = stack[ix(sp)]
-                pc += 1
-            elif op == LOAD_VAR2:
-                stack[ix(sp)] = stack[ix(fp + (arg & 0xFFFF))]
-                stack[ix(sp + 1)] = stack[ix(fp + (arg >> 16))]
-                sp += 2
-                pc += 1
-            elif op == STORE_LOAD:
-                stack[ix(fp + (arg & 0xFFFF))] = stack[ix(sp - 1)]
-                stack[ix(sp - 1)] = stack[ix(fp + (arg >> 16))]
-                pc += 1
-            elif (op == JUMP_IF_NOT_LT_INT or op == JUMP_IF_NOT_LE_INT or op == JUMP_IF_NOT_EQ_INT
-                  or op == JUMP_IF_NOT_NE_INT or op == JUMP_IF_NOT_GT_INT or op == JUMP_IF_NOT_GE_INT):
-                sp -= 1
-                if compare(op - JUMP_IF_NOT_LT_INT, stack[ix(sp)], arg >> 16) == 0:
-                    pc = entry + (arg & 0xFFFF)
-                else:
-                    pc += 1
-            # one branch per binary op and its _INT / VAR_ forms: arith's dispatch on op folds away
-            elif op == BINARY_ADD or op == BINARY_ADD_INT or op == VAR_ADD_INT:
-                a, b, sp = operands(op - BINARY_ADD, op - BINARY_ADD_INT, arg, stack, sp, fp)
-                st, r = arith(BINARY_ADD, a, b)
-                if st != OK:
+            other = False  # whether the hot loop stopped at an instruction it leaves to the code below it
+            while True:  # the hot loop: the int instructions
+                if left == 0:
+                    st = STEP_LIMIT
                     break
-                stack[ix(sp - 1)] = r
-                pc += 1
-            elif op == BINARY_SUB or op == BINARY_SUB_INT or op == VAR_SUB_INT:
-                a, b, sp = operands(op - BINARY_SUB, op - BINARY_SUB_INT, arg, stack, sp, fp)
-                st, r = arith(BINARY_SUB, a, b)
-                if st != OK:
-                    break
-                stack[ix(sp - 1)] = r
-                pc += 1
-            elif op == BINARY_MUL or op == BINARY_MUL_INT or op == VAR_MUL_INT:
-                a, b, sp = operands(op - BINARY_MUL, op - BINARY_MUL_INT, arg, stack, sp, fp)
-                st, r = arith(BINARY_MUL, a, b)
-                if st != OK:
-                    break
-                stack[ix(sp - 1)] = r
-                pc += 1
-            elif op == BINARY_FLOORDIV or op == BINARY_FLOORDIV_INT or op == VAR_FLOORDIV_INT:
-                a, b, sp = operands(op - BINARY_FLOORDIV, op - BINARY_FLOORDIV_INT, arg, stack, sp, fp)
-                st, r = arith(BINARY_FLOORDIV, a, b)
-                if st != OK:
-                    break
-                stack[ix(sp - 1)] = r
-                pc += 1
-            elif op == BINARY_MOD or op == BINARY_MOD_INT or op == VAR_MOD_INT:
-                a, b, sp = operands(op - BINARY_MOD, op - BINARY_MOD_INT, arg, stack, sp, fp)
-                st, r = arith(BINARY_MOD, a, b)
-                if st != OK:
-                    break
-                stack[ix(sp - 1)] = r
-                pc += 1
-            elif (op == JUMP_IF_NOT_LT or op == JUMP_IF_NOT_LE or op == JUMP_IF_NOT_EQ
-                  or op == JUMP_IF_NOT_NE or op == JUMP_IF_NOT_GT or op == JUMP_IF_NOT_GE):
-                sp -= 2
-                if compare(op - JUMP_IF_NOT_LT, stack[ix(sp)], stack[ix(sp + 1)]) == 0:
-                    pc = entry + arg
-                else:
-                    pc += 1
-            elif (op == JUMP_IF_NOT_LT_VARS or op == JUMP_IF_NOT_LE_VARS or op == JUMP_IF_NOT_EQ_VARS
-                  or op == JUMP_IF_NOT_NE_VARS or op == JUMP_IF_NOT_GT_VARS or op == JUMP_IF_NOT_GE_VARS):
-                a = stack[ix(fp + ((arg >> 16) & 0xFF))]
-                if compare(op - JUMP_IF_NOT_LT_VARS, a, stack[ix(fp + (arg >> 24))]) == 0:
-                    pc = entry + (arg & 0xFFFF)
-                else:
-                    pc += 1
-            elif (op == JUMP_IF_NOT_LT_VAR_INT or op == JUMP_IF_NOT_LE_VAR_INT or op == JUMP_IF_NOT_EQ_VAR_INT
-                  or op == JUMP_IF_NOT_NE_VAR_INT or op == JUMP_IF_NOT_GT_VAR_INT or op == JUMP_IF_NOT_GE_VAR_INT):
-                a = stack[ix(fp + ((arg >> 16) & 0xFF))]
-                if compare(op - JUMP_IF_NOT_LT_VAR_INT, a, arg >> 24) == 0:
-                    pc = entry + (arg & 0xFFFF)
-                else:
-                    pc += 1
-            elif op == JUMP:
-                pc = entry + arg
-            elif op == JUMP_IF_FALSE or op == JUMP_IF_TRUE:
-                sp -= 1
-                if (stack[ix(sp)] != 0) == (op == JUMP_IF_TRUE):
-                    pc = entry + arg
-                else:
-                    pc += 1
-            elif (op == COMPARE_LT or op == COMPARE_LE or op == COMPARE_EQ or op == COMPARE_NE
-                  or op == COMPARE_GT or op == COMPARE_GE):
-                sp -= 1
-                stack[ix(sp - 1)] = compare(op - COMPARE_LT, stack[ix(sp - 1)], stack[ix(sp)])
-                pc += 1
-            elif op == INC_VAR or op == ADD_TO_VAR:
-                s = fp + arg
-                k = 1
-                if op == ADD_TO_VAR:
-                    s = fp + (arg & 0xFFFF)
-                    k = arg >> 16
-                st, r = arith(BINARY_ADD, stack[ix(s)], k)
-                if st != OK:
-                    n_cost -= cost_of[STORE_VAR]  # the sequence's STORE_VAR did not run
-                    break
-                stack[ix(s)] = r
-                pc += 1
-            elif op == FOR_LOOP or op == FOR_RANGE:
-                s = fp + (arg if op == FOR_RANGE else arg >> 16)
-                counter = stack[ix(s)]
-                stop = stack[ix(s + 1)]
-                step = stack[ix(s + 2)]
-                if (step > 0 and counter < stop) or (step < 0 and counter > stop):
-                    stack[ix(sp)] = counter
+                op = code[ix(2 * pc)]
+                arg = np.int64(code[ix(2 * pc + 1)])  # int64 in plain Python too
+                left -= 1
+                n_cost += cost_of[ix(op)]
+                if op == LOAD_VAR:
+                    stack[ix(sp)] = stack[ix(fp + arg)]
                     sp += 1
-                    st, r = arith(BINARY_ADD, counter, step)
-                    stack[ix(s)] = r if st == OK else stop  # past int64: the loop ends
-                    st = OK
-                    pc = pc + 2 if op == FOR_RANGE else entry + (arg & 0xFFFF)
-                else:
                     pc += 1
-            elif op == LOAD_CONST:
-                stack[ix(sp)] = consts[unit_const_start[func_unit[g]] + arg]
-                sp += 1
-                pc += 1
-            elif op == CALL:
-                callee = ubase + arg
-                callee_base = ubase
-                if func_import[callee] >= 0:  # a stub: the job's link row says what runs
-                    callee = resolve(callee, link_row, func_import, func_nparams, func_ok, links)
-                    if callee < 0:
+                elif op == LOAD_INT:
+                    stack[ix(sp)] = arg
+                    sp += 1
+                    pc += 1
+                elif op == STORE_VAR:
+                    sp -= 1
+                    stack[ix(fp + arg)] = stack[ix(sp)]
+                    pc += 1
+                elif op == LOAD_VAR2:
+                    stack[ix(sp)] = stack[ix(fp + (arg & 0xFFFF))]
+                    stack[ix(sp + 1)] = stack[ix(fp + (arg >> 16))]
+                    sp += 2
+                    pc += 1
+                elif op == STORE_LOAD:
+                    stack[ix(fp + (arg & 0xFFFF))] = stack[ix(sp - 1)]
+                    stack[ix(sp - 1)] = stack[ix(fp + (arg >> 16))]
+                    pc += 1
+                elif (op == JUMP_IF_NOT_LT_INT or op == JUMP_IF_NOT_LE_INT or op == JUMP_IF_NOT_EQ_INT
+                      or op == JUMP_IF_NOT_NE_INT or op == JUMP_IF_NOT_GT_INT or op == JUMP_IF_NOT_GE_INT):
+                    sp -= 1
+                    if compare(op - JUMP_IF_NOT_LT_INT, stack[ix(sp)], arg >> 16) == 0:
+                        pc = entry + (arg & 0xFFFF)
+                    else:
+                        pc += 1
+                # one branch per binary op and its _INT / VAR_ forms: arith's dispatch on op folds away
+                elif op == BINARY_ADD or op == BINARY_ADD_INT or op == VAR_ADD_INT:
+                    a, b, sp = operands(op - BINARY_ADD, op - BINARY_ADD_INT, arg, stack, sp, fp)
+                    st, r = arith(BINARY_ADD, a, b)
+                    if st != OK:
+                        break
+                    stack[ix(sp - 1)] = r
+                    pc += 1
+                elif op == BINARY_SUB or op == BINARY_SUB_INT or op == VAR_SUB_INT:
+                    a, b, sp = operands(op - BINARY_SUB, op - BINARY_SUB_INT, arg, stack, sp, fp)
+                    st, r = arith(BINARY_SUB, a, b)
+                    if st != OK:
+                        break
+                    stack[ix(sp - 1)] = r
+                    pc += 1
+                elif op == BINARY_MUL or op == BINARY_MUL_INT or op == VAR_MUL_INT:
+                    a, b, sp = operands(op - BINARY_MUL, op - BINARY_MUL_INT, arg, stack, sp, fp)
+                    st, r = arith(BINARY_MUL, a, b)
+                    if st != OK:
+                        break
+                    stack[ix(sp - 1)] = r
+                    pc += 1
+                elif op == BINARY_FLOORDIV or op == BINARY_FLOORDIV_INT or op == VAR_FLOORDIV_INT:
+                    a, b, sp = operands(op - BINARY_FLOORDIV, op - BINARY_FLOORDIV_INT, arg, stack, sp, fp)
+                    st, r = arith(BINARY_FLOORDIV, a, b)
+                    if st != OK:
+                        break
+                    stack[ix(sp - 1)] = r
+                    pc += 1
+                elif op == BINARY_MOD or op == BINARY_MOD_INT or op == VAR_MOD_INT:
+                    a, b, sp = operands(op - BINARY_MOD, op - BINARY_MOD_INT, arg, stack, sp, fp)
+                    st, r = arith(BINARY_MOD, a, b)
+                    if st != OK:
+                        break
+                    stack[ix(sp - 1)] = r
+                    pc += 1
+                elif (op == JUMP_IF_NOT_LT or op == JUMP_IF_NOT_LE or op == JUMP_IF_NOT_EQ
+                      or op == JUMP_IF_NOT_NE or op == JUMP_IF_NOT_GT or op == JUMP_IF_NOT_GE):
+                    sp -= 2
+                    if compare(op - JUMP_IF_NOT_LT, stack[ix(sp)], stack[ix(sp + 1)]) == 0:
+                        pc = entry + arg
+                    else:
+                        pc += 1
+                elif (op == JUMP_IF_NOT_LT_VARS or op == JUMP_IF_NOT_LE_VARS or op == JUMP_IF_NOT_EQ_VARS
+                      or op == JUMP_IF_NOT_NE_VARS or op == JUMP_IF_NOT_GT_VARS or op == JUMP_IF_NOT_GE_VARS):
+                    a = stack[ix(fp + ((arg >> 16) & 0xFF))]
+                    if compare(op - JUMP_IF_NOT_LT_VARS, a, stack[ix(fp + (arg >> 24))]) == 0:
+                        pc = entry + (arg & 0xFFFF)
+                    else:
+                        pc += 1
+                elif (op == JUMP_IF_NOT_LT_VAR_INT or op == JUMP_IF_NOT_LE_VAR_INT or op == JUMP_IF_NOT_EQ_VAR_INT
+                      or op == JUMP_IF_NOT_NE_VAR_INT or op == JUMP_IF_NOT_GT_VAR_INT or op == JUMP_IF_NOT_GE_VAR_INT):
+                    a = stack[ix(fp + ((arg >> 16) & 0xFF))]
+                    if compare(op - JUMP_IF_NOT_LT_VAR_INT, a, arg >> 24) == 0:
+                        pc = entry + (arg & 0xFFFF)
+                    else:
+                        pc += 1
+                elif op == JUMP:
+                    pc = entry + arg
+                elif op == JUMP_IF_FALSE or op == JUMP_IF_TRUE:
+                    sp -= 1
+                    if (stack[ix(sp)] != 0) == (op == JUMP_IF_TRUE):
+                        pc = entry + arg
+                    else:
+                        pc += 1
+                elif (op == COMPARE_LT or op == COMPARE_LE or op == COMPARE_EQ or op == COMPARE_NE
+                      or op == COMPARE_GT or op == COMPARE_GE):
+                    sp -= 1
+                    stack[ix(sp - 1)] = compare(op - COMPARE_LT, stack[ix(sp - 1)], stack[ix(sp)])
+                    pc += 1
+                elif op == INC_VAR or op == ADD_TO_VAR:
+                    s = fp + arg
+                    k = 1
+                    if op == ADD_TO_VAR:
+                        s = fp + (arg & 0xFFFF)
+                        k = arg >> 16
+                    st, r = arith(BINARY_ADD, stack[ix(s)], k)
+                    if st != OK:
+                        n_cost -= cost_of[STORE_VAR]  # the sequence's STORE_VAR did not run
+                        break
+                    stack[ix(s)] = r
+                    pc += 1
+                elif op == FOR_LOOP or op == FOR_RANGE:
+                    s = fp + (arg if op == FOR_RANGE else arg >> 16)
+                    counter = stack[ix(s)]
+                    stop = stack[ix(s + 1)]
+                    step = stack[ix(s + 2)]
+                    if (step > 0 and counter < stop) or (step < 0 and counter > stop):
+                        stack[ix(sp)] = counter
+                        sp += 1
+                        st, r = arith(BINARY_ADD, counter, step)
+                        stack[ix(s)] = r if st == OK else stop  # past int64: the loop ends
+                        st = OK
+                        pc = pc + 2 if op == FOR_RANGE else entry + (arg & 0xFFFF)
+                    else:
+                        pc += 1
+                elif op == LOAD_CONST:
+                    stack[ix(sp)] = consts[unit_const_start[func_unit[g]] + arg]
+                    sp += 1
+                    pc += 1
+                elif op == CALL:
+                    callee = ubase + arg
+                    callee_base = ubase
+                    if func_import[callee] >= 0:  # a stub: the job's link row says what runs
+                        callee = resolve(callee, link_row, func_import, func_nparams, func_ok, links)
+                        if callee < 0:
+                            st = INVALID_BYTECODE
+                            break
+                        callee_base = unit_func_start[func_unit[callee]]  # another unit's
+                    elif func_ok[callee] == 0:
                         st = INVALID_BYTECODE
                         break
-                    callee_base = unit_func_start[func_unit[callee]]  # another unit's
-                elif func_ok[callee] == 0:
-                    st = INVALID_BYTECODE
-                    break
-                if depth + 1 >= max_depth:
-                    st = RECURSION_LIMIT
-                    break
-                new_fp = sp - func_nparams[callee]
-                new_sp = new_fp + func_nlocals[callee]
-                if new_sp + func_max_stack[callee] > stack_size:
-                    st = STACK_LIMIT
-                    break
-                frames[depth, 0] = pc + 1
-                frames[depth, 1] = fp | (np.int64(ubase) << 32)  # int64 in plain Python too
-                frames[depth, 2] = g | (np.int64(entry) << 32)
-                depth += 1
-                g = callee
-                fp = new_fp
-                ubase = callee_base
-                entry = func_entry[g]
-                if link_row >= 0:
-                    counting, hidden, mark = attribute(func_unit[g] != entry_unit, counting, n_cost, hidden, mark)
-                while sp < new_sp:  # zero the callee's locals after its arguments
-                    stack[ix(sp)] = 0
+                    if depth + 1 >= max_depth:
+                        st = RECURSION_LIMIT
+                        break
+                    new_fp = sp - func_nparams[callee]
+                    new_sp = new_fp + func_nlocals[callee]
+                    if new_sp + func_max_stack[callee] > stack_size:
+                        st = STACK_LIMIT
+                        break
+                    frames[depth, 0] = pc + 1
+                    frames[depth, 1] = fp | (np.int64(ubase) << 32)  # int64 in plain Python too
+                    frames[depth, 2] = g | (np.int64(entry) << 32)
+                    depth += 1
+                    g = callee
+                    fp = new_fp
+                    ubase = callee_base
+                    entry = func_entry[g]
+                    if link_row >= 0:
+                        counting, hidden, mark = attribute(func_unit[g] != entry_unit, counting, n_cost, hidden, mark)
+                    while sp < new_sp:  # zero the callee's locals after its arguments
+                        stack[ix(sp)] = 0
+                        sp += 1
+                    pc = entry
+                elif op == RETURN or op == RETURN_VAR:
+                    result = stack[ix(sp - 1)] if op == RETURN else stack[ix(fp + arg)]
+                    if depth == 0:
+                        break
+                    depth -= 1
+                    sp = fp
+                    stack[ix(sp)] = result
                     sp += 1
-                pc = entry
-            elif op == RETURN or op == RETURN_VAR:
-                result = stack[ix(sp - 1)] if op == RETURN else stack[ix(fp + arg)]
-                if depth == 0:
+                    pc = frames[depth, 0]
+                    fp = frames[depth, 1] & 0xFFFFFFFF
+                    ubase = frames[depth, 1] >> 32
+                    g = frames[depth, 2] & 0xFFFFFFFF
+                    entry = frames[depth, 2] >> 32
+                    if link_row >= 0:
+                        counting, hidden, mark = attribute(func_unit[g] != entry_unit, counting, n_cost, hidden, mark)
+                elif op == ASSERT_TRUE:
+                    sp -= 1
+                    if stack[ix(sp)] == 0:
+                        lhs = stack[ix(sp)]
+                        st = ASSERT_FAILED
+                        break
+                    pc += 1
+                elif op == JUMP_IF_FALSE_OR_POP or op == JUMP_IF_TRUE_OR_POP:
+                    if (stack[ix(sp - 1)] != 0) == (op == JUMP_IF_TRUE_OR_POP):
+                        pc = entry + arg
+                    else:
+                        sp -= 1
+                        pc += 1
+                elif op == RANGE_CHECK:
+                    if stack[ix(fp + arg + 2)] == 0:
+                        st = VALUE_ERROR
+                        break
+                    pc += 1
+                elif op == UNARY_NEG:
+                    if stack[ix(sp - 1)] == INT64_MIN:
+                        st = OVERFLOW
+                        break
+                    stack[ix(sp - 1)] = -stack[ix(sp - 1)]
+                    pc += 1
+                elif op == UNARY_NOT:
+                    stack[ix(sp - 1)] = 1 if stack[ix(sp - 1)] == 0 else 0
+                    pc += 1
+                elif op == POP_TOP:
+                    sp -= 1
+                    pc += 1
+                elif op == DUP_TOP:
+                    stack[ix(sp)] = stack[ix(sp - 1)]
+                    sp += 1
+                    pc += 1
+                elif op == ROT_TWO:
+                    t = stack[ix(sp - 1)]
+                    stack[ix(sp - 1)] = stack[ix(sp - 2)]
+                    stack[ix(sp - 2)] = t
+                    pc += 1
+                elif op == ROT_THREE:
+                    t = stack[ix(sp - 1)]
+                    stack[ix(sp - 1)] = stack[ix(sp - 2)]
+                    stack[ix(sp - 2)] = stack[ix(sp - 3)]
+                    stack[ix(sp - 3)] = t
+                    pc += 1
+                elif op == NOP:
+                    pc += 1
+                else:  # ASSERT_CMP, a numeric or a list instruction
+                    other = True
                     break
-                depth -= 1
-                sp = fp
-                stack[ix(sp)] = result
-                sp += 1
-                pc = frames[depth, 0]
-                fp = frames[depth, 1] & 0xFFFFFFFF
-                ubase = frames[depth, 1] >> 32
-                g = frames[depth, 2] & 0xFFFFFFFF
-                entry = frames[depth, 2] >> 32
-                if link_row >= 0:
-                    counting, hidden, mark = attribute(func_unit[g] != entry_unit, counting, n_cost, hidden, mark)
-            elif op == ASSERT_CMP:
+            if not other:  # the job returned, failed or ran out of steps
+                break
+            # ASSERT_CMP, the numeric and the list instructions, out of the hot loop (see the module doc)
+            if op == ASSERT_CMP:
                 sp -= 2
                 a = stack[ix(sp)]
                 b = stack[ix(sp + 1)]
@@ -444,53 +504,6 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
                     st = ASSERT_FAILED
                     break
                 pc += 1
-            elif op == ASSERT_TRUE:
-                sp -= 1
-                if stack[ix(sp)] == 0:
-                    lhs = stack[ix(sp)]
-                    st = ASSERT_FAILED
-                    break
-                pc += 1
-            elif op == JUMP_IF_FALSE_OR_POP or op == JUMP_IF_TRUE_OR_POP:
-                if (stack[ix(sp - 1)] != 0) == (op == JUMP_IF_TRUE_OR_POP):
-                    pc = entry + arg
-                else:
-                    sp -= 1
-                    pc += 1
-            elif op == RANGE_CHECK:
-                if stack[ix(fp + arg + 2)] == 0:
-                    st = VALUE_ERROR
-                    break
-                pc += 1
-            elif op == UNARY_NEG:
-                if stack[ix(sp - 1)] == INT64_MIN:
-                    st = OVERFLOW
-                    break
-                stack[ix(sp - 1)] = -stack[ix(sp - 1)]
-                pc += 1
-            elif op == UNARY_NOT:
-                stack[ix(sp - 1)] = 1 if stack[ix(sp - 1)] == 0 else 0
-                pc += 1
-            elif op == POP_TOP:
-                sp -= 1
-                pc += 1
-            elif op == DUP_TOP:
-                stack[ix(sp)] = stack[ix(sp - 1)]
-                sp += 1
-                pc += 1
-            elif op == ROT_TWO:
-                t = stack[ix(sp - 1)]
-                stack[ix(sp - 1)] = stack[ix(sp - 2)]
-                stack[ix(sp - 2)] = t
-                pc += 1
-            elif op == ROT_THREE:
-                t = stack[ix(sp - 1)]
-                stack[ix(sp - 1)] = stack[ix(sp - 2)]
-                stack[ix(sp - 2)] = stack[ix(sp - 3)]
-                stack[ix(sp - 3)] = t
-                pc += 1
-            elif op == NOP:
-                pc += 1
             elif op >= FIRST_LIST or (op == COMPARE_NUM and list_typed(arg)):  # vm/kernel_lists.py
                 st, sp, hp, extra, advance = list_op(op, arg, stack, sp, fp, heap, hp)
                 if st != OK:
@@ -498,9 +511,12 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
                 n_cost += extra
                 pc += advance
             elif op >= FIRST_NUMERIC:  # vm/kernel_numeric.py (unknown opcodes: INVALID_BYTECODE)
-                st, sp = numeric_op(op, arg, stack, sp, POPS[ix(op)])
+                pops = POPS[ix(op)]
+                st, r = numeric_value(op, arg, stack[ix(sp - pops)], stack[ix(sp - 1)], pops)
                 if st != OK:
                     break
+                sp += 1 - pops
+                stack[ix(sp - 1)] = r
                 pc += 1
             else:  # verified code holds only opcodes of the table; one this kernel lacks
                 st = INVALID_BYTECODE

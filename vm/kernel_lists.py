@@ -70,13 +70,19 @@ from vm.status import (
 )
 from vm.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT
 
+# Most functions here take the heap array.  numba's CPU code counts references to array
+# arguments (atomic NRT increfs / decrefs, which its pruning leaves in functions this branchy),
+# costing more than most list instructions; these functions allocate nothing, so they are
+# compiled without NRT (CUDA has none anyway).
+nrt_free = register_jitable(_nrt=False)
+
 HEADER = 3  # len, cap, data offset
 MIN_CAP = 4
 CMP_EQ, CMP_NE = 2, 3
 INT64_MAX = 2**63 - 1
 
 
-@register_jitable
+@nrt_free
 def list_typed(arg):
     """Whether an ASSERT operand (cmp + 8 * ltype + 128 * rtype) names a list type."""
     lt = (arg >> 3) & 15
@@ -84,7 +90,7 @@ def list_typed(arg):
     return lt == T_LIST_INT or lt == T_LIST_FLOAT or rt == T_LIST_INT or rt == T_LIST_FLOAT
 
 
-@register_jitable
+@nrt_free
 def header(heap, hp, h):
     """(d, len, cap) of handle h; d == -1 when h is not a valid list handle."""
     if h < 0 or h > hp - HEADER:
@@ -97,7 +103,7 @@ def header(heap, hp, h):
     return d, n, cap
 
 
-@register_jitable
+@nrt_free
 def new_list(heap, hp, n):
     """(handle, hp after) of a new list of length n (its elements left to the caller, the
     spare capacity zeroed); handle -1 when it does not fit."""
@@ -113,7 +119,7 @@ def new_list(heap, hp, n):
     return h, hp + HEADER + cap
 
 
-@register_jitable
+@nrt_free
 def enter_arguments(j, n_params, job_args, pool, arg_lists, stack, heap):
     """(status, hp): the job's arguments into stack[0 .. n_params), each list argument (bit k
     of arg_lists[j]; args[j, k] an offset into pool: pool[o] = n, then the elements) copied
@@ -134,14 +140,14 @@ def enter_arguments(j, n_params, job_args, pool, arg_lists, stack, heap):
     return OK, hp
 
 
-@register_jitable
+@nrt_free
 def less(is_float, a, b):
     if is_float:
         return b2f(a) < b2f(b)
     return a < b
 
 
-@register_jitable
+@nrt_free
 def merge_passes(n):
     """ceil(log2 n): the merge passes of a bottom-up merge sort of n elements (0 for n <= 1)."""
     p = 0
@@ -152,7 +158,7 @@ def merge_passes(n):
     return p
 
 
-@register_jitable
+@nrt_free
 def merge_sort(heap, d, n, tmp, is_float):
     """Sort heap[d .. d + n) stably by <, using heap[tmp .. tmp + n) as the buffer."""
     src = d
@@ -180,7 +186,7 @@ def merge_sort(heap, d, n, tmp, is_float):
             heap[d + k] = heap[src + k]
 
 
-@register_jitable
+@nrt_free
 def sort_list(heap, hp, d, n, is_float):
     """(status, extra cost) of sorting a list's data in place with a temporary heap buffer."""
     if n > heap.shape[0] - hp:
@@ -189,7 +195,7 @@ def sort_list(heap, hp, d, n, is_float):
     return OK, n * merge_passes(n)
 
 
-@register_jitable
+@nrt_free
 def clamp_index(i, n, lower, upper):
     """A given slice bound i on a list of length n: negative counts from the end, then
     clamped to [lower, upper] (slice.indices)."""
@@ -199,7 +205,7 @@ def clamp_index(i, n, lower, upper):
     return upper if i > upper else i
 
 
-@register_jitable
+@nrt_free
 def slice_bounds(n, arg, start, stop, step):
     """(status, first index, count, step) of xs[start:stop:step] on a list of length n (arg
     bits 1, 2, 4: start, stop, step given); Python's slice.indices."""
@@ -219,7 +225,7 @@ def slice_bounds(n, arg, start, stop, step):
     return OK, start, count, step
 
 
-@register_jitable
+@nrt_free
 def list_equal(heap, hp, a, b, etype_a, etype_b):
     """(status, a == b, pairs compared) of two lists whose elements have types etype_a / _b."""
     da, na, _ = header(heap, hp, a)
@@ -235,7 +241,7 @@ def list_equal(heap, hp, a, b, etype_a, etype_b):
     return OK, np.int64(1), na
 
 
-@register_jitable
+@nrt_free
 def list_compare(arg, a, b, heap, hp):
     """(status, a <cmp> b, extra cost) of ASSERT_CMP / COMPARE_NUM on list operands: == and !=
     of two lists; anything else is INVALID_BYTECODE (the compiler never emits it)."""
@@ -253,14 +259,14 @@ def list_compare(arg, a, b, heap, hp):
     return st, eq, extra
 
 
-@register_jitable
+@nrt_free
 def list_length(heap, hp, h):
     """len of list h (for a failing assert's record), 0 for a bad handle."""
     _, n, _ = header(heap, hp, h)
     return n
 
 
-@register_jitable
+@nrt_free
 def _reduce(op, heap, d, n, is_float):
     """(status, result) of sum / min / max over heap[d .. d + n)."""
     if op == LIST_SUM:
@@ -285,13 +291,13 @@ def _reduce(op, heap, d, n, is_float):
     return OK, best
 
 
-@register_jitable
+@nrt_free
 def _copy(heap, src, dst, n):
     for k in range(n):
         heap[dst + k] = heap[src + k]
 
 
-@register_jitable
+@nrt_free
 def list_op(op, arg, stack, sp, fp, heap, hp):
     """Run list instruction op (or COMPARE_NUM on list operands) on the stack whose top is at
     sp - 1 and the frame at fp; returns (status, sp, hp, extra cost, pc advance: 1, or 2
@@ -448,7 +454,7 @@ def list_op(op, arg, stack, sp, fp, heap, hp):
     return INVALID_BYTECODE, sp, hp, zero, 1
 
 
-@register_jitable
+@nrt_free
 def _copy_from_stack(stack, lo, heap, dst, n):
     for k in range(n):
         heap[dst + k] = stack[lo + k]

@@ -2,7 +2,7 @@
 body, kept apart so the hot dispatch loop stays short): bitwise ops, shifts, power,
 abs / min / max, truth values, and every float instruction.
 
-`numeric_op` runs one of them on the operand stack; same one-source rules as run_job
+`numeric_value` computes one of them from its operands; same one-source rules as run_job
 (no allocation, no raising).  Operands are exactly as vm.opcodes.TABLE documents them.
 """
 
@@ -120,15 +120,10 @@ def _binary(op, arg, a, b):
 
 
 @register_jitable
-def numeric_op(op, arg, stack, sp, pops):
-    """Run numeric instruction op (popping `pops` = 1 or 2 operands, pushing one) on the
-    stack whose top is at sp - 1; returns (status, sp after)."""
+def numeric_value(op, arg, a, b, pops):
+    """(status, result) of numeric instruction op, popping `pops` operands: a b, or b alone
+    when pops == 1 (run_job reads them and pushes the result: no array crosses this call,
+    so numba's CPU code does no reference counting here)."""
     if pops == 1:
-        st, r = _unary(op, stack[sp - 1])
-        if st == OK:
-            stack[sp - 1] = r
-        return st, sp
-    st, r = _binary(op, arg, stack[sp - 2], stack[sp - 1])
-    if st == OK:
-        stack[sp - 2] = r
-    return st, sp - 1
+        return _unary(op, b)
+    return _binary(op, arg, a, b)

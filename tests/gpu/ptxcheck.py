@@ -44,8 +44,9 @@ def vm_args() -> list:
 
     i8, i32, i64, z = np.int8, np.int32, np.int64, np.zeros
     image = [z(4, i32), z(2, i32), z(2, i64)] + [z(2, i32)] * 7 + [z(2, i32)] * 2
-    jobs = [z(2, i8), z(2, i32), z(2, i32), z((2, 8), i64), z((2, 8), i32), z(4, i64), i64(1)]
-    return image + jobs + [z((4, 2), i64), z((4, 3, 2), i64)] + result_arrays(Results.allocate(2))
+    # func_ok, job_func, job_link, job_args, links, pool, arg_lists, cost_of, step_limit
+    jobs = [z(2, i8), z(2, i32), z(2, i32), z((2, 8), i64), z((2, 8), i32), z(4, i64), z(2, i32), z(4, i64), i64(1)]
+    return image + jobs + [z((4, 2), i64), z((4, 3, 2), i64), z((4, 2), i64)] + result_arrays(Results.allocate(2))
 
 
 def verify_args() -> list:
