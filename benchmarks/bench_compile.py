@@ -11,7 +11,7 @@ import numba
 
 from benchmarks import workloads
 from benchmarks.harness import median_time, row
-from compiler import compile_batch
+from gpucc.compiler import compile_batch
 
 
 def main() -> None:

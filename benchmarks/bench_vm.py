@@ -13,12 +13,12 @@ import argparse
 import numba
 import numpy as np
 
-import vm
+from gpucc import vm
 from benchmarks import workloads
 from benchmarks.harness import cpython_functions, grid_jobs, median_time, program_of, row
-from compiler import compile_batch
-from vm import status
-from vm.image import LaunchLimits
+from gpucc.compiler import compile_batch
+from gpucc.contract import status
+from gpucc.contract.image import LaunchLimits
 
 WORKLOADS = {
     "loop-heavy": (workloads.loop_heavy, "score", [(n,) for n in (50, 100, 150, 200, 250, 300, 350, 400)]),

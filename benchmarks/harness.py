@@ -7,8 +7,9 @@ import time
 
 import numpy as np
 
-from compiler.limits import MAX_PARAMS
-from vm.image import MAX_IMPORTS, JobTable, Program
+from gpucc.contract.limits import MAX_PARAMS
+from gpucc.contract.limits import MAX_IMPORTS
+from gpucc.contract.image import JobTable, Program
 
 
 def median_time(fn, repeats: int) -> float:

@@ -12,7 +12,7 @@ __all__ = ["CompiledBatch", "compile_batch", "compile_source"]
 
 def __getattr__(name):
     if name in __all__:
-        from compiler import batch
+        from gpucc.compiler import batch
 
         return getattr(batch, name)
     raise AttributeError(f"module 'compiler' has no attribute {name!r}")

@@ -9,20 +9,19 @@ output buffers would be very large) and compacts the per-unit regions into a Com
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 from numba import njit, prange
 from numba.extending import register_jitable
 
-from compiler import errors, limits
-from compiler.codegen import CG_NCONST, CG_PC, CG_WIDTH, codegen
-from compiler.lexer import lex
-from compiler.parser import parse
-from compiler.parser import scratch_size as parser_scratch_size
-from compiler.scope import (
+from gpucc.compiler import errors, limits
+from gpucc.contract.cachekey import source_fingerprint
+from gpucc.compiler.codegen import CG_NCONST, CG_PC, CG_WIDTH, codegen
+from gpucc.compiler.lexer import lex
+from gpucc.compiler.parser import parse
+from gpucc.compiler.parser import scratch_size as parser_scratch_size
+from gpucc.compiler.scope import (
     F_ENTRY,
     F_IMPORT,
     F_MAX_STACK,
@@ -34,18 +33,16 @@ from compiler.scope import (
     F_RET,
     F_WIDTH,
 )
-from compiler.typecheck import scratch_rows, typecheck
+from gpucc.compiler.typecheck import scratch_rows, typecheck
 
 BACKENDS = ("cpu", "cuda")
-_ROOT = Path(__file__).resolve().parent.parent
 MAX_PARAMS, MAX_LOCALS = limits.MAX_PARAMS, limits.MAX_LOCALS
 PARSER_SCRATCH = parser_scratch_size(0)
 CHUNK_INSTRUCTIONS = 1 << 24  # output capacity per launch (bounds host memory)
 
 # numba's cache only watches the launcher's own file: the launcher closes over a fingerprint
 # of every module its body may be compiled from (numba hashes closure variables into the key).
-_SOURCES = sorted((_ROOT / "compiler").glob("*.py")) + [_ROOT / "vm/opcodes.py", _ROOT / "vm/valuetypes.py"]
-_FINGERPRINT = hashlib.sha256(b"".join(f.read_bytes() for f in _SOURCES)).hexdigest()
+_FINGERPRINT = source_fingerprint("compiler/*.py", "contract/*.py")
 
 # jittable capacity formulas (same functions as the host uses)
 token_capacity = register_jitable(limits.token_capacity)
@@ -76,7 +73,7 @@ class CompiledBatch:
     func_nparams: np.ndarray  # int32[F]
     func_nlocals: np.ndarray  # int32[F]: parameters + locals + hidden slots
     func_max_stack: np.ndarray  # int32[F]: max operand-stack depth above the locals
-    func_ret_type: np.ndarray  # int32[F]: vm.valuetypes code
+    func_ret_type: np.ndarray  # int32[F]: contract.valuetypes code
     func_param_types: np.ndarray  # int32[F, MAX_PARAMS]
     func_is_import: np.ndarray  # int32[F]: 1 if the body is `...` (an interface stub)
     func_name_start: np.ndarray  # int32[F]
@@ -231,7 +228,7 @@ def compile_batch(sources: list[str], backend: str = "cpu") -> CompiledBatch:
         raise ValueError(f"unknown compiler backend {backend!r}; valid backends: {', '.join(BACKENDS)}")
     run = _compile_cpu
     if backend == "cuda":
-        from compiler.cuda_batch import compile_units_cuda as run  # lazy: imports numba.cuda
+        from gpucc.compiler.cuda_batch import compile_units_cuda as run  # lazy: imports numba.cuda
     sources = list(sources)
     raw = [s.encode() for s in sources]
     return assemble(sources, [_launch(chunk, run) for chunk in _chunks(raw)] if raw else [])

@@ -21,19 +21,19 @@ from __future__ import annotations
 
 from numba.extending import register_jitable
 
-from compiler import nodes
-from compiler.codegen_expr import emit_branch, emit_expr
-from compiler.emit import (
+from gpucc.compiler import nodes
+from gpucc.compiler.codegen_expr import emit_branch, emit_expr
+from gpucc.compiler.emit import (
     BIN_OPCODES, CG_DEPTH, CG_ENTRY, CG_MAXD, CG_NCONST, CG_PC, CG_WIDTH, FLOAT_OPCODES, emit, emit_convert, emit_truth,
     float_op, patch, patch_to,
 )  # fmt: skip
-from compiler.errors import E_PROGRAM_TOO_LARGE
-from compiler.peephole import optimize, pack
-from compiler.scope import F_ENTRY, F_IMPORT, F_MAX_STACK, F_NODE, fail, last_child
-from compiler.typerules import T_EMPTY_LIST
-from compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE, is_const_true
-from vm import opcodes as O
-from vm.valuetypes import T_FLOAT, T_LIST_INT
+from gpucc.compiler.errors import E_PROGRAM_TOO_LARGE
+from gpucc.compiler.peephole import optimize, pack
+from gpucc.compiler.scope import F_ENTRY, F_IMPORT, F_MAX_STACK, F_NODE, fail, last_child
+from gpucc.compiler.typerules import T_EMPTY_LIST
+from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE, is_const_true
+from gpucc.contract import isa as O
+from gpucc.contract.valuetypes import T_FLOAT, T_LIST_INT
 
 __all__ = ["CG_NCONST", "CG_PC", "CG_WIDTH", "codegen"]
 

@@ -14,16 +14,16 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from compiler import nodes
-from compiler.emit import (
+from gpucc.compiler import nodes
+from gpucc.compiler.emit import (
     BIN_OPCODES, CG_DEPTH, FLOAT_OPCODES, emit, emit_builtin_arg, emit_compare, emit_convert, emit_int, emit_truth,
     float_flag, float_op, needs_truth, patch,
 )  # fmt: skip
-from compiler.scope import F_NPARAMS, F_PTYPE, M_APPEND
-from compiler.typerules import element_type, is_list
-from compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE
-from vm import opcodes as O
-from vm.valuetypes import T_BOOL, T_FLOAT
+from gpucc.compiler.scope import F_NPARAMS, F_PTYPE, M_APPEND
+from gpucc.compiler.typerules import element_type, is_list
+from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE
+from gpucc.contract import isa as O
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT
 
 N_INT, N_BOOL, N_NONE, N_NAME, N_UNARY = nodes.N_INT, nodes.N_BOOL, nodes.N_NONE, nodes.N_NAME, nodes.N_UNARY
 N_BINARY, N_BOOLOP, N_COMPARE, N_CALL = nodes.N_BINARY, nodes.N_BOOLOP, nodes.N_COMPARE, nodes.N_CALL

@@ -12,7 +12,7 @@ on the host from the same capacity formulas the CPU launcher uses.  Two entry po
   function tables (linking needs them) and the error records of the units that failed come
   back.  vm/cuda.py's docstring lists every copy of a run.
 
-Every host<->device copy goes through vm.transfer and is counted.
+Every host<->device copy goes through contract.transfer and is counted.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import dataclasses
 import numpy as np
 from numba import cuda
 
-from compiler import limits
-from compiler.batch import (
+from gpucc.compiler import limits
+from gpucc.compiler.batch import (
     _FINGERPRINT,
     MAX_LOCALS,
     PARSER_SCRATCH,
@@ -34,10 +34,10 @@ from compiler.batch import (
     compile_unit,
     layout,
 )
-from compiler.codegen import CG_NCONST, CG_PC, CG_WIDTH
-from compiler.scope import F_WIDTH
-from compiler.typecheck import scratch_rows
-from vm.transfer import (
+from gpucc.compiler.codegen import CG_NCONST, CG_PC, CG_WIDTH
+from gpucc.compiler.scope import F_WIDTH
+from gpucc.compiler.typecheck import scratch_rows
+from gpucc.contract.transfer import (
     TransferCounter,
     compact_regions,
     device_concat,

@@ -14,13 +14,13 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from compiler import nodes
-from compiler.errors import E_TOO_MANY_CONSTANTS
-from compiler.limits import MAX_CONSTS
-from compiler.scope import B_ABS, B_BOOL, B_FLOAT, B_INT, B_LEN, B_MIN, B_SORTED, B_SUM, fail
-from compiler.typerules import T_EMPTY_LIST, element_type, is_list
-from vm import opcodes as O
-from vm.valuetypes import T_BOOL, T_FLOAT, T_LIST_FLOAT
+from gpucc.compiler import nodes
+from gpucc.compiler.errors import E_TOO_MANY_CONSTANTS
+from gpucc.compiler.limits import MAX_CONSTS
+from gpucc.compiler.scope import B_ABS, B_BOOL, B_FLOAT, B_INT, B_LEN, B_MIN, B_SORTED, B_SUM, fail
+from gpucc.compiler.typerules import T_EMPTY_LIST, element_type, is_list
+from gpucc.contract import isa as O
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_LIST_FLOAT
 
 CMP_IN, CMP_NOT_IN, BIN_DIV = nodes.CMP_IN, nodes.CMP_NOT_IN, nodes.BIN_DIV
 LOAD_CONST, LOAD_INT, UNARY_NOT = O.LOAD_CONST, O.LOAD_INT, O.UNARY_NOT

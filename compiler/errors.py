@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compiler import tokens
-from vm.valuetypes import TYPE_NAMES
+from gpucc.compiler import tokens
+from gpucc.contract.valuetypes import TYPE_NAMES
 
 # Constructs outside the language that the parser names in E_UNSUPPORTED (arg = index).
 _CONSTRUCT_ROWS = [

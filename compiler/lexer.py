@@ -15,15 +15,13 @@ INDENT and DEDENT tokens are empty spans at the first character of their line.
 
 from __future__ import annotations
 
-import hashlib
-import pathlib
-
 import numpy as np
 from numba import njit
 from numba.extending import register_jitable
 
-from compiler import errors, limits, tokens
-from compiler.lexer_literals import (
+from gpucc.compiler import errors, limits, tokens
+from gpucc.contract.cachekey import source_fingerprint
+from gpucc.compiler.lexer_literals import (
     BSLASH, CR, DOT, DQUOTE, FF, HASH, NL, SP, SQUOTE, TAB, check_string, is_digit, is_name_char,
     is_name_start, is_string_prefix, match_table, scan_number, scan_string, utf8_len,
 )  # fmt: skip
@@ -256,14 +254,6 @@ class LexError(Exception):
         self.span = span  # byte offsets [start, end) as the kernel reported them
 
 
-def fingerprint(*paths: str) -> str:
-    """Hash of project files (relative to the repository root).  numba's cache only watches
-    the file of the jitted function itself; a launcher closing over this hash is recompiled
-    when any kernel body it inlines from another module changes."""
-    root = pathlib.Path(__file__).resolve().parent.parent
-    return hashlib.sha256(b"".join((root / p).read_bytes() for p in paths)).hexdigest()
-
-
 def _make_lex_all(fp):
     @njit(cache=True)
     def lex_all(src, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, err):
@@ -272,8 +262,9 @@ def _make_lex_all(fp):
     return lex_all
 
 
-_lex_all = _make_lex_all(fingerprint(
+_lex_all = _make_lex_all(source_fingerprint(
     "compiler/lexer.py", "compiler/lexer_literals.py", "compiler/tokens.py", "compiler/errors.py", "compiler/limits.py",
+    "contract/limits.py",
 ))  # fmt: skip
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from compiler import errors, tokens
+from gpucc.compiler import errors, tokens
 
 TK_INT, TK_FLOAT = tokens.TK_INT, tokens.TK_FLOAT
 E_BAD_CHAR, E_BAD_NUMBER, E_BAD_ESCAPE = errors.E_BAD_CHAR, errors.E_BAD_NUMBER, errors.E_BAD_ESCAPE

@@ -1,6 +1,6 @@
 """Fixed capacities of the compiler kernels (they allocate nothing, so sizes are set here)."""
 
-MAX_PARAMS = 8  # parameters per function (also the VM's max arguments per job)
+from gpucc.contract.limits import MAX_PARAMS  # noqa: F401 - re-exported
 MAX_LOCALS = 64  # slots per function, parameters and hidden loop slots included
 MAX_FUNCTIONS = 64  # functions per source
 MAX_CONSTS = 256  # constant-pool entries per source

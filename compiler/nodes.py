@@ -8,7 +8,7 @@ The AST of one source lives in parallel int arrays, one entry per node:
 
 filled by the type checker:
 
-    type[i]   static type code (vm.valuetypes)   slot[i]  local slot / function index
+    type[i]   static type code (contract.valuetypes)   slot[i]  local slot / function index
 
 Node 0 is the MODULE.  Children are linked first-child / next-sibling in source order.
 Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
@@ -34,7 +34,7 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     BINARY     left right               op = BIN_* code, tok = operator token
     BOOLOP     left right               op = BOOL_AND / BOOL_OR (a and b and c nests left)
     COMPARE    operand CMP_LINK+        a < b <= c  ->  COMPARE(a, LINK(<, b), LINK(<=, c))
-    CMP_LINK   operand                  op = vm.opcodes CMP_* code, tok = operator token
+    CMP_LINK   operand                  op = contract.isa CMP_* code, tok = operator token
     CALL       arg*                     tok = the called name, op = 0 (a function of the
                                         unit) or 1 + a supported builtin's scope.B_* code
     IFEXP      body cond orelse         `body if cond else orelse`
@@ -47,7 +47,7 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     SETITEM    SUBSCRIPT value          obj[index] = value; op = -1, or the BIN_* code of
                                         an augmented assignment (obj[index] += value)
 
-COMPARE links also take CMP_IN / CMP_NOT_IN (`x in xs`, `x not in xs`) after vm.opcodes'
+COMPARE links also take CMP_IN / CMP_NOT_IN (`x in xs`, `x not in xs`) after contract.isa'
 six comparison codes.
 """
 
@@ -71,7 +71,7 @@ UN_NEG, UN_POS, UN_NOT, UN_INVERT = range(len(UN_NAMES))
 BOOL_NAMES = ("and", "or")
 BOOL_AND, BOOL_OR = range(len(BOOL_NAMES))
 
-CMP_IN, CMP_NOT_IN = 6, 7  # after vm.opcodes.CMP_NAMES
+CMP_IN, CMP_NOT_IN = 6, 7  # after contract.isa.CMP_NAMES
 
 # No annotation on an assignment.
 NO_TYPE = -1

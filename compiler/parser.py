@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from numba.extending import register_jitable
 
-from compiler import errors, nodes, tokens
-from compiler import parser_util as pu
-from compiler.parser_expr import parse_expr
-from compiler.parser_util import (
+from gpucc.compiler import errors, nodes, tokens
+from gpucc.compiler import parser_util as pu
+from gpucc.compiler.parser_expr import parse_expr
+from gpucc.compiler.parser_util import (
     WORD_RANGE, annotation_type, annotation_width, docstring_end, fail_tok, is_kw, is_op, kw_unsupported, new_node, word_is,
 )  # fmt: skip
 
@@ -457,7 +457,7 @@ def parse(src, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n_tok,
 def __getattr__(name):
     """Host helpers live in compiler.syntax_tree (imported lazily: it imports this module)."""
     if name in ("parse_source", "Ast", "ParseError", "dump"):
-        from compiler import syntax_tree
+        from gpucc.compiler import syntax_tree
 
         return getattr(syntax_tree, name)
     raise AttributeError(name)

@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from numba.extending import register_jitable
 
-from compiler import errors, nodes, tokens
-from compiler.parser_opstack import (
+from gpucc.compiler import errors, nodes, tokens
+from gpucc.compiler.parser_opstack import (
     P_POW, X_AND, X_BIN, X_CALL, X_IFC, X_IFE, X_INV, X_LIST, X_NEG, X_NOT, X_OR, X_PAREN, X_POS, X_SUB, add_arg,
     bin_code, binop_unsupported, close, cmp_code, compare_link, ifc_open, innermost_marker, pop_val, prec, push_op,
     push_val, reduce_above, slice_part, top_op,
 )  # fmt: skip
-from compiler.parser_util import (
+from gpucc.compiler.parser_util import (
     MAX_NESTING, S_NOPS, S_NVALS, S_OPS, S_VALS, fail_tok, is_kw, is_op, kw_unsupported, new_node,
 )  # fmt: skip
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from numba.extending import register_jitable
 
-from compiler import nodes, tokens
-from compiler.parser_util import MAX_NESTING, S_NOPS, S_NVALS, S_OPS, S_VALS, new_node
-from vm import opcodes
+from gpucc.compiler import nodes, tokens
+from gpucc.compiler.parser_util import MAX_NESTING, S_NOPS, S_NVALS, S_OPS, S_VALS, new_node
+from gpucc.contract import isa
 
 # operator-stack codes; a = node, b = last child for CALL (last argument) and CMP (last link)
 # brackets (markers): X_PAREN, X_CALL (calls and methods), X_LIST (list literals), X_SUB
@@ -66,17 +66,17 @@ def bin_code(s):
 @register_jitable
 def cmp_code(s):
     if s == T.OP_LT:
-        return opcodes.CMP_LT
+        return isa.CMP_LT
     if s == T.OP_LE:
-        return opcodes.CMP_LE
+        return isa.CMP_LE
     if s == T.OP_EQ:
-        return opcodes.CMP_EQ
+        return isa.CMP_EQ
     if s == T.OP_NE:
-        return opcodes.CMP_NE
+        return isa.CMP_NE
     if s == T.OP_GT:
-        return opcodes.CMP_GT
+        return isa.CMP_GT
     if s == T.OP_GE:
-        return opcodes.CMP_GE
+        return isa.CMP_GE
     return -1
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from compiler import errors, limits, tokens
-from vm import valuetypes
+from gpucc.compiler import errors, limits, tokens
+from gpucc.contract import valuetypes
 
 T = tokens
 TK_NAME, TK_STRING, TK_KEYWORD, TK_OP = T.TK_NAME, T.TK_STRING, T.TK_KEYWORD, T.TK_OP

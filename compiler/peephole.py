@@ -9,7 +9,7 @@ runs on codegen's output for one function, in place:
    each old index's new index, and measuring the operand stack's depth;
 3. rewrite jump operands through the recorded map.
 
-A superinstruction does what its sequence does and costs what it costs (vm.opcodes), so a
+A superinstruction does what its sequence does and costs what it costs (contract.isa), so a
 program's results and costs do not depend on this pass; only `steps` shrink.  The fused
 instruction takes the source line of the sequence's instruction that can fail (or decide).
 
@@ -43,11 +43,11 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from compiler.scope import F_NPARAMS
-from vm import opcodes as O
+from gpucc.compiler.scope import F_NPARAMS
+from gpucc.contract import isa as O
 
 POPS, PUSHES = O.stack_effects()
-# 1: the operand is a jump target, 2: its lo field is (the packed jump kinds of vm.opcodes)
+# 1: the operand is a jump target, 2: its lo field is (the packed jump kinds of contract.isa)
 JUMP_KIND = np.array([1 if op.operand == O.ARG_JUMP else 2 if op.number in O.JUMP_OPCODES else 0
                       for op in O.TABLE], dtype=np.int8)  # fmt: skip
 # jumps that keep a value falling through drops (and/or; FOR_LOOP pushes its counter only jumping)
@@ -76,7 +76,7 @@ for _names in _RUNS:
 
 @register_jitable
 def pack(lo, hi):
-    """A packed operand (vm.opcodes.pack) as an int32 value."""
+    """A packed operand (contract.isa.pack) as an int32 value."""
     return (hi << 16) | lo
 
 

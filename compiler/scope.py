@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from numba.extending import register_jitable
 
-from compiler import limits, nodes
-from compiler.errors import (
+from gpucc.compiler import limits, nodes
+from gpucc.compiler.errors import (
     E_DUPLICATE_FUNCTION,
     E_DUPLICATE_PARAM,
     E_NONE_VALUE,
@@ -22,8 +22,8 @@ from compiler.errors import (
     E_TOO_MANY_LOCALS,
     E_TOO_MANY_PARAMS,
 )
-from compiler.tokens import _byte_table
-from vm.valuetypes import T_NONE
+from gpucc.compiler.tokens import _byte_table
+from gpucc.contract.valuetypes import T_NONE
 
 MAX_PARAMS, MAX_LOCALS, MAX_FUNCTIONS = limits.MAX_PARAMS, limits.MAX_LOCALS, limits.MAX_FUNCTIONS
 N_FUNCDEF, N_PARAM, N_BLOCK = nodes.N_FUNCDEF, nodes.N_PARAM, nodes.N_BLOCK

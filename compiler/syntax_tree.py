@@ -14,13 +14,14 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from compiler import errors, limits, nodes
-from compiler.lexer import LexError, fingerprint, lex_source
-from compiler.parser import parse, scratch_size
-from vm.opcodes import CMP_NAMES as _VM_CMP_NAMES
+from gpucc.compiler import errors, limits, nodes
+from gpucc.compiler.lexer import LexError, lex_source
+from gpucc.contract.cachekey import source_fingerprint
+from gpucc.compiler.parser import parse, scratch_size
+from gpucc.contract.isa import CMP_NAMES as _VM_CMP_NAMES
 
 CMP_NAMES = (*_VM_CMP_NAMES, "in", "not in")  # with nodes.CMP_IN, CMP_NOT_IN
-from vm.valuetypes import TYPE_NAMES, bits_to_float
+from gpucc.contract.valuetypes import TYPE_NAMES, bits_to_float
 
 
 class ParseError(LexError):
@@ -76,10 +77,10 @@ def _make_parse_one(fp):
     return parse_one
 
 
-_parse_one = _make_parse_one(fingerprint(
+_parse_one = _make_parse_one(source_fingerprint(
     "compiler/parser.py", "compiler/parser_expr.py", "compiler/parser_opstack.py", "compiler/parser_util.py",
-    "compiler/tokens.py", "compiler/nodes.py", "compiler/errors.py", "compiler/limits.py", "vm/opcodes.py",
-    "vm/valuetypes.py",
+    "compiler/tokens.py", "compiler/nodes.py", "compiler/errors.py", "compiler/limits.py", "contract/isa.py",
+    "contract/valuetypes.py", "contract/limits.py",
 ))  # fmt: skip
 
 

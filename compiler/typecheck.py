@@ -3,7 +3,7 @@
 `typecheck` is a kernel body (numba subset, no recursion: explicit stacks).  It reads the
 parser's AST (compiler/nodes.py) and fills, for the code generator:
 
-    type[i]   expressions: vm.valuetypes code.  Statements: 1 if control can continue after
+    type[i]   expressions: contract.valuetypes code.  Statements: 1 if control can continue after
               the statement, 0 if it cannot (return/break/continue, or an if/loop no path
               leaves); BLOCK: 1 if control can reach its end
     slot[i]   NAME / ASSIGN / AUGASSIGN / FOR_RANGE target: local slot; PARAM: its index;
@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from numba.extending import register_jitable
 
-from compiler import errors, nodes
-from compiler.errors import (
+from gpucc.compiler import errors, nodes
+from gpucc.compiler.errors import (
     E_BREAK_OUTSIDE_LOOP,
     E_MISSING_RETURN,
     E_NESTING_TOO_DEEP,
@@ -36,8 +36,8 @@ from compiler.errors import (
     E_TYPE_MISMATCH,
     E_UNBOUND,
 )
-from compiler.limits import MAX_LOCALS, MAX_NESTING
-from compiler.scope import (
+from gpucc.compiler.limits import MAX_LOCALS, MAX_NESTING
+from gpucc.compiler.scope import (
     F_IMPORT,
     F_NAME_E,
     F_NAME_S,
@@ -51,14 +51,14 @@ from compiler.scope import (
     fail,
     last_child,
 )
-from compiler.typecheck_expr import (  # noqa: F401 - S_*, scratch_rows: re-exported (codegen, batch)
+from gpucc.compiler.typecheck_expr import (  # noqa: F401 - S_*, scratch_rows: re-exported (codegen, batch)
     ALL, ONE, ZERO, S_A, S_B, S_C, S_NODE, S_STATE, calls_in, expr_fail, widen_or_fail, bit, is_const_true,
     scratch_rows, type_expr,
 )  # fmt: skip
-from compiler.typerules import (
+from gpucc.compiler.typerules import (
     T_EMPTY_LIST, binary_type, converts, element_type, is_integral, is_list,
 )  # fmt: skip
-from vm.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_NONE
+from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_NONE
 
 N_BLOCK, N_ASSIGN, N_AUGASSIGN, N_EXPR_STMT = nodes.N_BLOCK, nodes.N_ASSIGN, nodes.N_AUGASSIGN, nodes.N_EXPR_STMT
 N_IF, N_WHILE, N_FOR_RANGE, N_RETURN = nodes.N_IF, nodes.N_WHILE, nodes.N_FOR_RANGE, nodes.N_RETURN

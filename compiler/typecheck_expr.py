@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from compiler import errors, nodes
-from compiler.errors import (
+from gpucc.compiler import errors, nodes
+from gpucc.compiler.errors import (
     E_CALL_ARITY,
     E_NESTING_TOO_DEEP,
     E_NONE_VALUE,
@@ -24,8 +24,8 @@ from compiler.errors import (
     E_UNKNOWN_FUNCTION,
     E_VOID_VALUE,
 )
-from compiler.limits import MAX_NESTING
-from compiler.scope import (
+from gpucc.compiler.limits import MAX_NESTING
+from gpucc.compiler.scope import (
     F_NPARAMS,
     F_PTYPE,
     F_RET,
@@ -35,12 +35,12 @@ from compiler.scope import (
     find_local,
     is_builtin,
 )
-from compiler.scope import B_MAX, B_MIN, M_APPEND, N_SUPPORTED_BUILTINS, builtin_code, method_code
-from compiler.typerules import (
+from gpucc.compiler.scope import B_MAX, B_MIN, M_APPEND, N_SUPPORTED_BUILTINS, builtin_code, method_code
+from gpucc.compiler.typerules import (
     binary_type, builtin_type, compare_ok, converts, element_type, is_integral, is_list,
     join_lists, list_literal_type,
 )  # fmt: skip
-from vm.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE
 
 N_INT, N_BOOL, N_NONE, N_NAME = nodes.N_INT, nodes.N_BOOL, nodes.N_NONE, nodes.N_NAME
 N_UNARY, N_BINARY, N_BOOLOP, N_COMPARE = nodes.N_UNARY, nodes.N_BINARY, nodes.N_BOOLOP, nodes.N_COMPARE

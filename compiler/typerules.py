@@ -1,7 +1,7 @@
 """The type rules of the gpucc language: which operand types an operator, builtin or method
 takes and what it gives (kernel bodies: pure functions of type codes, for compiler/typecheck.py).
 
-Types are vm.valuetypes codes plus T_EMPTY_LIST, the type of `[]` before its context
+Types are contract.valuetypes codes plus T_EMPTY_LIST, the type of `[]` before its context
 (an annotation, a parameter, the other operand) gives it one; it never reaches the VM.
 Error results are -1 or, where both operand types go into the message, -1 - (lt * 16 + rt).
 """
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from numba.extending import register_jitable
 
-from compiler import nodes
-from compiler.scope import B_ABS, B_BOOL, B_FLOAT, B_INT, B_LEN, B_MAX, B_MIN, B_SORTED, B_SUM
-from vm.opcodes import CMP_EQ, CMP_NE
-from vm.valuetypes import T_BOOL, T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT
+from gpucc.compiler import nodes
+from gpucc.compiler.scope import B_ABS, B_BOOL, B_FLOAT, B_INT, B_LEN, B_MAX, B_MIN, B_SORTED, B_SUM
+from gpucc.contract.isa import CMP_EQ, CMP_NE
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT
 
 T_EMPTY_LIST = 15
 BIN_ADD, BIN_MUL, BIN_DIV = nodes.BIN_ADD, nodes.BIN_MUL, nodes.BIN_DIV

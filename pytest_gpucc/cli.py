@@ -125,9 +125,9 @@ def disasm(ns: argparse.Namespace) -> int:
     source = _read(ns.file, "file")
     if fnmatch.fnmatch(Path(ns.file).name, SUITE_GLOB):
         source = _suite(ns.file).device_source
-    from compiler.batch import compile_batch
-    from vm.disasm import disassemble
-    from vm.image import Program
+    from gpucc.compiler.batch import compile_batch
+    from gpucc.vm.disasm import disassemble
+    from gpucc.contract.image import Program
 
     batch = compile_batch([source])
     if not batch.ok(0):
@@ -239,7 +239,7 @@ def _suite(path: str):
 def _check_cuda() -> None:
     import os
 
-    from vm.devices import cuda_available
+    from gpucc.vm.devices import cuda_available
 
     if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") in ("", "0") and not cuda_available():
         raise CommandError("--backend cuda: no usable CUDA device (it needs an NVIDIA driver and "

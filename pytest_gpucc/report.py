@@ -2,7 +2,7 @@
 
 A candidate's cost is the sum over all its jobs of the deterministic cost (weighted VM
 instruction count) of the candidate's own code: the suite's test code is not counted (see
-vm.image.Results), so ranking and x-factors compare the candidates' own work.  Passing
+contract.image.Results), so ranking and x-factors compare the candidates' own work.  Passing
 candidates rank by (cost, name).
 """
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from vm import status as st
-from vm.opcodes import ASSERT_CMP, CMP_NAMES
-from vm.valuetypes import render
+from gpucc.contract import status as st
+from gpucc.contract.isa import ASSERT_CMP, CMP_NAMES
+from gpucc.contract.valuetypes import render
 
 PASSED, FAILED, ERROR, TIMEOUT = "passed", "failed", "error", "timeout"
 COMPILE_ERROR, LINK_ERROR, SUITE_ERROR = "compile error", "link error", "suite error"
@@ -26,7 +26,7 @@ class JobRecord:
     case: int  # case index
     call: str  # e.g. "test_table(a=12, b=18, want=6)"
     args: list  # the case's values
-    status: int  # vm.status code
+    status: int  # contract.status code
     value: int = 0
     cost: int = 0
     steps: int = 0
@@ -113,7 +113,7 @@ def assert_where(job: JobRecord) -> str:
     """``where 3 == 6`` for a failed comparison; a plain line for a failed truth test."""
     if job.op != ASSERT_CMP:
         return "assertion is false"
-    cmp, left, right = job.arg & 7, (job.arg >> 3) & 15, job.arg >> 7  # vm.opcodes ARG_ASSERT
+    cmp, left, right = job.arg & 7, (job.arg >> 3) & 15, job.arg >> 7  # contract.isa ARG_ASSERT
     return f"where {render(job.lhs, left)} {CMP_NAMES[cmp]} {render(job.rhs, right)}"
 
 

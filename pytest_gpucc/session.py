@@ -16,10 +16,10 @@ from pathlib import Path
 from pytest_gpucc import report
 from pytest_gpucc.candidates import Candidate
 from pytest_gpucc.suite import Suite
-from vm import status as st
-from vm.image import LaunchLimits, Program
-from vm.link import SuiteLink, link
-from vm.transfer import TransferCounter, run_info
+from gpucc.contract import status as st
+from gpucc.contract.image import LaunchLimits, Program
+from gpucc.vm.link import SuiteLink, link
+from gpucc.contract.transfer import TransferCounter, run_info
 
 
 @dataclass
@@ -55,7 +55,7 @@ def backend_name(backend: str) -> str:
     """The concrete backend: auto = cuda when a real CUDA device is usable, else cpu."""
     if backend != "auto":
         return backend
-    from vm.devices import cuda_available
+    from gpucc.vm.devices import cuda_available
 
     return "cuda" if cuda_available() else "cpu"
 
@@ -149,13 +149,13 @@ class GpuccSession:
         if not entries:
             return
 
-        import vm
-        from compiler.batch import compile_batch
+        from gpucc import vm
+        from gpucc.compiler.batch import compile_batch
 
         backend = backend_name(self.options.backend)
         t = time.perf_counter()
         if backend == "cuda":  # code stays on the device until the VM launch (vm/cuda.py)
-            from compiler.cuda_batch import compile_batch_resident
+            from gpucc.compiler.cuda_batch import compile_batch_resident
 
             batch = compile_batch_resident(plan.sources, self.transfers)
         else:

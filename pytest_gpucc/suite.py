@@ -42,8 +42,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from compiler.limits import MAX_PARAMS
-from vm.image import MAX_IMPORTS
+from gpucc.contract.limits import MAX_PARAMS
+from gpucc.contract.limits import MAX_IMPORTS
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _TASK_RE = re.compile(r"^#\s*gpucc:\s*task\s*=\s*(\S+)\s*$", re.MULTILINE)

@@ -16,20 +16,20 @@ BACKENDS = ("cpu", "cuda", "reference")
 
 
 def launch(program, jobs, backend: str = "cpu", limits=None):
-    """Run every job of `jobs` (a vm.image.JobTable) on `program` in one launch -> Results.
+    """Run every job of `jobs` (a contract.image.JobTable) on `program` in one launch -> Results.
 
     backend "cpu": the numba kernel over all cores; "cuda": the same kernel on the current
     CUDA device (needs numba-cuda); "reference": the plain-Python spec."""
     if backend == "cpu":
-        from vm.cpu import launch_cpu
+        from gpucc.vm.cpu import launch_cpu
 
         return launch_cpu(program, jobs, limits)
     if backend == "cuda":
-        from vm.cuda import launch_cuda
+        from gpucc.vm.cuda import launch_cuda
 
         return launch_cuda(program, jobs, limits)
     if backend == "reference":
-        from vm.reference import run_reference
+        from gpucc.vm.reference import run_reference
 
         return run_reference(program, jobs, limits)
     raise ValueError(f"unknown VM backend {backend!r}; valid backends: {', '.join(BACKENDS)}")

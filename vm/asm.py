@@ -12,7 +12,7 @@
         LOAD_CONST 10**20        #   interned in the unit's pool (CONST), an int (IMM), a label
         CALL solve               #   (JUMP), a function of this unit (FUNC), `== [int|bool]`
         ASSERT_CMP ==            #   (ASSERT); `@N` gives any operand raw
-        VAR_ADD_INT i, 5         # packed operands: their fields (vm.opcodes.FIELDS), comma
+        VAR_ADD_INT i, 5         # packed operands: their fields (contract.isa.FIELDS), comma
         JUMP_IF_NOT_LT_VARS i, n, loop  # separated, each written as its own kind
     # comments run to the end of the line
 
@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from compiler.limits import MAX_PARAMS
-from vm import opcodes as O
-from vm.image import MAX_IMPORTS, JobTable, Program, argument_slots
-from vm.valuetypes import T_INT, TYPE_NAMES
+from gpucc.contract.limits import MAX_PARAMS
+from gpucc.contract import isa as O
+from gpucc.contract.limits import MAX_IMPORTS
+from gpucc.contract.image import JobTable, Program, argument_slots
+from gpucc.contract.valuetypes import T_INT, TYPE_NAMES
 
 UNCOMPUTED = 1 << 16  # provisional max_stack while the real one is measured
 
@@ -210,8 +211,8 @@ def assemble_named(text: str) -> tuple[Program, dict[str, int]]:
 
 def _measure_stacks(program: Program) -> None:
     """Replace each provisional max_stack by the deepest stack the code reaches."""
-    from vm.prepare import image_arrays
-    from vm.verify import POPS, PUSHES, check_function
+    from gpucc.vm.prepare import image_arrays
+    from gpucc.vm.verify import POPS, PUSHES, check_function
 
     image = image_arrays(program)
     code, ends = image[0], image[4]

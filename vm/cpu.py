@@ -12,9 +12,10 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from vm.image import JobTable, LaunchLimits, Program, Results
-from vm.kernel import COSTS, KERNEL_SOURCES, run_job
-from vm.prepare import prepare_launch, source_fingerprint
+from gpucc.contract.image import JobTable, LaunchLimits, Program, Results
+from gpucc.vm.kernel import COSTS, KERNEL_SOURCES, run_job
+from gpucc.contract.cachekey import source_fingerprint
+from gpucc.vm.prepare import prepare_launch
 
 
 def _make_runner(fingerprint):

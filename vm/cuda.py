@@ -8,7 +8,7 @@ arrays laid out slot-major (stack[slot, t]), so a warp's accesses to one slot co
 run_job indexes them as it indexes the CPU launcher's per-chunk arrays.
 
 Device residency (numba device arrays; cupy is not needed).  Every copy goes through
-vm.transfer and is counted; `results.meta["transfer"]` holds a launch's TransferCounter.
+contract.transfer and is counted; `results.meta["transfer"]` holds a launch's TransferCounter.
 A session on the cuda backend (compiler.cuda_batch.compile_batch_resident, then this launch)
 moves exactly this across PCIe:
 
@@ -41,11 +41,12 @@ import dataclasses
 import numpy as np
 from numba import cuda
 
-from vm.image import JobTable, LaunchLimits, Program, Results
-from vm.kernel import COSTS, FIRST_LIST, KERNEL_SOURCES, run_job
-from vm.prepare import prepare_launch, source_fingerprint
-from vm.transfer import TransferCounter, device_full, is_device_array, require_device, to_device, to_host
-from vm.verify import V_OK, check_function
+from gpucc.contract.image import JobTable, LaunchLimits, Program, Results
+from gpucc.vm.kernel import COSTS, FIRST_LIST, KERNEL_SOURCES, run_job
+from gpucc.contract.cachekey import source_fingerprint
+from gpucc.vm.prepare import prepare_launch
+from gpucc.contract.transfer import TransferCounter, device_full, is_device_array, require_device, to_device, to_host
+from gpucc.vm.verify import V_OK, check_function
 
 THREADS_PER_BLOCK = 128
 SCRATCH_BYTES = 1 << 30  # device memory for all threads' stacks, frames and heaps, at least
@@ -106,7 +107,7 @@ def _make_verifier(fingerprint):
     return verify_kernel
 
 
-_verify = _make_verifier(int(source_fingerprint("verify.py", "opcodes.py", "valuetypes.py")[:15], 16) | 1)
+_verify = _make_verifier(int(source_fingerprint("vm/verify.py", "contract/isa.py", "contract/valuetypes.py")[:15], 16) | 1)
 IMAGE_NAMES = ("code", "lines", "consts", "func_entry", "func_end", "func_nparams", "func_nlocals",
                "func_max_stack", "func_unit", "func_import", "unit_const_start", "unit_func_start")  # fmt: skip
 JOB_NAMES = ("job_func", "job_link", "job_args", "links", "pool", "arg_lists")

@@ -13,9 +13,9 @@ ASSERT_CMP by comparison and operand type, packed operands field by field.
 
 from __future__ import annotations
 
-from vm import opcodes as O
-from vm.prepare import function_ends
-from vm.valuetypes import TYPE_NAMES
+from gpucc.contract import isa as O
+from gpucc.vm.prepare import function_ends
+from gpucc.contract.valuetypes import TYPE_NAMES
 
 
 def disassemble(program, unit: int | None = None, names: dict[int, str] | None = None) -> str:

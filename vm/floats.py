@@ -14,9 +14,9 @@ import numpy as np
 from numba.core import types
 from numba.extending import intrinsic, overload, register_jitable
 
-from vm.intmath import compare
-from vm.status import OK, OVERFLOW, VALUE_ERROR, ZERO_DIVISION
-from vm.valuetypes import T_FLOAT
+from gpucc.vm.intmath import compare
+from gpucc.contract.status import OK, OVERFLOW, VALUE_ERROR, ZERO_DIVISION
+from gpucc.contract.valuetypes import T_FLOAT
 
 TWO_63 = 9223372036854775808.0  # 2.0 ** 63
 CMP_NE = 3

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from vm.opcodes import BINARY_ADD, BINARY_FLOORDIV, BINARY_MOD, BINARY_MUL, BINARY_SUB
-from vm.status import OK, OVERFLOW, VALUE_ERROR, ZERO_DIVISION
+from gpucc.contract.isa import BINARY_ADD, BINARY_FLOORDIV, BINARY_MOD, BINARY_MUL, BINARY_SUB
+from gpucc.contract.status import OK, OVERFLOW, VALUE_ERROR, ZERO_DIVISION
 
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
@@ -22,7 +22,7 @@ CMP_MASKS = sum(mask << (3 * cmp) for cmp, mask in enumerate((0b100, 0b110, 0b01
 
 @register_jitable
 def compare(cmp, a, b):
-    """1 if `a <cmp> b` holds, else 0 (cmp: vm.opcodes CMP_* order, 0 <= cmp < 6), branch-free:
+    """1 if `a <cmp> b` holds, else 0 (cmp: contract.isa CMP_* order, 0 <= cmp < 6), branch-free:
     bit (2 * (a < b) + (a == b)) of the comparison's 3-bit truth mask in CMP_MASKS."""
     return (CMP_MASKS >> (3 * cmp + 2 * (a < b) + (a == b))) & 1
 

@@ -13,7 +13,7 @@ entry (jumps are relative to it) and its unit's first function id `ubase` (CALL 
 are relative to it); a record on `frames` is (return pc, caller fp | caller ubase << 32,
 caller function id | caller entry << 32): a RETURN loads nothing else.
 
-Cost attribution (vm.image.Results): `cost` counts only the candidate's instructions, those
+Cost attribution (contract.image.Results): `cost` counts only the candidate's instructions, those
 run while the running function's unit differs from the unit of the job's function (all of
 them for a job without a link row).  The loop adds every instruction's cost to one running
 total; only CALL and RETURN, where the running unit can change, note where uncounted
@@ -29,7 +29,7 @@ instructions (calls) leave it and run in the loop around it.  LLVM weighs every 
 dispatch alike, so arms with calls inside the hot loop took registers from the int
 instructions (spills in the dispatch itself, 15-20% slower per instruction: see
 benchmarks/RESULTS.md).
-Packed operands (vm.opcodes) are split as lo = arg & 0xFFFF, hi = arg >> 16 (and hi's two
+Packed operands (contract.isa) are split as lo = arg & 0xFFFF, hi = arg >> 16 (and hi's two
 bytes as (arg >> 16) & 0xFF, arg >> 24).
 """
 
@@ -38,11 +38,11 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from vm.floats import typed_compare
-from vm.intmath import INT64_MIN, arith, compare
-from vm.kernel_lists import enter_arguments, list_compare, list_length, list_op, list_typed
-from vm.kernel_numeric import numeric_value
-from vm.opcodes import (
+from gpucc.vm.floats import typed_compare
+from gpucc.vm.intmath import INT64_MIN, arith, compare
+from gpucc.vm.kernel_lists import enter_arguments, list_compare, list_length, list_op, list_typed
+from gpucc.vm.kernel_numeric import numeric_value
+from gpucc.contract.isa import (
     ADD_TO_VAR,
     ASSERT_CMP,
     ASSERT_TRUE,
@@ -122,7 +122,7 @@ from vm.opcodes import (
     cost_table,
     stack_effects,
 )
-from vm.status import (
+from gpucc.contract.status import (
     ASSERT_FAILED,
     INVALID_BYTECODE,
     OK,
@@ -135,8 +135,8 @@ from vm.status import (
 
 COSTS = cost_table()
 # the modules this body is compiled from: launchers hash them into numba's cache key
-KERNEL_SOURCES = ("kernel.py", "kernel_numeric.py", "kernel_lists.py", "intmath.py", "floats.py", "opcodes.py",
-                  "status.py", "valuetypes.py")  # fmt: skip
+KERNEL_SOURCES = ("vm/kernel.py", "vm/kernel_numeric.py", "vm/kernel_lists.py", "vm/intmath.py", "vm/floats.py",
+                  "contract/isa.py", "contract/status.py", "contract/valuetypes.py")  # fmt: skip
 FIRST_NUMERIC = BINARY_AND  # the numeric instructions, then the list instructions, are the table's last rows
 FIRST_LIST = NEW_LIST
 POPS = stack_effects()[0]

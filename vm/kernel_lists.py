@@ -3,7 +3,7 @@ the job's heap, list handles and every instruction from NEW_LIST on.
 
 Same one-source rules as run_job (plain Python, numba CPU, CUDA; no allocation, no raising).
 
-The heap.  Each job has an int64 array `heap` (vm.image.LaunchLimits.heap_size words) and a
+The heap.  Each job has an int64 array `heap` (contract.image.LaunchLimits.heap_size words) and a
 bump pointer hp, 0 when the job starts.  A list value in a slot is a handle h:
 heap[h] = len, heap[h + 1] = cap, heap[h + 2] = d, its elements heap[d .. d + len) (slot
 values: ints, or float bits where the instruction says the elements are floats).  A new
@@ -16,7 +16,7 @@ Handles are checked on every use (bytecode that verified can still hold garbage 
 slot): h must lie in [0, hp - 3] and its header satisfy 0 <= len <= cap, d >= 0,
 d + cap <= hp; otherwise INVALID_BYTECODE.
 
-Cost.  Each instruction costs its table cost (vm.opcodes) plus the elements it reads or
+Cost.  Each instruction costs its table cost (contract.isa) plus the elements it reads or
 writes: NEW_LIST, LIST_SUM / MIN / MAX: n; LIST_CONTAINS: the elements compared (up to and
 including the match); LIST_SLICE / CONCAT / REPEAT: the elements of the result; LIST_EQ
 (and == / != of lists in ASSERT_CMP / COMPARE_NUM): the element pairs compared (0 when
@@ -38,9 +38,9 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from vm.floats import b2f, f2b, typed_compare
-from vm.intmath import arith
-from vm.opcodes import (
+from gpucc.vm.floats import b2f, f2b, typed_compare
+from gpucc.vm.intmath import arith
+from gpucc.contract.isa import (
     BINARY_ADD,
     COMPARE_NUM,
     FOR_LIST,
@@ -60,7 +60,7 @@ from vm.opcodes import (
     LIST_SUM,
     NEW_LIST,
 )  # fmt: skip
-from vm.status import (
+from gpucc.contract.status import (
     INDEX_ERROR,
     INVALID_BYTECODE,
     MEMORY_LIMIT,
@@ -68,7 +68,7 @@ from vm.status import (
     OVERFLOW,
     VALUE_ERROR,
 )
-from vm.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT
+from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT
 
 # Most functions here take the heap array.  numba's CPU code counts references to array
 # arguments (atomic NRT increfs / decrefs, which its pruning leaves in functions this branchy),

@@ -3,7 +3,7 @@ body, kept apart so the hot dispatch loop stays short): bitwise ops, shifts, pow
 abs / min / max, truth values, and every float instruction.
 
 `numeric_value` computes one of them from its operands; same one-source rules as run_job
-(no allocation, no raising).  Operands are exactly as vm.opcodes.TABLE documents them.
+(no allocation, no raising).  Operands are exactly as contract.isa.TABLE documents them.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from vm.floats import b2f, f2b, float_divmod, float_pow, float_to_int, typed_compare
-from vm.intmath import INT64_MIN, int_pow, shift
-from vm.opcodes import (
+from gpucc.vm.floats import b2f, f2b, float_divmod, float_pow, float_to_int, typed_compare
+from gpucc.vm.intmath import INT64_MIN, int_pow, shift
+from gpucc.contract.isa import (
     BINARY_AND,
     BINARY_LSHIFT,
     BINARY_OR,
@@ -41,7 +41,7 @@ from vm.opcodes import (
     INT_TRUTH,
     UNARY_INVERT,
 )  # fmt: skip
-from vm.status import INVALID_BYTECODE, OK, OVERFLOW, ZERO_DIVISION
+from gpucc.contract.status import INVALID_BYTECODE, OK, OVERFLOW, ZERO_DIVISION
 
 
 @register_jitable

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from compiler.limits import MAX_PARAMS
-from vm.image import MAX_IMPORTS, JobTable, Program, argument_slots
-from vm.valuetypes import TYPE_NAMES
+from gpucc.contract.limits import MAX_PARAMS
+from gpucc.contract.limits import MAX_IMPORTS
+from gpucc.contract.image import JobTable, Program, argument_slots
+from gpucc.contract.valuetypes import TYPE_NAMES
 
 
 @dataclass

@@ -7,23 +7,12 @@ passed through as they are; every other array is a host array."""
 
 from __future__ import annotations
 
-import hashlib
-from pathlib import Path
-
 import numpy as np
 
-from compiler.limits import MAX_PARAMS
-from vm.image import MAX_IMPORTS
+from gpucc.contract.limits import MAX_PARAMS
+from gpucc.contract.limits import MAX_IMPORTS
 
 _BIG = 1 << 24  # sanity bound on per-function slot counts
-
-
-def source_fingerprint(*names: str) -> str:
-    """Hash of the named vm/ modules.  numba's on-disk cache only watches the file defining a
-    cached function, so launchers close over this: numba hashes closure variables into the
-    cache key, and editing a module a kernel is compiled from then recompiles it."""
-    here = Path(__file__).parent
-    return hashlib.sha256(b"".join((here / name).read_bytes() for name in names)).hexdigest()
 
 
 def function_ends(program) -> np.ndarray:
@@ -50,7 +39,7 @@ def function_ends(program) -> np.ndarray:
 
 
 def _arr(x, dtype, ndim, what, device_ok=False):
-    from vm.transfer import is_device_array
+    from gpucc.contract.transfer import is_device_array
 
     if is_device_array(x):
         if not device_ok:
@@ -143,8 +132,8 @@ def prepare_launch(program, jobs, limits, backend: str, verify: bool = True):
     """What every launcher starts with: (limits, image arrays, job arrays, Results to fill,
     per-function verified flags).  Checks the tables and limits; n_jobs == 0 is fine.
     verify=False leaves the flags (None) to the launcher: vm/cuda.py verifies on the device."""
-    from vm.image import LaunchLimits, Results
-    from vm.verify import function_checks
+    from gpucc.contract.image import LaunchLimits, Results
+    from gpucc.vm.verify import function_checks
 
     limits = limits or LaunchLimits()
     check_limits(limits)

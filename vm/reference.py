@@ -28,10 +28,10 @@ instruction, in argument order; one that does not fit is MEMORY_LIMIT (no instru
 recorded).  The heap, list handles and the list instructions' extra costs are
 vm/kernel_lists.py's doc; vm/reference_lists.py implements them.
 
-What each instruction does is `Job.step` below (and the doc column of vm.opcodes.TABLE).
+What each instruction does is `Job.step` below (and the doc column of contract.isa.TABLE).
 Arithmetic is Python's on ints, and any result outside int64 is OVERFLOW (// and % round
 toward -inf; a zero divisor is ZERO_DIVISION).  A FOR_RANGE counter that would step past
-int64 ends its loop.  A superinstruction runs the sequence vm.opcodes.EXPANSIONS gives for
+int64 ends its loop.  A superinstruction runs the sequence contract.isa.EXPANSIONS gives for
 it, as one step; each instruction of the sequence it reaches costs what it costs (all of
 them: the superinstruction's table cost; one that fails midway, only those run).
 
@@ -41,12 +41,12 @@ interpreter safe on its own.
 
 from __future__ import annotations
 
-from vm import opcodes as O
-from vm import reference_lists, reference_numeric
-from vm import status as S
-from vm.image import JobTable, LaunchLimits, Program, Results
-from vm.prepare import check_limits, image_arrays, job_arrays
-from vm.reference_numeric import (
+from gpucc.contract import isa as O
+from gpucc.vm import reference_lists, reference_numeric
+from gpucc.contract import status as S
+from gpucc.contract.image import JobTable, LaunchLimits, Program, Results
+from gpucc.vm.prepare import check_limits, image_arrays, job_arrays
+from gpucc.vm.reference_numeric import (
     COMPARISONS,
     INT64_MAX,
     INT64_MIN,
@@ -54,7 +54,7 @@ from vm.reference_numeric import (
     int64,
     typed_compare,
 )
-from vm.verify import function_checks
+from gpucc.vm.verify import function_checks
 
 
 def floordiv(a: int, b: int) -> int:

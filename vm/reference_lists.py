@@ -10,10 +10,10 @@ list without nan; tests/vm/test_vm_lists.py checks that).
 
 from __future__ import annotations
 
-from vm import opcodes as O
-from vm import status as S
-from vm.reference_numeric import Stop, int64, typed_compare
-from vm.valuetypes import (
+from gpucc.contract import isa as O
+from gpucc.contract import status as S
+from gpucc.vm.reference_numeric import Stop, int64, typed_compare
+from gpucc.contract.valuetypes import (
     T_FLOAT,
     T_INT,
     T_LIST_FLOAT,

@@ -8,9 +8,9 @@ returns the result slot value or raises Stop; for one-operand instructions b is 
 
 from __future__ import annotations
 
-from vm import opcodes as O
-from vm import status as S
-from vm.valuetypes import T_FLOAT, bits_to_float, float_to_bits
+from gpucc.contract import isa as O
+from gpucc.contract import status as S
+from gpucc.contract.valuetypes import T_FLOAT, bits_to_float, float_to_bits
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 COMPARISONS = (

@@ -13,7 +13,7 @@ Every launch runs it on all functions (`function_checks`); a job that enters a f
 failing it ends with INVALID_BYTECODE.  `verify(program)` renders the same checks (plus
 unit layout) as messages.
 
-Operand kinds and stack effects come from vm.opcodes.TABLE; only the instructions whose
+Operand kinds and stack effects come from contract.isa.TABLE; only the instructions whose
 effect depends on the path taken are special-cased:
 * JUMP_IF_FALSE_OR_POP / JUMP_IF_TRUE_OR_POP keep their operand when they jump, pop it
   when they fall through;
@@ -30,9 +30,10 @@ import numpy as np
 from numba import njit, prange
 from numba.extending import register_jitable
 
-from vm import opcodes as O
-from vm.prepare import image_arrays, source_fingerprint
-from vm.valuetypes import TYPE_NAMES
+from gpucc.contract import isa as O
+from gpucc.contract.cachekey import source_fingerprint
+from gpucc.vm.prepare import image_arrays
+from gpucc.contract.valuetypes import TYPE_NAMES
 
 OPERAND_KIND = np.array([op.operand for op in O.TABLE], dtype=np.int32)
 POPS, PUSHES = O.stack_effects()
@@ -192,7 +193,7 @@ def _make_checker(fingerprint):
     return check_all
 
 
-_check_all = _make_checker(source_fingerprint("verify.py", "opcodes.py", "valuetypes.py"))
+_check_all = _make_checker(source_fingerprint("vm/verify.py", "contract/isa.py", "contract/valuetypes.py"))
 
 
 def function_checks(image: tuple, jit: bool = True) -> np.ndarray:

@@ -47,7 +47,7 @@ def test_help_describes_and_gives_an_example(capsys, argv):
 
 def test_help_imports_no_compiler_or_numba():
     code = ("import sys\nfrom pytest_gpucc import cli\ncli.build_parser()\n"
-            "print(sorted(m for m in ('numpy', 'numba', 'compiler.batch', 'vm.image') if m in sys.modules))")  # fmt: skip
+            "print(sorted(m for m in ('numpy', 'numba', 'gpucc.compiler.batch', 'gpucc.contract.image') if m in sys.modules))")  # fmt: skip
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

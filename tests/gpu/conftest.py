@@ -6,7 +6,7 @@ import pytest
 
 
 def _device_reason() -> str | None:
-    from vm.devices import cuda_available
+    from gpucc.vm.devices import cuda_available
 
     return None if cuda_available() else "no usable CUDA device (numba-cuda missing, no driver or no GPU)"
 

@@ -27,9 +27,9 @@ def _signature(kernel_args) -> tuple:
 
 
 def compiler_args() -> list:
-    from compiler.batch import MAX_LOCALS, PARSER_SCRATCH
-    from compiler.codegen import CG_WIDTH
-    from compiler.scope import F_WIDTH
+    from gpucc.compiler.batch import MAX_LOCALS, PARSER_SCRATCH
+    from gpucc.compiler.codegen import CG_WIDTH
+    from gpucc.compiler.scope import F_WIDTH
 
     i32, i64, z = np.int32, np.int64, np.zeros
     return [z(2, np.uint8), *[z(2, i64)] * 7, z((2, 2), i32), z(2, i32), z(2, i64), z((2, F_WIDTH), i32),
@@ -39,8 +39,8 @@ def compiler_args() -> list:
 
 
 def vm_args() -> list:
-    from vm.cuda import result_arrays
-    from vm.image import Results
+    from gpucc.vm.cuda import result_arrays
+    from gpucc.contract.image import Results
 
     i8, i32, i64, z = np.int8, np.int32, np.int64, np.zeros
     image = [z(4, i32), z(2, i32), z(2, i64)] + [z(2, i32)] * 7 + [z(2, i32)] * 2
@@ -55,9 +55,9 @@ def verify_args() -> list:
 
 
 def helper_args() -> dict:
-    """The residency helpers' kernels (vm/transfer.py, compiler/cuda_batch.py) and their arguments."""
-    from compiler.cuda_batch import _failed_units
-    from vm.transfer import _kernels
+    """The residency helpers' kernels (contract/transfer.py, compiler/cuda_batch.py) and their arguments."""
+    from gpucc.compiler.cuda_batch import _failed_units
+    from gpucc.contract.transfer import _kernels
 
     fill, compact = _kernels()
     i32, i64, z = np.int32, np.int64, np.zeros
@@ -69,8 +69,8 @@ def helper_args() -> dict:
 def _kernel(name: str):
     if name in ("fill", "compact", "failed_units"):
         return helper_args()[name]
-    module, attr, args = {"compiler": ("compiler.cuda_batch", "_kernel", compiler_args),
-                          "vm": ("vm.cuda", "_kernel", vm_args), "verify": ("vm.cuda", "_verify", verify_args)}[name]
+    module, attr, args = {"compiler": ("gpucc.compiler.cuda_batch", "_kernel", compiler_args),
+                          "vm": ("gpucc.vm.cuda", "_kernel", vm_args), "verify": ("gpucc.vm.cuda", "_verify", verify_args)}[name]
     return getattr(__import__(module, fromlist=[attr]), attr), args()
 
 

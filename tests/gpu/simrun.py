@@ -40,16 +40,16 @@ def vm_input(program, jobs, limits) -> dict:
 def _vm(path):
     import numpy as np
 
-    import vm
-    from vm.image import JobTable, LaunchLimits, Program
+    from gpucc import vm
+    from gpucc.contract.image import JobTable, LaunchLimits, Program
 
     data = np.load(path)
     pick = lambda prefix: {k[2:]: data[k] for k in data.files if k.startswith(prefix)}  # noqa: E731
     limits = LaunchLimits(**{k: int(v) for k, v in pick("l_").items()})
     if "x_max_threads" in data.files:  # force the grid-stride loop (several jobs per thread)
-        import vm.cuda
+        from gpucc.vm import cuda as vm_cuda
 
-        vm.cuda.MAX_THREADS = int(data["x_max_threads"])
+        vm_cuda.MAX_THREADS = int(data["x_max_threads"])
     results = vm.launch(Program(**pick("p_")), JobTable(**pick("j_")), backend="cuda", limits=limits)
     assert results.meta.get("backend") == "cuda", results.meta
     return {**arrays(results), "x_threads": np.int64(results.meta["threads"]),
@@ -57,7 +57,7 @@ def _vm(path):
 
 
 def _compile(path):
-    from compiler.batch import compile_batch
+    from gpucc.compiler.batch import compile_batch
 
     return arrays(compile_batch(json.loads(Path(path).read_text()), backend="cuda"))
 
@@ -69,16 +69,16 @@ def _resident(path):
     as t_compile / t_launch: rows (1 for host->device else 0, bytes) with their labels."""
     import numpy as np
 
-    import compiler.batch
-    import vm
-    from compiler.cuda_batch import compile_batch_resident
-    from vm.image import LaunchLimits, Program
-    from vm.link import SuiteLink, link
-    from vm.transfer import TransferCounter, is_device_array
+    from gpucc.compiler import batch as compiler_batch
+    from gpucc import vm
+    from gpucc.compiler.cuda_batch import compile_batch_resident
+    from gpucc.contract.image import LaunchLimits, Program
+    from gpucc.vm.link import SuiteLink, link
+    from gpucc.contract.transfer import TransferCounter, is_device_array
 
     spec = json.loads(Path(path).read_text())
     if "chunk_instructions" in spec:  # force several compile launches
-        compiler.batch.CHUNK_INSTRUCTIONS = spec["chunk_instructions"]
+        compiler_batch.CHUNK_INSTRUCTIONS = spec["chunk_instructions"]
     counter = TransferCounter()
     batch = compile_batch_resident(spec["sources"], counter)
     assert all(is_device_array(getattr(batch, k)) for k in ("code", "lines", "consts"))

@@ -12,7 +12,7 @@ from pathlib import Path
 from gpusim import ROOT
 
 from pytest_gpucc.session import backend_name
-from vm.devices import cuda_available
+from gpucc.vm.devices import cuda_available
 
 SUITE = """\
 def gcd(a: int, b: int) -> int:
@@ -56,14 +56,14 @@ def test_auto_is_cuda_only_with_a_usable_device():
 
 
 def test_cuda_available_never_raises_without_numba_cuda():
-    code = "import sys; sys.modules['numba.cuda'] = None\nfrom vm.devices import cuda_available; print(cuda_available())"
+    code = "import sys; sys.modules['numba.cuda'] = None\nfrom gpucc.vm.devices import cuda_available; print(cuda_available())"
     assert _python(code, sim=False) == "False"
 
 
 def test_cpu_runs_never_import_numba_cuda():
     code = (
-        "import sys\nfrom compiler.batch import compile_batch\nimport vm, pytest_gpucc.plugin\n"
-        "from vm.image import JobTable, Program\n"
+        "import sys\nfrom gpucc.compiler.batch import compile_batch\nfrom gpucc import vm\nimport pytest_gpucc.plugin\n"
+        "from gpucc.contract.image import JobTable, Program\n"
         "b = compile_batch(['def f() -> int:\\n    return 1\\n'])\n"
         "vm.launch(Program.from_batch(b), JobTable.empty(), 'cpu')\n"
         "print(sorted(m for m in sys.modules if m.startswith('numba.cuda') or m in ('cupy', 'torch')))"

@@ -1,4 +1,4 @@
-"""Device residency and byte counting (vm/transfer.py, compiler.cuda_batch.compile_batch_resident,
+"""Device residency and byte counting (contract/transfer.py, compiler.cuda_batch.compile_batch_resident,
 vm/cuda.py): the session's cuda path gives the CPU backend's batch and results, code never
 crosses PCIe, and the counted bytes are exactly the arrays the module docstrings list.
 
@@ -14,15 +14,16 @@ import pytest
 from gpusim import assert_same_arrays, simulate
 from simrun import arrays
 
-import vm
-from compiler.batch import compile_batch
-from compiler.scope import F_WIDTH
-from vm import status as S
-from vm.image import MAX_IMPORTS, LaunchLimits, Program, Results
-from vm.kernel import COSTS
-from vm.link import SuiteLink, link
-from vm.prepare import image_arrays
-from vm.transfer import TransferCounter, is_device_array, require_device, run_info
+from gpucc import vm
+from gpucc.compiler.batch import compile_batch
+from gpucc.compiler.scope import F_WIDTH
+from gpucc.contract import status as S
+from gpucc.contract.limits import MAX_IMPORTS
+from gpucc.contract.image import LaunchLimits, Program, Results
+from gpucc.vm.kernel import COSTS
+from gpucc.vm.link import SuiteLink, link
+from gpucc.vm.prepare import image_arrays
+from gpucc.contract.transfer import TransferCounter, is_device_array, require_device, run_info
 
 SUITE = """
 def f(n: int) -> int:
@@ -123,7 +124,7 @@ def test_host_backends_reject_a_device_resident_program():
 
 
 def link_free_jobs(program):
-    from vm.image import JobTable
+    from gpucc.contract.image import JobTable
 
     jobs = JobTable.empty()
     return dataclasses.replace(jobs, func=np.zeros(1, np.int32), link=np.full(1, -1, np.int32),

@@ -13,11 +13,11 @@ import pytest
 from gpusim import assert_same_arrays, simulate
 from simrun import arrays, vm_input
 
-import vm
-from compiler.batch import compile_batch
-from vm import status as S
-from vm.image import JobTable, LaunchLimits, Program
-from vm.link import SuiteLink, link
+from gpucc import vm
+from gpucc.compiler.batch import compile_batch
+from gpucc.contract import status as S
+from gpucc.contract.image import JobTable, LaunchLimits, Program
+from gpucc.vm.link import SuiteLink, link
 
 SUITE = """
 def f(n: int) -> int:
@@ -86,7 +86,7 @@ def test_device_launch_matches_cpu():
 
 def test_simulated_launch_with_lists_matches_cpu(tmp_path: Path):
     """List arguments from the pool, the per-thread heap column, MEMORY_LIMIT and bad handles."""
-    from vm.asm import assemble_named, make_jobs
+    from gpucc.vm.asm import assemble_named, make_jobs
 
     program, names = assemble_named("""
 .func f xs n

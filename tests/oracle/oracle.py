@@ -1,7 +1,7 @@
 """Both sides of a differential test: what CPython says a call does, and what the VM says.
 
 An outcome is a string: the repr of the returned value, or the exception kind
-(`ZeroDivisionError`, ... as vm.status.LABELS names them, e.g. `step limit`).  gpucc's
+(`ZeroDivisionError`, ... as contract.status.LABELS names them, e.g. `step limit`).  gpucc's
 documented differences are removed on the CPython side: 64-bit ints (every arithmetic result
 is checked, `_chk`, so CPython raises OverflowError exactly where the VM must; `1 << huge` too),
 `int ** negative int` and complex results are ValueError (`_pow`), and ints are converted to
@@ -19,15 +19,15 @@ import ast
 import copy
 import sys
 
-from compiler import compile_batch
+from gpucc.compiler import compile_batch
 from tests.oracle.gen import INT64_MAX, INT64_MIN
 from tests.oracle.tower import Tower
-from vm import launch
-from vm.asm import make_jobs
-from vm.image import LaunchLimits, Program
-from vm.reference_lists import merge_sort
-from vm.status import LABELS, STEP_LIMIT
-from vm.valuetypes import render
+from gpucc.vm import launch
+from gpucc.vm.asm import make_jobs
+from gpucc.contract.image import LaunchLimits, Program
+from gpucc.vm.reference_lists import merge_sort
+from gpucc.contract.status import LABELS, STEP_LIMIT
+from gpucc.contract.valuetypes import render
 
 STEP_LIMIT_LABEL = LABELS[STEP_LIMIT]
 

@@ -9,10 +9,10 @@ def warm_vm():
     """Compile and launch once in this process: pytester's in-process runs drop the modules
     they import (numba's lazily imported ones included), and re-importing numba modules
     fails with "duplicate registration"."""
-    from compiler.batch import compile_batch
-    from vm import launch
-    from vm.image import Program
-    from vm.link import SuiteLink, link
+    from gpucc.compiler.batch import compile_batch
+    from gpucc.vm import launch
+    from gpucc.contract.image import Program
+    from gpucc.vm.link import SuiteLink, link
 
     batch = compile_batch(["def f() -> int:\n    ...\n\n\ndef test_a() -> None:\n    assert f() == 1\n",
                            "def f() -> int:\n    return 1\n"])  # fmt: skip

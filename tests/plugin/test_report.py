@@ -1,9 +1,9 @@
 """Outcomes, ranking and summaries from fabricated job records (no compiler, no VM)."""
 
 from pytest_gpucc import report as r
-from vm import status as st
-from vm.opcodes import ASSERT_CMP, ASSERT_TRUE, CMP_EQ, CMP_LT
-from vm.valuetypes import T_BOOL, T_INT
+from gpucc.contract import status as st
+from gpucc.contract.isa import ASSERT_CMP, ASSERT_TRUE, CMP_EQ, CMP_LT
+from gpucc.contract.valuetypes import T_BOOL, T_INT
 
 
 def job(status=st.OK, cost=10, **kw):

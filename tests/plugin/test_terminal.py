@@ -5,7 +5,7 @@ import re
 
 from gpucc_project import GCD_CANDIDATES, run, write_project
 
-import vm.devices
+from gpucc.vm import devices as vm_devices
 
 CPU = "--gpucc-backend=cpu"
 
@@ -73,7 +73,7 @@ def test_colour_highlights_the_fastest(project):
 
 def test_auto_falls_back_to_cpu_with_a_note_and_ini_backend(gpucc, monkeypatch):
     write_project(gpucc, candidates={"fast.py": GCD_CANDIDATES["fast.py"]})
-    monkeypatch.setattr(vm.devices, "cuda_available", lambda: False)
+    monkeypatch.setattr(vm_devices, "cuda_available", lambda: False)
     note = "gpucc: no usable CUDA device (an NVIDIA GPU, its driver and numba-cuda): running on the CPU"
     result, doc = run(gpucc)
     assert doc["backend"] == "cpu" and doc["backend_note"] == note[len("gpucc: ") :]

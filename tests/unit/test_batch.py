@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from compiler import batch as batch_mod
-from compiler import compile_batch, compile_source, errors
-from vm.image import Program
-from vm.verify import verify
+from gpucc.compiler import batch as batch_mod
+from gpucc.compiler import compile_batch, compile_source, errors
+from gpucc.contract.image import Program
+from gpucc.vm.verify import verify
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = [
@@ -121,7 +121,7 @@ def run_plain_python(sources: list[str], tmp_path) -> dict:
     src_file = tmp_path / "sources.pkl"
     src_file.write_bytes(pickle.dumps(sources))
     script = (
-        "import pickle, sys\nfrom compiler import compile_batch\n"
+        "import pickle, sys\nfrom gpucc.compiler import compile_batch\n"
         "b = compile_batch(pickle.load(open(sys.argv[1], 'rb')))\n"
         "sys.stdout.buffer.write(pickle.dumps(b.__dict__))\n"
     )

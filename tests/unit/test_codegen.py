@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from compiler import compile_source
+from gpucc.compiler import compile_source
 from tests.oracle.gen import INT64_MAX, INT64_MIN, ProgramGen
 from tests.oracle.oracle import cpython_namespace, cpython_outcome, disagreements, vm_outcomes
-from vm import opcodes
-from vm.disasm import disassemble
-from vm.image import Program
-from vm.verify import verify
+from gpucc.contract import isa
+from gpucc.vm.disasm import disassemble
+from gpucc.contract.image import Program
+from gpucc.vm.verify import verify
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 
@@ -55,32 +55,32 @@ def test_literals_pool_and_folding():
     src = "def f() -> int:\n    a = 3000000000\n    b = -3000000000\n    c = 3000000000\n    return a + b + c - 7\n"
     batch, program = build(src)
     assert list(batch.consts) == [3000000000, -3000000000]  # deduplicated, negatives folded
-    ops = [opcodes.TABLE[o].name for o, _ in batch.code]
+    ops = [isa.TABLE[o].name for o, _ in batch.code]
     assert ops.count("LOAD_CONST") == 3 and "UNARY_NEG" not in ops
-    assert [tuple(x) for x in batch.code[-2:]] == [(opcodes.BINARY_SUB_INT, 7), (opcodes.RETURN, 0)]
+    assert [tuple(x) for x in batch.code[-2:]] == [(isa.BINARY_SUB_INT, 7), (isa.RETURN, 0)]
 
 
 def test_unreachable_code_is_not_emitted():
     batch, _ = build("def f(x: int) -> int:\n    return 1\n    x = 2\n    return x\n")
-    assert [tuple(x) for x in batch.code] == [(opcodes.LOAD_INT, 1), (opcodes.RETURN, 0)]
+    assert [tuple(x) for x in batch.code] == [(isa.LOAD_INT, 1), (isa.RETURN, 0)]
 
 
 def test_range_check_only_for_non_literal_steps():
     src = "def f(n: int, s: int) -> int:\n    t = 0\n    for i in range(0, n, {}):\n        t += i\n    return t\n"
     for step, expect in (("2", 0), ("-1", 0), ("s", 1), ("0", 1)):
         batch, _ = build(src.format(step))
-        assert sum(int(o) == opcodes.RANGE_CHECK for o, _ in batch.code) == expect, step
+        assert sum(int(o) == isa.RANGE_CHECK for o, _ in batch.code) == expect, step
 
 
 def test_lines_follow_the_source():
     batch, _ = build("def f(x: int) -> int:\n    y = x * x\n\n    return y + 1\n")
-    ops = [opcodes.TABLE[o].name for o, _ in batch.code]
+    ops = [isa.TABLE[o].name for o, _ in batch.code]
     assert ops == ["LOAD_VAR2", "BINARY_MUL", "STORE_LOAD", "BINARY_ADD_INT", "RETURN"]
     assert list(batch.lines) == [2, 2, 2, 4, 4]  # STORE_LOAD y, y (lines 2 and 4) keeps the store's
 
 
 def _ops(batch) -> list[str]:
-    return [opcodes.TABLE[o].name for o, _ in batch.code]
+    return [isa.TABLE[o].name for o, _ in batch.code]
 
 
 def test_superinstructions_never_swallow_a_jump_target():

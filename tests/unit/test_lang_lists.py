@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from compiler.batch import compile_batch
+from gpucc.compiler.batch import compile_batch
 from tests.oracle.oracle import program_disagreements
 
 NAN, INF = math.nan, math.inf

@@ -8,7 +8,7 @@ import math
 import pytest
 from tests.oracle.oracle import program_disagreements
 
-from compiler.batch import compile_batch
+from gpucc.compiler.batch import compile_batch
 
 INF, NAN = math.inf, math.nan
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from compiler import errors, nodes, lexer, limits, tokens
-from compiler.lexer import LexError, lex_source, tokenize
+from gpucc.compiler import errors, nodes, lexer, limits, tokens
+from gpucc.compiler.lexer import LexError, lex_source, tokenize
 
 
 def kinds(source):
@@ -105,8 +105,8 @@ def test_float_literals(text):
                                   "1e22", "1e-22", "0e999", "2.5E-3", "3.141592653589793", "9007199254740991.0"])  # fmt: skip
 def test_float_literal_values_are_exact(text):
     """The literal's value is CPython's (correctly rounded), in a float slot's bits."""
-    from compiler.syntax_tree import parse_source
-    from vm.valuetypes import bits_to_float
+    from gpucc.compiler.syntax_tree import parse_source
+    from gpucc.contract.valuetypes import bits_to_float
 
     tree = parse_source(f"def f() -> float:\n    return {text}\n")
     values = [bits_to_float(int(v)) for k, v in zip(tree.kind, tree.val) if k == nodes.N_FLOAT]

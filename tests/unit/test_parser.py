@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from pyast_oracle import normalized, oracle_dump
 
-from compiler import errors, limits, nodes, parser, syntax_tree, tokens
-from compiler.parser import ParseError, dump, parse_source
+from gpucc.compiler import errors, limits, nodes, parser, syntax_tree, tokens
+from gpucc.compiler.parser import ParseError, dump, parse_source
 
 GCD = '''"""Greatest common divisor."""
 
@@ -214,7 +214,7 @@ def test_node_fields():
 
 def test_plain_python_run_matches_compiled():
     """The kernel body runs unchanged as plain Python (the one-source rule)."""
-    from compiler import lexer
+    from gpucc.compiler import lexer
 
     compiled = parse_source(PROGRAM)
     src = np.frombuffer(PROGRAM.encode(), dtype=np.uint8)
@@ -231,7 +231,7 @@ def test_plain_python_run_matches_compiled():
 
 def test_node_capacity_exceeded_is_an_error():
     src = np.frombuffer(GCD.encode(), dtype=np.uint8)
-    from compiler import lexer
+    from gpucc.compiler import lexer
 
     n_tok, *toks = lexer.lex_source(GCD)
     arrays = [np.zeros(8, dtype=np.int32) for _ in range(5)] + [np.zeros(8, dtype=np.int64)]

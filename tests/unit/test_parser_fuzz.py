@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyast_oracle import normalized, oracle_dump
 
-from compiler import errors, lexer, limits, nodes, parser, syntax_tree
-from compiler.syntax_tree import Ast, dump
+from gpucc.compiler import errors, lexer, limits, nodes, parser, syntax_tree
+from gpucc.compiler.syntax_tree import Ast, dump
 
 SEEDS = [
     "def gcd(a: int, b: int) -> int:\n    while b != 0:\n        t = b\n        b = a % b\n        a = t\n    return a\n",

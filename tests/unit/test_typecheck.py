@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from compiler import compile_source, errors, limits
+from gpucc.compiler import compile_source, errors, limits
 
 H = "def h(a: int, b: int) -> int:\n    return a\n\n"  # a helper some cases call
 V = "def v(a: int) -> None:\n    pass\n\n"  # a `-> None` helper

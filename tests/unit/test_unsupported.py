@@ -11,9 +11,9 @@ import tokenize
 
 import pytest
 
-from compiler import errors, tokens
-from compiler.batch import compile_batch
-from compiler.parser_util import kw_unsupported
+from gpucc.compiler import errors, tokens
+from gpucc.compiler.batch import compile_batch
+from gpucc.compiler.parser_util import kw_unsupported
 
 BODY = "def f(x: int) -> int:\n    "
 

@@ -7,8 +7,9 @@ import random
 
 import numpy as np
 
-from vm import opcodes as O
-from vm.image import MAX_IMPORTS, Program
+from gpucc.contract import isa as O
+from gpucc.contract.limits import MAX_IMPORTS
+from gpucc.contract.image import Program
 
 BINOPS = ["BINARY_ADD", "BINARY_SUB", "BINARY_MUL", "BINARY_FLOORDIV", "BINARY_MOD"]
 CMPS = ["LT", "LE", "EQ", "NE", "GT", "GE"]

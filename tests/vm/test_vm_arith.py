@@ -7,7 +7,7 @@ import itertools
 import pytest
 from vmcheck import MAX, MIN, outcome, run_asm
 
-from vm import opcodes as O
+from gpucc.contract import isa as O
 
 EDGES = [0, 1, -1, 2, -2, 3, -3, 7, -7, MAX, MIN, MAX - 1, MIN + 1, 2**32, -(2**32), 3037000499,
          3037000500, -3037000500, 2**62, -(2**62), MIN // 2, 10**18, -(10**18)]  # fmt: skip

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vm import opcodes as O
-from vm.asm import AsmError, assemble, assemble_named, make_jobs
-from vm.disasm import disassemble
-from vm.image import MAX_IMPORTS
-from vm.valuetypes import T_BOOL
+from gpucc.contract import isa as O
+from gpucc.vm.asm import AsmError, assemble, assemble_named, make_jobs
+from gpucc.vm.disasm import disassemble
+from gpucc.contract.limits import MAX_IMPORTS
+from gpucc.contract.valuetypes import T_BOOL
 
 SRC = """\
 .unit suite

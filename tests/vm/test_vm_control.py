@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from vmcheck import MAX, MIN, launch_all, line_of, outcome, run_asm
 
-import vm
-from vm import status as S
-from vm.asm import assemble_named, make_jobs
-from vm.image import JobTable, LaunchLimits
+from gpucc import vm
+from gpucc.contract import status as S
+from gpucc.vm.asm import assemble_named, make_jobs
+from gpucc.contract.image import JobTable, LaunchLimits
 
 SUM_RANGE = """
 .func sum_range start stop step

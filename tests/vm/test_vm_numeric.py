@@ -9,9 +9,9 @@ import math
 import pytest
 from vmcheck import MAX, MIN, run_asm
 
-from vm import opcodes as O
-from vm import status as S
-from vm.valuetypes import bits_to_float, float_to_bits
+from gpucc.contract import isa as O
+from gpucc.contract import status as S
+from gpucc.contract.valuetypes import bits_to_float, float_to_bits
 
 INTS = [0, 1, -1, 2, -3, 7, 63, 64, 65, -64, MAX, MIN, 2**32, 3037000500, -(2**62)]
 FLOATS = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 1e308, -1e308, 5e-324, 2.0**53, 2.0**63, -(2.0**63),

@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 from randprog import Gen, garbage
 from vmcheck import MAX, MIN, assert_same, launch_all, run_plain
 
-import vm
-from vm import opcodes as O
-from vm import status as S
-from vm.asm import assemble_named, make_jobs
-from vm.image import JobTable, LaunchLimits
-from vm.verify import verify
+from gpucc import vm
+from gpucc.contract import isa as O
+from gpucc.contract import status as S
+from gpucc.vm.asm import assemble_named, make_jobs
+from gpucc.contract.image import JobTable, LaunchLimits
+from gpucc.vm.verify import verify
 
 LIMITS = LaunchLimits(step_limit=3000, stack_size=96, max_depth=12)
 ARGS = [0, 1, -1, 2, 5, -9, 100, MAX, MIN, 2**40]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from vmcheck import launch_all, line_of, outcome, run_asm
 
-from vm import opcodes as O
-from vm.asm import assemble_named, make_jobs
-from vm.image import LaunchLimits
+from gpucc.contract import isa as O
+from gpucc.vm.asm import assemble_named, make_jobs
+from gpucc.contract.image import LaunchLimits
 
 
 def cost(*names: str) -> int:

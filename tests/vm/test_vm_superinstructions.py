@@ -1,5 +1,5 @@
 """Superinstructions are their sequences: the table says so (cost, stack effect), and a
-program with every superinstruction expanded back into its sequence (vm.opcodes.EXPANSIONS)
+program with every superinstruction expanded back into its sequence (contract.isa.EXPANSIONS)
 gives the same results and the same cost on every backend, only more steps."""
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ import pytest
 from randprog import Gen
 from vmcheck import launch_all
 
-from compiler import compile_batch
-from vm import opcodes as O
-from vm import status as S
-from vm.asm import assemble_named, make_jobs
-from vm.image import LaunchLimits, Program
-from vm.prepare import function_ends
-from vm.verify import verify
+from gpucc.compiler import compile_batch
+from gpucc.contract import isa as O
+from gpucc.contract import status as S
+from gpucc.vm.asm import assemble_named, make_jobs
+from gpucc.contract.image import LaunchLimits, Program
+from gpucc.vm.prepare import function_ends
+from gpucc.vm.verify import verify
 
 _spec = importlib.util.spec_from_file_location(
     "gpucc_bench_workloads", Path(__file__).resolve().parents[2] / "benchmarks" / "workloads.py")

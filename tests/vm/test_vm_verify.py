@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 from vmcheck import launch_all, outcome
 
-from vm import opcodes as O
-from vm.asm import assemble, assemble_named, make_jobs
-from vm.image import JobTable
-from vm.prepare import image_arrays
-from vm.verify import PROBLEM_NAMES, function_checks, verify, verify_jobs
+from gpucc.contract import isa as O
+from gpucc.vm.asm import assemble, assemble_named, make_jobs
+from gpucc.contract.image import JobTable
+from gpucc.vm.prepare import image_arrays
+from gpucc.vm.verify import PROBLEM_NAMES, function_checks, verify, verify_jobs
 
 GOOD = """
 .unit suite

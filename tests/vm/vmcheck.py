@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-import vm
-from vm import status as S
-from vm.asm import assemble_named, make_jobs
-from vm.image import LaunchLimits, Results
-from vm.kernel import COSTS, run_job
-from vm.prepare import image_arrays, job_arrays
-from vm.verify import function_checks
+from gpucc import vm
+from gpucc.contract import status as S
+from gpucc.vm.asm import assemble_named, make_jobs
+from gpucc.contract.image import LaunchLimits, Results
+from gpucc.vm.kernel import COSTS, run_job
+from gpucc.vm.prepare import image_arrays, job_arrays
+from gpucc.vm.verify import function_checks
 
 FIELDS = ("status", "value", "cost", "steps", "fail_unit", "fail_line", "fail_lhs", "fail_rhs", "fail_arg", "fail_op")
 MIN, MAX = -(2**63), 2**63 - 1

@@ -20,10 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from compiler.limits import MAX_PARAMS
-from vm.transfer import is_device_array
+from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
 
-MAX_IMPORTS = 8  # interface functions one suite may declare
 
 
 @dataclass
@@ -79,6 +77,11 @@ class Program:
         )
 
 
+def is_device_array(a) -> bool:
+    """True for a CUDA device array (numba's, the simulator's, or any with the CUDA array interface)."""
+    return not isinstance(a, np.ndarray) and (hasattr(a, "__cuda_array_interface__") or hasattr(a, "copy_to_host"))
+
+
 def _contiguous(a, dtype):
     """`a` as a contiguous host array of `dtype`; a device array stays where it is, as it is."""
     return a if is_device_array(a) else np.ascontiguousarray(a, dtype=dtype)
@@ -115,7 +118,7 @@ class JobTable:
 def argument_slots(values, pool: list[int]) -> tuple[list[int], int]:
     """(args row, arg_lists bits) of one job's argument values: ints, bools, floats, or lists
     of them (appended to `pool` as length + elements; the row holds their offsets)."""
-    from vm.valuetypes import slot_value
+    from gpucc.contract.valuetypes import slot_value
 
     row, bits = [], 0
     for k, v in enumerate(values):
@@ -138,14 +141,14 @@ class LaunchLimits:
 
 @dataclass
 class Results:
-    """What each job ended with (vm.status codes) and what it cost.
+    """What each job ended with (contract.status codes) and what it cost.
 
-    cost is the candidate's work, not the suite's: the weighted cost (vm.opcodes costs) of
+    cost is the candidate's work, not the suite's: the weighted cost (contract.isa costs) of
     the instructions executed while the running function's unit differs from the unit of
     the job's function (job_func, before any link resolution), i.e. inside linked candidate
     code.  A CALL counts to the caller, a RETURN to the returning function.  A job without
     a link row (link -1: a direct call, as benchmarks make) counts every instruction.  A
-    superinstruction costs what its sequence of plain instructions costs (vm.opcodes
+    superinstruction costs what its sequence of plain instructions costs (contract.isa
     EXPANSIONS; only the part run, when one fails midway), so a cost does not depend on
     which superinstructions the compiler used.  steps counts every instruction executed,
     a superinstruction as one (the step limit is over all of them).

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from gpucc.contract.image import is_device_array  # noqa: F401 - re-exported
+
 THREADS_PER_BLOCK = 32
 MAX_BLOCKS = 4096  # the helpers' kernels are grid-stride: any size fits this grid
 cuda = None  # numba.cuda, imported on first use; a module global, as the simulator needs in kernels
@@ -78,11 +80,6 @@ def run_info(backend: str, counter: TransferCounter | None) -> dict:
     return (counter or TransferCounter()).totals()
 
 
-def is_device_array(a) -> bool:
-    """True for a CUDA device array (numba's, the simulator's, or any with the CUDA array interface)."""
-    return not isinstance(a, np.ndarray) and (hasattr(a, "__cuda_array_interface__") or hasattr(a, "copy_to_host"))
-
-
 def to_device(host, counter: TransferCounter, label: str):
     """A device copy of host array `host`, counted."""
     host = np.ascontiguousarray(host)
@@ -106,7 +103,7 @@ def require_device(args, what: str) -> None:
     """Raise if a kernel argument is a host array (numba would copy it across uncounted)."""
     host = [i for i, a in enumerate(args) if isinstance(a, np.ndarray)]
     if host:
-        raise TypeError(f"{what}: arguments {host} are host arrays; move them with vm.transfer.to_device")
+        raise TypeError(f"{what}: arguments {host} are host arrays; move them with contract.transfer.to_device")
 
 
 def _grid(n: int) -> tuple[int, int]:

@@ -9,7 +9,7 @@ small and local so that a model can write bytecode and the verifier can check it
 * ``JUMP``   a target in instruction units, relative to the current function's entry
 * ``FUNC``   an index into the current unit's function table
 * ``ASSERT`` ``cmp + 8 * ltype + 128 * rtype``: a comparison and its operands' types
-  (vm.valuetypes codes; ASSERT_CMP and COMPARE_NUM)
+  (contract.valuetypes codes; ASSERT_CMP and COMPARE_NUM)
 * ``NONE``   must be 0
 
 Packed kinds hold two 16-bit fields: ``lo = arg & 0xFFFF`` (unsigned) and ``hi = arg >> 16``
