@@ -13,9 +13,9 @@ import argparse
 import numba
 import numpy as np
 
-from gpucc import vm
 from benchmarks import workloads
 from benchmarks.harness import cpython_functions, grid_jobs, median_time, program_of, row
+from gpucc import vm
 from gpucc.compiler import compile_batch
 from gpucc.contract import status
 from gpucc.contract.image import LaunchLimits

@@ -7,9 +7,8 @@ import time
 
 import numpy as np
 
-from gpucc.contract.limits import MAX_PARAMS
-from gpucc.contract.limits import MAX_IMPORTS
 from gpucc.contract.image import JobTable, Program
+from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
 
 
 def median_time(fn, repeats: int) -> float:

@@ -16,7 +16,6 @@ from numba import njit, prange
 from numba.extending import register_jitable
 
 from gpucc.compiler import errors, limits
-from gpucc.contract.cachekey import source_fingerprint
 from gpucc.compiler.codegen import CG_NCONST, CG_PC, CG_WIDTH, codegen
 from gpucc.compiler.lexer import lex
 from gpucc.compiler.parser import parse
@@ -34,6 +33,7 @@ from gpucc.compiler.scope import (
     F_WIDTH,
 )
 from gpucc.compiler.typecheck import scratch_rows, typecheck
+from gpucc.contract.cachekey import source_fingerprint
 
 BACKENDS = ("cpu", "cuda")
 MAX_PARAMS, MAX_LOCALS = limits.MAX_PARAMS, limits.MAX_LOCALS

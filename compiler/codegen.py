@@ -21,35 +21,72 @@ from __future__ import annotations
 
 from numba.extending import register_jitable
 
-from gpucc.compiler import nodes
 from gpucc.compiler.codegen_expr import emit_branch, emit_expr
 from gpucc.compiler.emit import (
-    BIN_OPCODES, CG_DEPTH, CG_ENTRY, CG_MAXD, CG_NCONST, CG_PC, CG_WIDTH, FLOAT_OPCODES, emit, emit_convert, emit_truth,
-    float_op, patch, patch_to,
+    BIN_OPCODES,
+    CG_DEPTH,
+    CG_ENTRY,
+    CG_MAXD,
+    CG_NCONST,
+    CG_PC,
+    CG_WIDTH,
+    FLOAT_OPCODES,
+    emit,
+    emit_convert,
+    emit_truth,
+    float_op,
+    patch,
+    patch_to,
 )  # fmt: skip
 from gpucc.compiler.errors import E_PROGRAM_TOO_LARGE
-from gpucc.compiler.peephole import optimize, pack
+from gpucc.compiler.nodes import (
+    CMP_IN,
+    N_ASSERT,
+    N_ASSIGN,
+    N_AUGASSIGN,
+    N_BLOCK,
+    N_BOOL,
+    N_BREAK,
+    N_COMPARE,
+    N_CONTINUE,
+    N_EXPR_STMT,
+    N_FOR_LIST,
+    N_FOR_RANGE,
+    N_IF,
+    N_INT,
+    N_METHOD,
+    N_RETURN,
+    N_SETITEM,
+    N_UNARY,
+    N_WHILE,
+    UN_NOT,
+)
+from gpucc.compiler.peephole import optimize
 from gpucc.compiler.scope import F_ENTRY, F_IMPORT, F_MAX_STACK, F_NODE, fail, last_child
-from gpucc.compiler.typerules import T_EMPTY_LIST
 from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE, is_const_true
+from gpucc.compiler.typerules import T_EMPTY_LIST
 from gpucc.contract import isa as O
+from gpucc.contract.isa import (
+    ASSERT_CMP,
+    ASSERT_TRUE,
+    FOR_LOOP,
+    FOR_RANGE,
+    JUMP,
+    LOAD_INT,
+    LOAD_VAR,
+    POP_TOP,
+    RANGE_CHECK,
+    RETURN,
+    STORE_VAR,
+)
+from gpucc.contract.jitable import pack_fields, typed_cmp
 from gpucc.contract.valuetypes import T_FLOAT, T_LIST_INT
 
 __all__ = ["CG_NCONST", "CG_PC", "CG_WIDTH", "codegen"]
 
-N_BLOCK, N_ASSIGN, N_AUGASSIGN, N_EXPR_STMT = nodes.N_BLOCK, nodes.N_ASSIGN, nodes.N_AUGASSIGN, nodes.N_EXPR_STMT
-N_IF, N_WHILE, N_FOR_RANGE, N_RETURN, N_ASSERT = nodes.N_IF, nodes.N_WHILE, nodes.N_FOR_RANGE, nodes.N_RETURN, nodes.N_ASSERT
-N_FOR_LIST, N_SETITEM, N_METHOD = nodes.N_FOR_LIST, nodes.N_SETITEM, nodes.N_METHOD
-N_BREAK, N_CONTINUE, N_COMPARE, N_INT, N_BOOL, N_UNARY = (
-    nodes.N_BREAK, nodes.N_CONTINUE, nodes.N_COMPARE, nodes.N_INT, nodes.N_BOOL, nodes.N_UNARY)  # fmt: skip
-UN_NOT = nodes.UN_NOT
-
-LOAD_INT, LOAD_VAR, STORE_VAR, POP_TOP, JUMP = O.LOAD_INT, O.LOAD_VAR, O.STORE_VAR, O.POP_TOP, O.JUMP
-FOR_RANGE, FOR_LOOP, RANGE_CHECK, RETURN = O.FOR_RANGE, O.FOR_LOOP, O.RANGE_CHECK, O.RETURN
-ASSERT_TRUE, ASSERT_CMP = O.ASSERT_TRUE, O.ASSERT_CMP
 
 
-CMP_IN = nodes.CMP_IN
+
 
 
 @register_jitable
@@ -207,7 +244,7 @@ def emit_function(f, tok_start, tok_end, tok_line, kind, op, tok, first, next_, 
                 elif k == N_FOR_RANGE:
                     patch(code, cg, stk[top, S_C])
                     if loop_top <= 0xFFFF:
-                        emit(code, lines, cg, FOR_LOOP, pack(loop_top, val[n]), line)
+                        emit(code, lines, cg, FOR_LOOP, pack_fields(loop_top, val[n]), line)
                     else:  # too far for FOR_LOOP's operand: FOR_RANGE; JUMP exit; JUMP top
                         emit(code, lines, cg, FOR_RANGE, val[n], line)
                         cg[CG_DEPTH] -= 1
@@ -234,7 +271,7 @@ def emit_function(f, tok_start, tok_end, tok_line, kind, op, tok, first, next_, 
                 emit_expr(x, tok_start, tok_end, tok_line, kind, op, tok, first, next_, val, type_, slot,
                           fn, code, lines, consts, cg, stk, sp, err)  # fmt: skip
             lt, rt = concrete_list(type_[first[c]], type_[link]), concrete_list(type_[link], type_[first[c]])
-            emit(code, lines, cg, ASSERT_CMP, op[link] + 8 * lt + 128 * rt, line)
+            emit(code, lines, cg, ASSERT_CMP, typed_cmp(op[link], lt, rt), line)
         elif k == N_SETITEM:  # Python's order.  xs[i] = v: v, xs, i, LIST_SET;
             sub = c  # xs[i] op= v: xs, i, LIST_GET, v, op, xs, i, LIST_SET (xs and i are pure)
             v = next_[sub]

@@ -14,31 +14,70 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from gpucc.compiler import nodes
 from gpucc.compiler.emit import (
-    BIN_OPCODES, CG_DEPTH, FLOAT_OPCODES, emit, emit_builtin_arg, emit_compare, emit_convert, emit_int, emit_truth,
-    float_flag, float_op, needs_truth, patch,
+    BIN_OPCODES,
+    CG_DEPTH,
+    FLOAT_OPCODES,
+    emit,
+    emit_builtin_arg,
+    emit_compare,
+    emit_convert,
+    emit_int,
+    emit_truth,
+    float_flag,
+    float_op,
+    needs_truth,
+    patch,
 )  # fmt: skip
+from gpucc.compiler.nodes import (
+    BIN_ADD,
+    BIN_MUL,
+    BOOL_AND,
+    CMP_IN,
+    N_BINARY,
+    N_BOOL,
+    N_BOOLOP,
+    N_CALL,
+    N_COMPARE,
+    N_FLOAT,
+    N_IFEXP,
+    N_INT,
+    N_LIST,
+    N_METHOD,
+    N_NAME,
+    N_NONE,
+    N_SLICE,
+    N_SUBSCRIPT,
+    N_UNARY,
+    UN_INVERT,
+    UN_NEG,
+    UN_NOT,
+)
 from gpucc.compiler.scope import F_NPARAMS, F_PTYPE, M_APPEND
-from gpucc.compiler.typerules import element_type, is_list
 from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE
+from gpucc.compiler.typerules import element_type, is_list
 from gpucc.contract import isa as O
+from gpucc.contract.isa import (
+    BINARY_ADD,
+    CALL,
+    DUP_TOP,
+    JUMP,
+    JUMP_IF_FALSE,
+    JUMP_IF_FALSE_OR_POP,
+    JUMP_IF_TRUE,
+    JUMP_IF_TRUE_OR_POP,
+    LOAD_INT,
+    LOAD_VAR,
+    POP_TOP,
+    ROT_THREE,
+    ROT_TWO,
+    UNARY_NEG,
+    UNARY_NOT,
+)
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT
 
-N_INT, N_BOOL, N_NONE, N_NAME, N_UNARY = nodes.N_INT, nodes.N_BOOL, nodes.N_NONE, nodes.N_NAME, nodes.N_UNARY
-N_BINARY, N_BOOLOP, N_COMPARE, N_CALL = nodes.N_BINARY, nodes.N_BOOLOP, nodes.N_COMPARE, nodes.N_CALL
-N_FLOAT, N_IFEXP, N_LIST, N_SUBSCRIPT, N_SLICE = nodes.N_FLOAT, nodes.N_IFEXP, nodes.N_LIST, nodes.N_SUBSCRIPT, nodes.N_SLICE
-N_METHOD = nodes.N_METHOD
-CMP_IN = nodes.CMP_IN
-UN_NEG, UN_NOT, UN_INVERT, BOOL_AND = nodes.UN_NEG, nodes.UN_NOT, nodes.UN_INVERT, nodes.BOOL_AND
-BIN_ADD, BIN_MUL = nodes.BIN_ADD, nodes.BIN_MUL
 SIGN_BIT = np.int64(-(2**63))  # a float literal's bits XOR this: its negation
 
-LOAD_INT, LOAD_VAR = O.LOAD_INT, O.LOAD_VAR
-POP_TOP, DUP_TOP, ROT_TWO, ROT_THREE = O.POP_TOP, O.DUP_TOP, O.ROT_TWO, O.ROT_THREE
-BINARY_ADD, UNARY_NEG, UNARY_NOT = O.BINARY_ADD, O.UNARY_NEG, O.UNARY_NOT
-JUMP, JUMP_IF_FALSE, JUMP_IF_TRUE = O.JUMP, O.JUMP_IF_FALSE, O.JUMP_IF_TRUE
-JUMP_IF_FALSE_OR_POP, JUMP_IF_TRUE_OR_POP, CALL = O.JUMP_IF_FALSE_OR_POP, O.JUMP_IF_TRUE_OR_POP, O.CALL
 
 # a c b == b MIRRORED[c] a
 MIRRORED = np.array([O.CMP_NAMES.index(m) for m in (">", ">=", "==", "!=", "<", "<=")], dtype=np.int32)

@@ -14,19 +14,17 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from gpucc.compiler import nodes
 from gpucc.compiler.errors import E_TOO_MANY_CONSTANTS
 from gpucc.compiler.limits import MAX_CONSTS
+from gpucc.compiler.nodes import BIN_DIV, CMP_IN, CMP_NOT_IN
 from gpucc.compiler.scope import B_ABS, B_BOOL, B_FLOAT, B_INT, B_LEN, B_MIN, B_SORTED, B_SUM, fail
 from gpucc.compiler.typerules import T_EMPTY_LIST, element_type, is_list
 from gpucc.contract import isa as O
+from gpucc.contract.isa import LOAD_CONST, LOAD_INT, POPS, PUSHES, UNARY_NOT
+from gpucc.contract.jitable import typed_cmp
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_LIST_FLOAT
 
-CMP_IN, CMP_NOT_IN, BIN_DIV = nodes.CMP_IN, nodes.CMP_NOT_IN, nodes.BIN_DIV
-LOAD_CONST, LOAD_INT, UNARY_NOT = O.LOAD_CONST, O.LOAD_INT, O.UNARY_NOT
-
 # stack effects from the opcode table (CALL's variable pops are applied by the caller)
-POPS, PUSHES = O.stack_effects()
 # by nodes.BIN_* code: the int instruction and the float one (-1: none; `/` is always float)
 BIN_OPCODES = np.array([O.BINARY_ADD, O.BINARY_SUB, O.BINARY_MUL, O.BINARY_FLOORDIV, O.BINARY_MOD, -1, O.BINARY_POW,
                         O.BINARY_AND, O.BINARY_OR, O.BINARY_XOR, O.BINARY_LSHIFT, O.BINARY_RSHIFT], dtype=np.int32)
@@ -114,7 +112,7 @@ def emit_compare(code, lines, cg, cmp, lt, rt, line):
     """Push `a <cmp> b` for a, b of types lt, rt (floats: COMPARE_NUM, exact for int vs float;
     `x in xs`: LIST_CONTAINS; lists: LIST_EQ)."""
     if cmp == CMP_IN or cmp == CMP_NOT_IN:
-        emit(code, lines, cg, O.LIST_CONTAINS, O.CMP_EQ + 8 * lt + 128 * element_type(rt), line)
+        emit(code, lines, cg, O.LIST_CONTAINS, typed_cmp(O.CMP_EQ, lt, element_type(rt)), line)
         if cmp == CMP_NOT_IN:
             emit(code, lines, cg, UNARY_NOT, 0, line)
     elif is_list(lt):
@@ -122,7 +120,7 @@ def emit_compare(code, lines, cg, cmp, lt, rt, line):
         if cmp == O.CMP_NE:
             emit(code, lines, cg, UNARY_NOT, 0, line)
     elif lt == T_FLOAT or rt == T_FLOAT:
-        emit(code, lines, cg, O.COMPARE_NUM, cmp + 8 * lt + 128 * rt, line)
+        emit(code, lines, cg, O.COMPARE_NUM, typed_cmp(cmp, lt, rt), line)
     else:
         emit(code, lines, cg, CMP_OPCODES[cmp], 0, line)
 

@@ -20,23 +20,59 @@ from numba import njit
 from numba.extending import register_jitable
 
 from gpucc.compiler import errors, limits, tokens
-from gpucc.contract.cachekey import source_fingerprint
+from gpucc.compiler.errors import (
+    E_BAD_CHAR,
+    E_BAD_DEDENT,
+    E_NESTING_TOO_DEEP,
+    E_PROGRAM_TOO_LARGE,
+    E_SYNTAX,
+    E_TAB_ERROR,
+    E_UNTERMINATED_STRING,
+)
 from gpucc.compiler.lexer_literals import (
-    BSLASH, CR, DOT, DQUOTE, FF, HASH, NL, SP, SQUOTE, TAB, check_string, is_digit, is_name_char,
-    is_name_start, is_string_prefix, match_table, scan_number, scan_string, utf8_len,
+    BSLASH,
+    CR,
+    DOT,
+    DQUOTE,
+    FF,
+    HASH,
+    NL,
+    SP,
+    SQUOTE,
+    TAB,
+    check_string,
+    is_digit,
+    is_name_char,
+    is_name_start,
+    is_string_prefix,
+    match_table,
+    scan_number,
+    scan_string,
+    utf8_len,
 )  # fmt: skip
+from gpucc.compiler.tokens import (
+    KEYWORD_BYTES,
+    KEYWORD_LENS,
+    OP_LBRACE,
+    OP_LPAR,
+    OP_LSQB,
+    OP_RBRACE,
+    OP_RPAR,
+    OP_RSQB,
+    OPERATOR_BYTES,
+    OPERATOR_LENS,
+    TK_DEDENT,
+    TK_END,
+    TK_INDENT,
+    TK_KEYWORD,
+    TK_NAME,
+    TK_NEWLINE,
+    TK_OP,
+    TK_STRING,
+)
+from gpucc.contract.cachekey import source_fingerprint
 
-TK_END, TK_NEWLINE, TK_INDENT, TK_DEDENT = tokens.TK_END, tokens.TK_NEWLINE, tokens.TK_INDENT, tokens.TK_DEDENT
-TK_NAME, TK_STRING = tokens.TK_NAME, tokens.TK_STRING
-TK_KEYWORD, TK_OP = tokens.TK_KEYWORD, tokens.TK_OP
-KEYWORD_BYTES, KEYWORD_LENS = tokens.KEYWORD_BYTES, tokens.KEYWORD_LENS
-OPERATOR_BYTES, OPERATOR_LENS = tokens.OPERATOR_BYTES, tokens.OPERATOR_LENS
 N_KEYWORDS, N_OPERATORS = len(tokens.KEYWORDS), len(tokens.OPERATORS)
-OP_LPAR, OP_RPAR, OP_LSQB = tokens.OP_LPAR, tokens.OP_RPAR, tokens.OP_LSQB
-OP_RSQB, OP_LBRACE, OP_RBRACE = tokens.OP_RSQB, tokens.OP_LBRACE, tokens.OP_RBRACE
-E_BAD_CHAR, E_BAD_DEDENT, E_UNTERMINATED_STRING = errors.E_BAD_CHAR, errors.E_BAD_DEDENT, errors.E_UNTERMINATED_STRING
-E_TAB_ERROR, E_SYNTAX = errors.E_TAB_ERROR, errors.E_SYNTAX
-E_PROGRAM_TOO_LARGE, E_NESTING_TOO_DEEP = errors.E_PROGRAM_TOO_LARGE, errors.E_NESTING_TOO_DEEP
 MAX_INDENT = limits.MAX_INDENT
 
 

@@ -9,12 +9,16 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from gpucc.compiler import errors, tokens
+from gpucc.compiler.errors import (
+    E_BAD_CHAR,
+    E_BAD_ESCAPE,
+    E_BAD_NUMBER,
+    E_COMPLEX_LITERAL,
+    E_FLOAT_LITERAL,
+    E_INT_TOO_LARGE,
+)
+from gpucc.compiler.tokens import TK_FLOAT, TK_INT
 
-TK_INT, TK_FLOAT = tokens.TK_INT, tokens.TK_FLOAT
-E_BAD_CHAR, E_BAD_NUMBER, E_BAD_ESCAPE = errors.E_BAD_CHAR, errors.E_BAD_NUMBER, errors.E_BAD_ESCAPE
-E_INT_TOO_LARGE = errors.E_INT_TOO_LARGE
-E_COMPLEX_LITERAL, E_FLOAT_LITERAL = errors.E_COMPLEX_LITERAL, errors.E_FLOAT_LITERAL
 INT64_MAX = np.int64(9223372036854775807)
 MANTISSA_LIMIT = np.int64(2**53)
 POW10 = np.array([10.0**k for k in range(23)], dtype=np.float64)  # each exact

@@ -1,6 +1,7 @@
 """Fixed capacities of the compiler kernels (they allocate nothing, so sizes are set here)."""
 
 from gpucc.contract.limits import MAX_PARAMS  # noqa: F401 - re-exported
+
 MAX_LOCALS = 64  # slots per function, parameters and hidden loop slots included
 MAX_FUNCTIONS = 64  # functions per source
 MAX_CONSTS = 256  # constant-pool entries per source

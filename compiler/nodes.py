@@ -59,7 +59,42 @@ KIND_NAMES = (
     "INT", "BOOL", "NONE", "NAME", "UNARY", "BINARY", "BOOLOP", "COMPARE", "CMP_LINK", "CALL",
     "FLOAT", "IFEXP", "LIST", "SUBSCRIPT", "SLICE", "METHOD", "FOR_LIST", "SETITEM",
 )  # fmt: skip
-globals().update({"N_" + k: i for i, k in enumerate(KIND_NAMES)})
+# node kinds as plain names (tests/contract/test_named_constants.py keeps them equal to KIND_NAMES)
+N_MODULE = 0
+N_FUNCDEF = 1
+N_PARAM = 2
+N_BLOCK = 3
+N_ASSIGN = 4
+N_AUGASSIGN = 5
+N_EXPR_STMT = 6
+N_IF = 7
+N_WHILE = 8
+N_FOR_RANGE = 9
+N_BREAK = 10
+N_CONTINUE = 11
+N_PASS = 12
+N_DOCSTRING = 13
+N_ELLIPSIS = 14
+N_RETURN = 15
+N_ASSERT = 16
+N_INT = 17
+N_BOOL = 18
+N_NONE = 19
+N_NAME = 20
+N_UNARY = 21
+N_BINARY = 22
+N_BOOLOP = 23
+N_COMPARE = 24
+N_CMP_LINK = 25
+N_CALL = 26
+N_FLOAT = 27
+N_IFEXP = 28
+N_LIST = 29
+N_SUBSCRIPT = 30
+N_SLICE = 31
+N_METHOD = 32
+N_FOR_LIST = 33
+N_SETITEM = 34
 
 BIN_NAMES = ("+", "-", "*", "//", "%", "/", "**", "&", "|", "^", "<<", ">>")
 BIN_ADD, BIN_SUB, BIN_MUL, BIN_FLOORDIV, BIN_MOD, BIN_DIV, BIN_POW, BIN_AND, BIN_OR, BIN_XOR, BIN_LSHIFT, BIN_RSHIFT = (

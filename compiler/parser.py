@@ -17,19 +17,29 @@ from numba.extending import register_jitable
 
 from gpucc.compiler import errors, nodes, tokens
 from gpucc.compiler import parser_util as pu
+from gpucc.compiler.errors import E_EXPECTED_OP, E_PROGRAM_TOO_LARGE, E_SYNTAX, E_UNSUPPORTED, E_UNSUPPORTED_KEYWORD
 from gpucc.compiler.parser_expr import parse_expr
 from gpucc.compiler.parser_util import (
-    WORD_RANGE, annotation_type, annotation_width, docstring_end, fail_tok, is_kw, is_op, kw_unsupported, new_node, word_is,
+    MAX_NESTING,
+    S_BLOCK,
+    S_COUNT,
+    S_NBLK,
+    WORD_RANGE,
+    annotation_type,
+    annotation_width,
+    docstring_end,
+    fail_tok,
+    is_kw,
+    is_op,
+    kw_unsupported,
+    new_node,
+    word_is,
 )  # fmt: skip
 
 T = tokens
-MAX_NESTING = pu.MAX_NESTING
-S_COUNT, S_NBLK, S_BLOCK = pu.S_COUNT, pu.S_NBLK, pu.S_BLOCK
 TK_END, TK_NEWLINE, TK_INDENT, TK_DEDENT = T.TK_END, T.TK_NEWLINE, T.TK_INDENT, T.TK_DEDENT
 TK_NAME, TK_STRING, TK_KEYWORD, TK_OP = T.TK_NAME, T.TK_STRING, T.TK_KEYWORD, T.TK_OP
 N = nodes
-E_SYNTAX, E_UNSUPPORTED, E_UNSUPPORTED_KEYWORD = errors.E_SYNTAX, errors.E_UNSUPPORTED, errors.E_UNSUPPORTED_KEYWORD
-E_EXPECTED_OP, E_PROGRAM_TOO_LARGE = errors.E_EXPECTED_OP, errors.E_PROGRAM_TOO_LARGE
 
 
 def scratch_size(n_tokens: int) -> int:

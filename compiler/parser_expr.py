@@ -23,25 +23,63 @@ from __future__ import annotations
 from numba.extending import register_jitable
 
 from gpucc.compiler import errors, nodes, tokens
+from gpucc.compiler.errors import (
+    E_EXPECTED_EXPR,
+    E_EXPECTED_OP,
+    E_NESTING_TOO_DEEP,
+    E_PROGRAM_TOO_LARGE,
+    E_SYNTAX,
+    E_UNSUPPORTED,
+    E_UNSUPPORTED_KEYWORD,
+    E_UNSUPPORTED_OPERATOR,
+)
+from gpucc.compiler.nodes import N_BOOL, N_CALL, N_FLOAT, N_INT, N_LIST, N_METHOD, N_NAME, N_NONE, N_SLICE, N_SUBSCRIPT
 from gpucc.compiler.parser_opstack import (
-    P_POW, X_AND, X_BIN, X_CALL, X_IFC, X_IFE, X_INV, X_LIST, X_NEG, X_NOT, X_OR, X_PAREN, X_POS, X_SUB, add_arg,
-    bin_code, binop_unsupported, close, cmp_code, compare_link, ifc_open, innermost_marker, pop_val, prec, push_op,
-    push_val, reduce_above, slice_part, top_op,
+    P_POW,
+    X_AND,
+    X_BIN,
+    X_CALL,
+    X_IFC,
+    X_IFE,
+    X_INV,
+    X_LIST,
+    X_NEG,
+    X_NOT,
+    X_OR,
+    X_PAREN,
+    X_POS,
+    X_SUB,
+    add_arg,
+    bin_code,
+    binop_unsupported,
+    close,
+    cmp_code,
+    compare_link,
+    ifc_open,
+    innermost_marker,
+    pop_val,
+    prec,
+    push_op,
+    push_val,
+    reduce_above,
+    slice_part,
+    top_op,
 )  # fmt: skip
 from gpucc.compiler.parser_util import (
-    MAX_NESTING, S_NOPS, S_NVALS, S_OPS, S_VALS, fail_tok, is_kw, is_op, kw_unsupported, new_node,
+    MAX_NESTING,
+    S_NOPS,
+    S_NVALS,
+    S_OPS,
+    S_VALS,
+    fail_tok,
+    is_kw,
+    is_op,
+    kw_unsupported,
+    new_node,
 )  # fmt: skip
+from gpucc.compiler.tokens import TK_END, TK_FLOAT, TK_INT, TK_KEYWORD, TK_NAME, TK_NEWLINE, TK_OP, TK_STRING
 
-TK_END, TK_NEWLINE, TK_NAME, TK_INT = tokens.TK_END, tokens.TK_NEWLINE, tokens.TK_NAME, tokens.TK_INT
-TK_FLOAT, TK_STRING, TK_KEYWORD, TK_OP = tokens.TK_FLOAT, tokens.TK_STRING, tokens.TK_KEYWORD, tokens.TK_OP
 T = tokens
-N_CALL, N_NAME, N_INT, N_BOOL, N_NONE = nodes.N_CALL, nodes.N_NAME, nodes.N_INT, nodes.N_BOOL, nodes.N_NONE
-N_FLOAT, N_LIST, N_SUBSCRIPT = nodes.N_FLOAT, nodes.N_LIST, nodes.N_SUBSCRIPT
-N_SLICE, N_METHOD = nodes.N_SLICE, nodes.N_METHOD
-E_SYNTAX, E_EXPECTED_EXPR, E_EXPECTED_OP = errors.E_SYNTAX, errors.E_EXPECTED_EXPR, errors.E_EXPECTED_OP
-E_UNSUPPORTED, E_UNSUPPORTED_KEYWORD = errors.E_UNSUPPORTED, errors.E_UNSUPPORTED_KEYWORD
-E_UNSUPPORTED_OPERATOR, E_PROGRAM_TOO_LARGE = errors.E_UNSUPPORTED_OPERATOR, errors.E_PROGRAM_TOO_LARGE
-E_NESTING_TOO_DEEP = errors.E_NESTING_TOO_DEEP
 
 
 @register_jitable

@@ -19,6 +19,7 @@ from __future__ import annotations
 from numba.extending import register_jitable
 
 from gpucc.compiler import nodes, tokens
+from gpucc.compiler.nodes import N_BINARY, N_BOOLOP, N_CMP_LINK, N_COMPARE, N_IFEXP, N_UNARY
 from gpucc.compiler.parser_util import MAX_NESTING, S_NOPS, S_NVALS, S_OPS, S_VALS, new_node
 from gpucc.contract import isa
 
@@ -30,8 +31,6 @@ P_CMP = 4
 P_POW = 12
 
 T = tokens
-N_UNARY, N_BINARY, N_BOOLOP = nodes.N_UNARY, nodes.N_BINARY, nodes.N_BOOLOP
-N_COMPARE, N_CMP_LINK, N_IFEXP = nodes.N_COMPARE, nodes.N_CMP_LINK, nodes.N_IFEXP
 
 
 @register_jitable

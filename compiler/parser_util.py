@@ -10,11 +10,11 @@ import numpy as np
 from numba.extending import register_jitable
 
 from gpucc.compiler import errors, limits, tokens
+from gpucc.compiler.errors import E_SYNTAX, E_UNSUPPORTED
 from gpucc.contract import valuetypes
 
 T = tokens
 TK_NAME, TK_STRING, TK_KEYWORD, TK_OP = T.TK_NAME, T.TK_STRING, T.TK_KEYWORD, T.TK_OP
-E_UNSUPPORTED, E_SYNTAX = errors.E_UNSUPPORTED, errors.E_SYNTAX
 MAX_NESTING = limits.MAX_NESTING
 
 # scratch layout (int32): counters, block stack, operator stack, operand stack

@@ -33,35 +33,53 @@ ones x < 256, y < 128, -128 <= k < 128):
     COMPARE_c; JUMP_IF_TRUE t                             -> JUMP_IF_NOT_<not c> t
 (`not c` on ints: < >=, <= >, == !=; in CMP order that is 5 - c.)
 
-The function's max operand-stack depth is measured again (fusing can lower it): `depths`
-walks the control-flow graph like vm.verify, and each new instruction's depth after it
-counts (a superinstruction needs no room beyond its own stack effect).
+The function's max operand-stack depth is measured again (fusing can lower it): the
+control-flow walk of contract.flow (the verifier's) gives each instruction's depth, and each
+new instruction's depth after it counts (a superinstruction needs no room beyond its own
+stack effect).
 """
 
 from __future__ import annotations
 
-import numpy as np
 from numba.extending import register_jitable
 
 from gpucc.compiler.scope import F_NPARAMS
 from gpucc.contract import isa as O
+from gpucc.contract.flow import FLOW_OK, pops_of, stack_depths
+from gpucc.contract.isa import (
+    ADD_TO_VAR,
+    ARG_JUMP,
+    BINARY_ADD,
+    BINARY_ADD_INT,
+    BINARY_MOD,
+    BINARY_SUB,
+    COMPARE_GE,
+    COMPARE_LT,
+    FOR_LIST,
+    FOR_RANGE,
+    INC_VAR,
+    IS_JUMP,
+    JUMP_IF_FALSE,
+    JUMP_IF_NOT_LT,
+    JUMP_IF_NOT_LT_INT,
+    JUMP_IF_NOT_LT_VAR_INT,
+    JUMP_IF_NOT_LT_VARS,
+    JUMP_IF_TRUE,
+    LOAD_INT,
+    LOAD_VAR,
+    LOAD_VAR2,
+    OPERAND_KIND,
+    PUSHES,
+    RETURN,
+    RETURN_VAR,
+    STORE_LOAD,
+    STORE_VAR,
+    VAR_ADD_INT,
+)
+from gpucc.contract.jitable import jump_target, pack_fields
 
-POPS, PUSHES = O.stack_effects()
-# 1: the operand is a jump target, 2: its lo field is (the packed jump kinds of contract.isa)
-JUMP_KIND = np.array([1 if op.operand == O.ARG_JUMP else 2 if op.number in O.JUMP_OPCODES else 0
-                      for op in O.TABLE], dtype=np.int8)  # fmt: skip
-# jumps that keep a value falling through drops (and/or; FOR_LOOP pushes its counter only jumping)
-KEEPS = np.array([op.number in (O.JUMP_IF_FALSE_OR_POP, O.JUMP_IF_TRUE_OR_POP, O.FOR_LOOP) for op in O.TABLE], np.int8)
-LOAD_VAR, LOAD_INT, STORE_VAR, BINARY_ADD, BINARY_SUB = O.LOAD_VAR, O.LOAD_INT, O.STORE_VAR, O.BINARY_ADD, O.BINARY_SUB
-BINARY_MOD, BINARY_ADD_INT, VAR_ADD_INT, COMPARE_LT, COMPARE_GE = (
-    O.BINARY_MOD, O.BINARY_ADD_INT, O.VAR_ADD_INT, O.COMPARE_LT, O.COMPARE_GE)  # fmt: skip
-INC_VAR, ADD_TO_VAR, LOAD_VAR2 = O.INC_VAR, O.ADD_TO_VAR, O.LOAD_VAR2
-STORE_LOAD, RETURN_VAR = O.STORE_LOAD, O.RETURN_VAR
-JUMP_IF_FALSE, JUMP_IF_TRUE, JUMP_IF_NOT_LT, JUMP_IF_NOT_LT_INT = (
-    O.JUMP_IF_FALSE, O.JUMP_IF_TRUE, O.JUMP_IF_NOT_LT, O.JUMP_IF_NOT_LT_INT)  # fmt: skip
-JUMP_IF_NOT_LT_VARS, JUMP_IF_NOT_LT_VAR_INT = O.JUMP_IF_NOT_LT_VARS, O.JUMP_IF_NOT_LT_VAR_INT
-JUMP, RETURN, CALL, FOR_RANGE, FOR_LIST, NEW_LIST = O.JUMP, O.RETURN, O.CALL, O.FOR_RANGE, O.FOR_LIST, O.NEW_LIST
 HI_MIN, HI_MAX, LO_MAX = O.FIELD_MIN, O.FIELD_MAX, 0xFFFF
+MAX_STACK = 1 << 30  # the walk here measures depths; it bounds nothing
 
 # the patterns rely on these opcode runs being parallel (table order)
 _BIN = ("ADD", "SUB", "MUL", "FLOORDIV", "MOD")
@@ -72,12 +90,6 @@ _RUNS += [[f"JUMP_IF_NOT_{c}{s}" for c in _CMP] for s in ("", "_INT", "_VARS", "
 for _names in _RUNS:
     _first = O.BY_NAME[_names[0]].number
     assert [O.BY_NAME[x].number for x in _names] == list(range(_first, _first + len(_names))), _names
-
-
-@register_jitable
-def pack(lo, hi):
-    """A packed operand (contract.isa.pack) as an int32 value."""
-    return (hi << 16) | lo
 
 
 @register_jitable
@@ -108,18 +120,18 @@ def match_var(code, lo, r, n, tgt):
         if (op3 == JUMP_IF_FALSE or op3 == JUMP_IF_TRUE) and 0 <= a3 <= LO_MAX and a0 <= 255:
             c = op2 - COMPARE_LT if op3 == JUMP_IF_FALSE else 5 - (op2 - COMPARE_LT)
             if op1 == LOAD_VAR and a1 <= 127:
-                return JUMP_IF_NOT_LT_VARS + c, pack(a3, a0 + 256 * a1), 4, 2
+                return JUMP_IF_NOT_LT_VARS + c, pack_fields(a3, a0 + 256 * a1), 4, 2
             if op1 == LOAD_INT and -128 <= a1 <= 127:
-                return JUMP_IF_NOT_LT_VAR_INT + c, pack(a3, a0 + 256 * a1), 4, 2
+                return JUMP_IF_NOT_LT_VAR_INT + c, pack_fields(a3, a0 + 256 * a1), 4, 2
     if op1 == LOAD_INT and HI_MIN <= a1 <= HI_MAX and BINARY_ADD <= op2 <= BINARY_MOD:
         if op3 == STORE_VAR and a3 == a0:
             if op2 == BINARY_ADD and a1 == 1:
                 return INC_VAR, a0, 4, 2
             if op2 == BINARY_ADD or (op2 == BINARY_SUB and a1 != HI_MIN):
-                return ADD_TO_VAR, pack(a0, a1 if op2 == BINARY_ADD else -a1), 4, 2
-        return op2 - BINARY_ADD + VAR_ADD_INT, pack(a0, a1), 3, 2
+                return ADD_TO_VAR, pack_fields(a0, a1 if op2 == BINARY_ADD else -a1), 4, 2
+        return op2 - BINARY_ADD + VAR_ADD_INT, pack_fields(a0, a1), 3, 2
     if op1 == LOAD_VAR:
-        return LOAD_VAR2, pack(a0, a1), 2, 0
+        return LOAD_VAR2, pack_fields(a0, a1), 2, 0
     if op1 == RETURN:
         return RETURN_VAR, a0, 2, 1
     return LOAD_VAR, a0, 1, 0
@@ -135,12 +147,12 @@ def match(code, lo, r, n, tgt):
     if op0 == STORE_VAR and op1 == LOAD_VAR:
         # not when the LOAD_VAR starts a 4-instruction pattern: that one saves more
         if match_var(code, lo, r + 1, n, tgt)[2] < 4:
-            return STORE_LOAD, pack(a0, a1), 2, 0
+            return STORE_LOAD, pack_fields(a0, a1), 2, 0
     elif op0 == LOAD_INT:
         if COMPARE_LT <= op1 <= COMPARE_GE and (op2 == JUMP_IF_FALSE or op2 == JUMP_IF_TRUE):
             if HI_MIN <= a0 <= HI_MAX and 0 <= a2 <= LO_MAX:
                 c = op1 - COMPARE_LT if op2 == JUMP_IF_FALSE else 5 - (op1 - COMPARE_LT)
-                return JUMP_IF_NOT_LT_INT + c, pack(a2, a0), 3, 1
+                return JUMP_IF_NOT_LT_INT + c, pack_fields(a2, a0), 3, 1
         if BINARY_ADD <= op1 <= BINARY_MOD:
             return op1 - BINARY_ADD + BINARY_ADD_INT, a0, 2, 1
     elif COMPARE_LT <= op0 <= COMPARE_GE:
@@ -152,59 +164,6 @@ def match(code, lo, r, n, tgt):
 
 
 @register_jitable
-def target_of(op, arg):
-    """Jump target of a jump instruction (its operand, or the lo field of a packed one)."""
-    return arg if JUMP_KIND[op] == 1 else arg & LO_MAX
-
-
-@register_jitable
-def depths(code, lo, n, fn, dep, work):
-    """dep[i]: operand-stack depth before old index i, walking the control-flow graph as
-    vm.verify does (-1: unreachable); work is the walk's scratch stack."""
-    for i in range(n):
-        dep[i] = -1
-    dep[0] = 0
-    work[0] = 0
-    n_work = 1
-    while n_work > 0:
-        n_work -= 1
-        i = work[n_work]
-        op = code[lo + i, 0]
-        arg = code[lo + i, 1]
-        after = dep[i] - _pops(op, arg, fn) + PUSHES[op]
-        for s in range(2):  # successors: the next instruction, a jump target
-            nxt = i + 1
-            d = after
-            if s == 0:
-                if op == JUMP or op == RETURN or op == RETURN_VAR:
-                    continue
-                if JUMP_KIND[op] != 0:
-                    d = after - KEEPS[op]  # falling through pops what a jump keeps
-                elif op == FOR_RANGE or op == FOR_LIST:
-                    d = after - 1  # the exit JUMP, with nothing pushed
-            elif JUMP_KIND[op] != 0:
-                nxt = target_of(op, arg)
-            elif op == FOR_RANGE or op == FOR_LIST:
-                nxt = i + 2
-            else:
-                continue
-            if 0 <= nxt < n and dep[nxt] < 0:
-                dep[nxt] = d
-                work[n_work] = nxt
-                n_work += 1
-
-
-@register_jitable
-def _pops(op, arg, fn):
-    """Values instruction (op, arg) pops: CALL its callee's arity, NEW_LIST its operand."""
-    if op == CALL:
-        return fn[arg, F_NPARAMS]
-    if op == NEW_LIST:
-        return arg
-    return POPS[op]
-
-
-@register_jitable
 def optimize(code, lines, lo, hi, fn, tgt, dep, work):
     """Fuse the function at code[lo:hi] in place.  Returns (new length, max operand-stack
     depth), or (hi - lo, -1) untouched when the scratch (tgt, dep, work: int32, one entry
@@ -212,13 +171,15 @@ def optimize(code, lines, lo, hi, fn, tgt, dep, work):
     n = hi - lo
     if n + 1 > min(tgt.shape[0], dep.shape[0], work.shape[0]):
         return n, -1
-    depths(code, lo, n, fn, dep, work)
+    arity = fn[:, F_NPARAMS]
+    if stack_depths(code[lo:hi, 0], code[lo:hi, 1], arity, MAX_STACK, dep, work)[0] != FLOW_OK:
+        return n, -1  # left as it is, for the verifier to report
     for i in range(n + 1):
         tgt[i] = 0
     for i in range(n):
         op = code[lo + i, 0]
-        t = target_of(op, code[lo + i, 1])
-        if JUMP_KIND[op] != 0 and 0 <= t < n:
+        t = jump_target(op, code[lo + i, 1])
+        if IS_JUMP[op] and 0 <= t < n:
             tgt[t] = 1
         elif (op == FOR_RANGE or op == FOR_LIST) and i + 2 < n:
             tgt[i + 1] = 1
@@ -228,7 +189,7 @@ def optimize(code, lines, lo, hi, fn, tgt, dep, work):
     deepest = 0
     while r < n:
         opc, arg, k, li = match(code, lo, r, n, tgt)
-        pops = _pops(opc, arg, fn)
+        pops = pops_of(opc, arg, arity)
         deepest = max(deepest, max(dep[r], 0) - pops + PUSHES[opc])
         lines[lo + w] = lines[lo + r + li]
         code[lo + w, 0] = opc
@@ -239,7 +200,7 @@ def optimize(code, lines, lo, hi, fn, tgt, dep, work):
         r += k
     for i in range(w):
         op = code[lo + i, 0]
-        t = target_of(op, code[lo + i, 1])
-        if JUMP_KIND[op] != 0 and 0 <= t < n:
-            code[lo + i, 1] = tgt[t] if JUMP_KIND[op] == 1 else (code[lo + i, 1] & ~LO_MAX) | tgt[t]
+        t = jump_target(op, code[lo + i, 1])
+        if IS_JUMP[op] and 0 <= t < n:
+            code[lo + i, 1] = tgt[t] if OPERAND_KIND[op] == ARG_JUMP else (code[lo + i, 1] & ~LO_MAX) | tgt[t]
     return w, deepest

@@ -10,25 +10,32 @@ from __future__ import annotations
 
 from numba.extending import register_jitable
 
-from gpucc.compiler import limits, nodes
+from gpucc.compiler import limits
 from gpucc.compiler.errors import (
     E_DUPLICATE_FUNCTION,
     E_DUPLICATE_PARAM,
-    E_NONE_VALUE,
     E_NO_FUNCTIONS,
+    E_NONE_VALUE,
     E_RESERVED_NAME,
     E_SYNTAX,
     E_TOO_MANY_FUNCTIONS,
     E_TOO_MANY_LOCALS,
     E_TOO_MANY_PARAMS,
 )
+from gpucc.compiler.nodes import (
+    N_ASSIGN,
+    N_AUGASSIGN,
+    N_DOCSTRING,
+    N_ELLIPSIS,
+    N_FOR_LIST,
+    N_FOR_RANGE,
+    N_FUNCDEF,
+    N_PARAM,
+)
 from gpucc.compiler.tokens import _byte_table
 from gpucc.contract.valuetypes import T_NONE
 
 MAX_PARAMS, MAX_LOCALS, MAX_FUNCTIONS = limits.MAX_PARAMS, limits.MAX_LOCALS, limits.MAX_FUNCTIONS
-N_FUNCDEF, N_PARAM, N_BLOCK = nodes.N_FUNCDEF, nodes.N_PARAM, nodes.N_BLOCK
-N_ASSIGN, N_AUGASSIGN, N_FOR_RANGE, N_FOR_LIST = nodes.N_ASSIGN, nodes.N_AUGASSIGN, nodes.N_FOR_RANGE, nodes.N_FOR_LIST
-N_DOCSTRING, N_ELLIPSIS = nodes.N_DOCSTRING, nodes.N_ELLIPSIS
 
 # function-table columns
 F_NODE, F_NPARAMS, F_NLOCALS, F_RET, F_IMPORT, F_NAME_S, F_NAME_E, F_ENTRY, F_MAX_STACK, F_PTYPE = range(10)

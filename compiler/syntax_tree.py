@@ -16,8 +16,8 @@ from numba import njit
 
 from gpucc.compiler import errors, limits, nodes
 from gpucc.compiler.lexer import LexError, lex_source
-from gpucc.contract.cachekey import source_fingerprint
 from gpucc.compiler.parser import parse, scratch_size
+from gpucc.contract.cachekey import source_fingerprint
 from gpucc.contract.isa import CMP_NAMES as _VM_CMP_NAMES
 
 CMP_NAMES = (*_VM_CMP_NAMES, "in", "not in")  # with nodes.CMP_IN, CMP_NOT_IN

@@ -23,20 +23,43 @@ from __future__ import annotations
 
 from numba.extending import register_jitable
 
-from gpucc.compiler import errors, nodes
+from gpucc.compiler import errors
 from gpucc.compiler.errors import (
     E_BREAK_OUTSIDE_LOOP,
     E_MISSING_RETURN,
     E_NESTING_TOO_DEEP,
     E_NONE_VALUE,
     E_OPERAND_TYPES,
+    E_RETRY,
     E_RETURN_TYPE,
     E_SYNTAX,
     E_TOO_MANY_LOCALS,
     E_TYPE_MISMATCH,
     E_UNBOUND,
+    E_UNSUPPORTED,
 )
 from gpucc.compiler.limits import MAX_LOCALS, MAX_NESTING
+from gpucc.compiler.nodes import (
+    N_ASSERT,
+    N_ASSIGN,
+    N_AUGASSIGN,
+    N_BLOCK,
+    N_BREAK,
+    N_CONTINUE,
+    N_DOCSTRING,
+    N_ELLIPSIS,
+    N_EXPR_STMT,
+    N_FOR_LIST,
+    N_FOR_RANGE,
+    N_IF,
+    N_NAME,
+    N_NONE,
+    N_PASS,
+    N_RETURN,
+    N_SETITEM,
+    N_WHILE,
+    NO_TYPE,
+)
 from gpucc.compiler.scope import (
     F_IMPORT,
     F_NAME_E,
@@ -52,21 +75,31 @@ from gpucc.compiler.scope import (
     last_child,
 )
 from gpucc.compiler.typecheck_expr import (  # noqa: F401 - S_*, scratch_rows: re-exported (codegen, batch)
-    ALL, ONE, ZERO, S_A, S_B, S_C, S_NODE, S_STATE, calls_in, expr_fail, widen_or_fail, bit, is_const_true,
-    scratch_rows, type_expr,
+    ALL,
+    ONE,
+    S_A,
+    S_B,
+    S_C,
+    S_NODE,
+    S_STATE,
+    ZERO,
+    bit,
+    calls_in,
+    expr_fail,
+    is_const_true,
+    scratch_rows,
+    type_expr,
+    widen_or_fail,
 )  # fmt: skip
 from gpucc.compiler.typerules import (
-    T_EMPTY_LIST, binary_type, converts, element_type, is_integral, is_list,
+    T_EMPTY_LIST,
+    binary_type,
+    converts,
+    element_type,
+    is_integral,
+    is_list,
 )  # fmt: skip
 from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_NONE
-
-N_BLOCK, N_ASSIGN, N_AUGASSIGN, N_EXPR_STMT = nodes.N_BLOCK, nodes.N_ASSIGN, nodes.N_AUGASSIGN, nodes.N_EXPR_STMT
-N_IF, N_WHILE, N_FOR_RANGE, N_RETURN = nodes.N_IF, nodes.N_WHILE, nodes.N_FOR_RANGE, nodes.N_RETURN
-N_ASSERT, N_BREAK, N_CONTINUE, N_PASS = nodes.N_ASSERT, nodes.N_BREAK, nodes.N_CONTINUE, nodes.N_PASS
-N_DOCSTRING, N_ELLIPSIS, N_NONE, N_NAME = nodes.N_DOCSTRING, nodes.N_ELLIPSIS, nodes.N_NONE, nodes.N_NAME
-N_FOR_LIST, N_SETITEM, E_UNSUPPORTED, E_RETRY = nodes.N_FOR_LIST, nodes.N_SETITEM, errors.E_UNSUPPORTED, errors.E_RETRY
-NO_TYPE = nodes.NO_TYPE
-
 
 
 @register_jitable

@@ -9,45 +9,73 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from gpucc.compiler import errors, nodes
+from gpucc.compiler import errors
 from gpucc.compiler.errors import (
+    E_BUILTIN_ARGS,
     E_CALL_ARITY,
     E_NESTING_TOO_DEEP,
     E_NONE_VALUE,
     E_NOT_A_FUNCTION,
     E_NOT_CALLABLE_BUILTIN,
     E_OPERAND_TYPES,
+    E_RETRY,
     E_SYNTAX,
     E_TYPE_MISMATCH,
     E_UNBOUND,
     E_UNDEFINED_NAME,
     E_UNKNOWN_FUNCTION,
+    E_UNSUPPORTED,
     E_VOID_VALUE,
 )
 from gpucc.compiler.limits import MAX_NESTING
+from gpucc.compiler.nodes import (
+    N_BINARY,
+    N_BOOL,
+    N_BOOLOP,
+    N_CALL,
+    N_CMP_LINK,
+    N_COMPARE,
+    N_FLOAT,
+    N_IFEXP,
+    N_INT,
+    N_LIST,
+    N_METHOD,
+    N_NAME,
+    N_NONE,
+    N_SLICE,
+    N_SUBSCRIPT,
+    N_UNARY,
+    UN_INVERT,
+    UN_NOT,
+)
 from gpucc.compiler.scope import (
+    B_MAX,
+    B_MIN,
     F_NPARAMS,
     F_PTYPE,
     F_RET,
     L_TYPE,
+    M_APPEND,
+    N_SUPPORTED_BUILTINS,
+    builtin_code,
     fail,
     find_function,
     find_local,
     is_builtin,
+    method_code,
 )
-from gpucc.compiler.scope import B_MAX, B_MIN, M_APPEND, N_SUPPORTED_BUILTINS, builtin_code, method_code
 from gpucc.compiler.typerules import (
-    binary_type, builtin_type, compare_ok, converts, element_type, is_integral, is_list,
-    join_lists, list_literal_type,
+    binary_type,
+    builtin_type,
+    compare_ok,
+    converts,
+    element_type,
+    is_integral,
+    is_list,
+    join_lists,
+    list_literal_type,
 )  # fmt: skip
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE
-
-N_INT, N_BOOL, N_NONE, N_NAME = nodes.N_INT, nodes.N_BOOL, nodes.N_NONE, nodes.N_NAME
-N_UNARY, N_BINARY, N_BOOLOP, N_COMPARE = nodes.N_UNARY, nodes.N_BINARY, nodes.N_BOOLOP, nodes.N_COMPARE
-N_CMP_LINK, N_CALL, N_FLOAT, N_IFEXP = nodes.N_CMP_LINK, nodes.N_CALL, nodes.N_FLOAT, nodes.N_IFEXP
-N_LIST, N_SUBSCRIPT, N_SLICE, N_METHOD = nodes.N_LIST, nodes.N_SUBSCRIPT, nodes.N_SLICE, nodes.N_METHOD
-E_UNSUPPORTED, E_RETRY, UN_NOT, UN_INVERT = errors.E_UNSUPPORTED, errors.E_RETRY, nodes.UN_NOT, nodes.UN_INVERT
-E_BUILTIN_ARGS = errors.E_BUILTIN_ARGS
 
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 ONE = np.uint64(1)

@@ -10,16 +10,23 @@ from __future__ import annotations
 
 from numba.extending import register_jitable
 
-from gpucc.compiler import nodes
+from gpucc.compiler.nodes import (
+    BIN_ADD,
+    BIN_AND,
+    BIN_DIV,
+    BIN_LSHIFT,
+    BIN_MUL,
+    BIN_OR,
+    BIN_RSHIFT,
+    BIN_XOR,
+    CMP_IN,
+    CMP_NOT_IN,
+)
 from gpucc.compiler.scope import B_ABS, B_BOOL, B_FLOAT, B_INT, B_LEN, B_MAX, B_MIN, B_SORTED, B_SUM
 from gpucc.contract.isa import CMP_EQ, CMP_NE
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT
 
 T_EMPTY_LIST = 15
-BIN_ADD, BIN_MUL, BIN_DIV = nodes.BIN_ADD, nodes.BIN_MUL, nodes.BIN_DIV
-BIN_AND, BIN_OR, BIN_XOR = nodes.BIN_AND, nodes.BIN_OR, nodes.BIN_XOR
-BIN_LSHIFT, BIN_RSHIFT = nodes.BIN_LSHIFT, nodes.BIN_RSHIFT
-CMP_IN, CMP_NOT_IN = nodes.CMP_IN, nodes.CMP_NOT_IN
 
 
 @register_jitable

@@ -23,7 +23,6 @@ import numpy as np
 from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
 
 
-
 @dataclass
 class Program:
     code: np.ndarray  # int32[N, 2]

@@ -1,4 +1,4 @@
-"""THE instruction-set table of the gpucc VM.
+"""THE instruction-set table of the gpucc VM: every fact about an instruction is here.
 
 Every instruction is fixed width: one opcode and one int32 operand.  Operands are
 small and local so that a model can write bytecode and the verifier can check it:
@@ -8,8 +8,9 @@ small and local so that a model can write bytecode and the verifier can check it
 * ``IMM``    an immediate int32 value
 * ``JUMP``   a target in instruction units, relative to the current function's entry
 * ``FUNC``   an index into the current unit's function table
-* ``ASSERT`` ``cmp + 8 * ltype + 128 * rtype``: a comparison and its operands' types
-  (contract.valuetypes codes; ASSERT_CMP and COMPARE_NUM)
+* ``TYPED_CMP`` a comparison and its operands' types (contract.valuetypes codes), packed by
+  :func:`typed_cmp` and split by :func:`typed_cmp_fields` (ASSERT_CMP, COMPARE_NUM,
+  LIST_CONTAINS)
 * ``NONE``   must be 0
 
 Packed kinds hold two 16-bit fields: ``lo = arg & 0xFFFF`` (unsigned) and ``hi = arg >> 16``
@@ -30,21 +31,31 @@ Superinstructions do exactly what a sequence of plain instructions does, as one 
 one's sequence is in :data:`EXPANSIONS` and its cost is the sequence's, so a program's cost
 does not depend on which of them a compiler used.
 
-Everything else (opcode constants, the disassembler, the verifier, the stack
-effects used by codegen, instruction costs) is derived from :data:`TABLE`.
+Each instruction's facts are an :class:`Op`: the table's columns (operand kind, stack effect,
+cost, meaning) and the named groups below the rows (KEEPS_ON_JUMP, SLOT_WIDTHS, IMM_MAXES).
+The rows come in three groups, in this order: ``int`` (what the VM kernel's hot loop runs),
+``numeric`` (floats and the other int operations) and ``list``; FIRST_NUMERIC and FIRST_LIST
+are where the last two begin.  Kernels index per-opcode numpy columns derived from the table
+(POPS, PUSHES, COSTS, OPERAND_KIND, KEEPS, SLOT_WIDTH, IMM_MAX, IS_JUMP).  The opcode
+constants (``LOAD_VAR = 3``) are plain assignments at the end, checked against the table.
+
+This module imports no numba (the plugin loads it without --gpu-candidates):
+contract/jitable.py registers its operand functions for kernels.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 # operand kinds
-OPERAND_KINDS = ("NONE", "LOCAL", "CONST", "IMM", "JUMP", "FUNC", "ASSERT", "LOCAL2", "LOCAL_IMM", "IMM_JUMP",
+OPERAND_KINDS = ("NONE", "LOCAL", "CONST", "IMM", "JUMP", "FUNC", "TYPED_CMP", "LOCAL2", "LOCAL_IMM", "IMM_JUMP",
                  "LOCAL_JUMP", "LOCAL2_JUMP", "LOCAL_IMM_JUMP")  # fmt: skip
-(ARG_NONE, ARG_LOCAL, ARG_CONST, ARG_IMM, ARG_JUMP, ARG_FUNC, ARG_ASSERT, ARG_LOCAL2, ARG_LOCAL_IMM,
+(ARG_NONE, ARG_LOCAL, ARG_CONST, ARG_IMM, ARG_JUMP, ARG_FUNC, ARG_TYPED_CMP, ARG_LOCAL2, ARG_LOCAL_IMM,
  ARG_IMM_JUMP, ARG_LOCAL_JUMP, ARG_LOCAL2_JUMP, ARG_LOCAL_IMM_JUMP) = range(len(OPERAND_KINDS))  # fmt: skip
 
-# Pseudo stack effect: CALL pops the callee's parameter count.
+# Pseudo stack effect: CALL pops the callee's parameter count, NEW_LIST its operand.
 VARIABLE = -1
 
 
@@ -53,15 +64,18 @@ class Op:
     number: int
     name: str
     operand: int  # one of ARG_*
-    pops: int  # VARIABLE for CALL
+    pops: int  # VARIABLE for CALL and NEW_LIST
     pushes: int
     cost: int  # weight in the deterministic cost model
     doc: str
+    group: str  # "int", "numeric" or "list"
+    keeps: int  # 1 if in KEEPS_ON_JUMP
+    slot_width: int  # SLOT_WIDTHS: slots a LOCAL operand names (arg .. arg + width - 1)
+    imm_max: int  # IMM_MAXES: the largest IMM operand taken (0 .. imm_max); -1: any int32
 
 
 # name, operand kind, pops, pushes, cost, meaning
-_ROWS = [
-    ("NOP", ARG_NONE, 0, 0, 1, "do nothing"),
+_INT_ROWS = [    ("NOP", ARG_NONE, 0, 0, 1, "do nothing"),
     ("LOAD_CONST", ARG_CONST, 0, 1, 1, "push consts[arg]"),
     ("LOAD_INT", ARG_IMM, 0, 1, 1, "push the immediate arg"),
     ("LOAD_VAR", ARG_LOCAL, 0, 1, 1, "push local slot arg"),
@@ -102,7 +116,7 @@ _ROWS = [
     ("CALL", ARG_FUNC, VARIABLE, 1, 5, "call unit function arg with its nparams arguments"),
     ("RETURN", ARG_NONE, 1, 0, 2, "return the top of stack to the caller"),
     ("ASSERT_TRUE", ARG_NONE, 1, 0, 1, "pop; AssertionError if false"),
-    ("ASSERT_CMP", ARG_ASSERT, 2, 0, 1, "pop b, a; AssertionError unless a <cmp> b (cmp = arg % 8)"),
+    ("ASSERT_CMP", ARG_TYPED_CMP, 2, 0, 1, "pop b, a; AssertionError unless a <cmp> b (cmp, types: typed_cmp_fields(arg))"),
     # Superinstructions (optional peepholes for codegen).  Each costs what the sequence it
     # replaces costs, so a candidate's cost does not depend on whether they were used.
     ("JUMP_IF_NOT_LT", ARG_JUMP, 2, 0, 2, "pop b, a; jump unless a < b (COMPARE_LT + JUMP_IF_FALSE)"),
@@ -155,8 +169,8 @@ _ROWS = [
     ("JUMP_IF_NOT_EQ_VAR_INT", ARG_LOCAL_IMM_JUMP, 0, 0, 4, "jump unless local x == k"),
     ("JUMP_IF_NOT_NE_VAR_INT", ARG_LOCAL_IMM_JUMP, 0, 0, 4, "jump unless local x != k"),
     ("JUMP_IF_NOT_GT_VAR_INT", ARG_LOCAL_IMM_JUMP, 0, 0, 4, "jump unless local x > k"),
-    ("JUMP_IF_NOT_GE_VAR_INT", ARG_LOCAL_IMM_JUMP, 0, 0, 4, "jump unless local x >= k"),
-    # ints beyond + - * // %: bitwise, shifts, power, abs / min / max, truth
+    ("JUMP_IF_NOT_GE_VAR_INT", ARG_LOCAL_IMM_JUMP, 0, 0, 4, "jump unless local x >= k"),]
+_NUMERIC_ROWS = [    # ints beyond + - * // %: bitwise, shifts, power, abs / min / max, truth
     ("BINARY_AND", ARG_NONE, 2, 1, 1, "int a & b"),
     ("BINARY_OR", ARG_NONE, 2, 1, 1, "int a | b"),
     ("BINARY_XOR", ARG_NONE, 2, 1, 1, "int a ^ b"),
@@ -184,16 +198,16 @@ _ROWS = [
     ("FLOAT_ABS", ARG_NONE, 1, 1, 1, "float abs(a)"),
     ("FLOAT_MIN2", ARG_NONE, 2, 1, 1, "float min(a, b): b if b < a else a (Python's order for nan)"),
     ("FLOAT_MAX2", ARG_NONE, 2, 1, 1, "float max(a, b): b if b > a else a"),
-    ("COMPARE_NUM", ARG_ASSERT, 2, 1, 1, "a <cmp> b of the operand types in arg (exact for int vs float)"),
-    # lists: a list value is a handle into the job's heap (vm/kernel_lists.py); `float` operands
-    # (IMM 0 / 1) say whether the elements are floats.  Ops touching n elements add n to the
-    # cost (the table cost is the base) -- see vm/kernel_lists.py
-    ("NEW_LIST", ARG_IMM, VARIABLE, 1, 2, "pop arg values (pushed first to last) into a new list"),
+    ("COMPARE_NUM", ARG_TYPED_CMP, 2, 1, 1, "a <cmp> b of the operand types in arg (exact for int vs float)"),]
+# a list value is a handle into the job's heap (vm/kernel_lists.py); `float` operands
+# (IMM 0 / 1) say whether the elements are floats.  Ops touching n elements add n to the
+# cost (the table cost is the base) -- see vm/kernel_lists.py
+_LIST_ROWS = [    ("NEW_LIST", ARG_IMM, VARIABLE, 1, 2, "pop arg values (pushed first to last) into a new list"),
     ("LIST_GET", ARG_NONE, 2, 1, 1, "xs[i] (negative i counts from the end); IndexError"),
     ("LIST_SET", ARG_NONE, 3, 0, 1, "xs[i] = v (pops v, xs, i: v is evaluated first, as in Python); IndexError"),
     ("LIST_LEN", ARG_NONE, 1, 1, 1, "len(xs)"),
     ("LIST_APPEND", ARG_NONE, 2, 0, 2, "xs.append(v) (pops xs, v); MemoryError past the heap"),
-    ("LIST_CONTAINS", ARG_ASSERT, 2, 1, 2, "x in xs (pops x, xs): == of x's and the elements' types in arg"),
+    ("LIST_CONTAINS", ARG_TYPED_CMP, 2, 1, 2, "x in xs (pops x, xs): == of x's and the elements' types in arg"),
     ("LIST_SUM", ARG_IMM, 1, 1, 2, "sum(xs) from 0, left to right; OverflowError (ints)"),
     ("LIST_MIN", ARG_IMM, 1, 1, 2, "min(xs); ValueError if empty"),
     ("LIST_MAX", ARG_IMM, 1, 1, 2, "max(xs); ValueError if empty"),
@@ -205,23 +219,35 @@ _ROWS = [
     ("LIST_REPEAT", ARG_NONE, 2, 1, 3, "a new list xs * n (n <= 0: empty)"),
     ("LIST_EQ", ARG_IMM, 2, 1, 2, "xs == ys (arg 1: compare elements as floats)"),
     ("FOR_LIST", ARG_LOCAL, 0, 1, 1, "slots arg, arg+1 hold list, index: if index < len(list) push "
-     "list[index], advance the index and skip the next instruction; else fall through (a JUMP out)"),
-]
+     "list[index], advance the index and skip the next instruction; else fall through (a JUMP out)"),]
 
-TABLE: tuple[Op, ...] = tuple(Op(i, *row) for i, row in enumerate(_ROWS))
+# Named groups of per-instruction facts (the Op fields keeps, slot_width, imm_max):
+# jumps that keep a value falling through does not have: `and` / `or` keep their operand when
+# they jump and pop it falling through; FOR_LOOP pushes the counter only when it jumps
+KEEPS_ON_JUMP = ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP", "FOR_LOOP")
+# LOCAL operands naming more than one slot: (counter, stop, step) and (list, index)
+SLOT_WIDTHS = {"FOR_RANGE": 3, "RANGE_CHECK": 3, "FOR_LIST": 2}
+# IMM operands with a range: NEW_LIST's count, LIST_SLICE's bits, the float flags
+IMM_MAXES = {"NEW_LIST": 255, "LIST_SLICE": 7,
+             **{n: 1 for n in ("LIST_SUM", "LIST_MIN", "LIST_MAX", "LIST_SORTED", "LIST_SORT", "LIST_EQ")}}  # fmt: skip
+
+_GROUPS = (("int", _INT_ROWS), ("numeric", _NUMERIC_ROWS), ("list", _LIST_ROWS))
+TABLE: tuple[Op, ...] = tuple(
+    Op(number, *row, group, int(row[0] in KEEPS_ON_JUMP), SLOT_WIDTHS.get(row[0], 1), IMM_MAXES.get(row[0], -1))
+    for number, (group, row) in enumerate((group, row) for group, rows in _GROUPS for row in rows)
+)
 BY_NAME: dict[str, Op] = {op.name: op for op in TABLE}
 NUM_OPCODES = len(TABLE)
-
-# Module-level int constants (LOAD_CONST = 1, ...), usable from numba-compiled code.
-globals().update({op.name: op.number for op in TABLE})
+FIRST_NUMERIC = len(_INT_ROWS)  # the numeric group's first opcode, then the list group's
+FIRST_LIST = len(_INT_ROWS) + len(_NUMERIC_ROWS)
 
 # Comparison codes used by ASSERT_CMP operands (and by the compiler's COMPARE nodes).
 CMP_NAMES = ("<", "<=", "==", "!=", ">", ">=")
 CMP_LT, CMP_LE, CMP_EQ, CMP_NE, CMP_GT, CMP_GE = range(6)
-CMP_OPCODES = tuple(BY_NAME[n].number for n in ("COMPARE_LT", "COMPARE_LE", "COMPARE_EQ", "COMPARE_NE", "COMPARE_GT", "COMPARE_GE"))
+CMP_OPCODES = tuple(BY_NAME[f"COMPARE_{c}"].number for c in ("LT", "LE", "EQ", "NE", "GT", "GE"))
 
-JUMP_OPCODES = tuple(op.number for op in TABLE if op.operand in (ARG_JUMP, ARG_IMM_JUMP, ARG_LOCAL_JUMP,
-                                                                  ARG_LOCAL2_JUMP, ARG_LOCAL_IMM_JUMP))  # fmt: skip
+JUMP_KINDS = (ARG_JUMP, ARG_IMM_JUMP, ARG_LOCAL_JUMP, ARG_LOCAL2_JUMP, ARG_LOCAL_IMM_JUMP)
+JUMP_OPCODES = tuple(op.number for op in TABLE if op.operand in JUMP_KINDS)
 # Instructions after which control never falls through to pc + 1.
 TERMINATORS = (BY_NAME["JUMP"].number, BY_NAME["RETURN"].number, BY_NAME["RETURN_VAR"].number)
 FIELD_MIN, FIELD_MAX = -(2**15), 2**15 - 1  # the signed hi field; lo is 0 .. 2**16 - 1
@@ -236,11 +262,37 @@ FIELDS = {
 }
 PACKED_KINDS = tuple(FIELDS)
 
+# Per-opcode columns for kernels (int64 / int32 numpy arrays indexed by opcode).  VARIABLE pops
+# are 0 in POPS: the caller adds the operand's count (CALL: the callee's nparams; NEW_LIST: arg).
+POPS = np.array([max(op.pops, 0) for op in TABLE], dtype=np.int64)
+PUSHES = np.array([op.pushes for op in TABLE], dtype=np.int64)
+COSTS = np.array([op.cost for op in TABLE], dtype=np.int64)
+OPERAND_KIND = np.array([op.operand for op in TABLE], dtype=np.int32)
+KEEPS = np.array([op.keeps for op in TABLE], dtype=np.int32)
+SLOT_WIDTH = np.array([op.slot_width for op in TABLE], dtype=np.int32)
+IMM_MAX = np.array([op.imm_max for op in TABLE], dtype=np.int32)
+IS_JUMP = np.array([op.operand in JUMP_KINDS for op in TABLE], dtype=np.int32)
+
+
+def typed_cmp(cmp, ltype, rtype):
+    """The TYPED_CMP operand of comparison `cmp` (CMP_*) between values of types ltype, rtype."""
+    return cmp + 8 * ltype + 128 * rtype
+
+
+def typed_cmp_fields(arg):
+    """(cmp, ltype, rtype) of a TYPED_CMP operand."""
+    return arg & 7, (arg >> 3) & 15, arg >> 7
+
 
 def pack(lo: int, hi: int) -> int:
     """The int32 operand holding lo (0 .. 65535) and hi (-32768 .. 32767)."""
     if not (0 <= lo <= 0xFFFF and FIELD_MIN <= hi <= FIELD_MAX):
         raise ValueError(f"packed operand fields out of range: lo {lo}, hi {hi}")
+    return pack_fields(lo, hi)
+
+
+def pack_fields(lo, hi):
+    """pack() for fields the caller has checked (kernels: no exceptions)."""
     return (hi << 16) | lo
 
 
@@ -273,9 +325,9 @@ def operand_fields(kind: int, arg: int) -> tuple[int, ...]:
     return (lo, hi) if kind in (ARG_LOCAL2, ARG_LOCAL_IMM) else (hi, lo)
 
 
-def jump_target(op: int, arg: int) -> int:
+def jump_target(op, arg):
     """The jump target (relative to the function's entry) of a jump instruction."""
-    return arg if TABLE[op].operand == ARG_JUMP else arg & 0xFFFF
+    return arg if OPERAND_KIND[op] == ARG_JUMP else arg & 0xFFFF
 
 
 def _expansions() -> dict:
@@ -313,17 +365,122 @@ for _op, _expand in EXPANSIONS.items():  # each costs what its sequence costs
     assert TABLE[_op].cost == sum(TABLE[o].cost for o, _ in _expand(0)), TABLE[_op].name
 
 
-def stack_effects():
-    """(pops, pushes): int64 numpy arrays indexed by opcode; VARIABLE pops (CALL, NEW_LIST:
-    their operand says) are 0 here, for the caller to add."""
-    import numpy as np
+# The opcodes as plain names (generated from TABLE; tests/contract/test_isa.py prints this block
+# anew when a row is added or moved).
+NOP = 0
+LOAD_CONST = 1
+LOAD_INT = 2
+LOAD_VAR = 3
+STORE_VAR = 4
+POP_TOP = 5
+DUP_TOP = 6
+ROT_TWO = 7
+ROT_THREE = 8
+BINARY_ADD = 9
+BINARY_SUB = 10
+BINARY_MUL = 11
+BINARY_FLOORDIV = 12
+BINARY_MOD = 13
+UNARY_NEG = 14
+UNARY_NOT = 15
+COMPARE_LT = 16
+COMPARE_LE = 17
+COMPARE_EQ = 18
+COMPARE_NE = 19
+COMPARE_GT = 20
+COMPARE_GE = 21
+JUMP = 22
+JUMP_IF_FALSE = 23
+JUMP_IF_TRUE = 24
+JUMP_IF_FALSE_OR_POP = 25
+JUMP_IF_TRUE_OR_POP = 26
+FOR_RANGE = 27
+RANGE_CHECK = 28
+CALL = 29
+RETURN = 30
+ASSERT_TRUE = 31
+ASSERT_CMP = 32
+JUMP_IF_NOT_LT = 33
+JUMP_IF_NOT_LE = 34
+JUMP_IF_NOT_EQ = 35
+JUMP_IF_NOT_NE = 36
+JUMP_IF_NOT_GT = 37
+JUMP_IF_NOT_GE = 38
+BINARY_ADD_INT = 39
+BINARY_SUB_INT = 40
+BINARY_MUL_INT = 41
+BINARY_FLOORDIV_INT = 42
+BINARY_MOD_INT = 43
+INC_VAR = 44
+LOAD_VAR2 = 45
+STORE_LOAD = 46
+RETURN_VAR = 47
+VAR_ADD_INT = 48
+VAR_SUB_INT = 49
+VAR_MUL_INT = 50
+VAR_FLOORDIV_INT = 51
+VAR_MOD_INT = 52
+ADD_TO_VAR = 53
+JUMP_IF_NOT_LT_INT = 54
+JUMP_IF_NOT_LE_INT = 55
+JUMP_IF_NOT_EQ_INT = 56
+JUMP_IF_NOT_NE_INT = 57
+JUMP_IF_NOT_GT_INT = 58
+JUMP_IF_NOT_GE_INT = 59
+FOR_LOOP = 60
+JUMP_IF_NOT_LT_VARS = 61
+JUMP_IF_NOT_LE_VARS = 62
+JUMP_IF_NOT_EQ_VARS = 63
+JUMP_IF_NOT_NE_VARS = 64
+JUMP_IF_NOT_GT_VARS = 65
+JUMP_IF_NOT_GE_VARS = 66
+JUMP_IF_NOT_LT_VAR_INT = 67
+JUMP_IF_NOT_LE_VAR_INT = 68
+JUMP_IF_NOT_EQ_VAR_INT = 69
+JUMP_IF_NOT_NE_VAR_INT = 70
+JUMP_IF_NOT_GT_VAR_INT = 71
+JUMP_IF_NOT_GE_VAR_INT = 72
+BINARY_AND = 73
+BINARY_OR = 74
+BINARY_XOR = 75
+BINARY_LSHIFT = 76
+BINARY_RSHIFT = 77
+UNARY_INVERT = 78
+BINARY_POW = 79
+INT_ABS = 80
+INT_MIN2 = 81
+INT_MAX2 = 82
+INT_TRUTH = 83
+INT_TO_FLOAT = 84
+FLOAT_TO_INT = 85
+FLOAT_TRUTH = 86
+FLOAT_ADD = 87
+FLOAT_SUB = 88
+FLOAT_MUL = 89
+FLOAT_DIV = 90
+FLOAT_FLOORDIV = 91
+FLOAT_MOD = 92
+FLOAT_POW = 93
+FLOAT_NEG = 94
+FLOAT_ABS = 95
+FLOAT_MIN2 = 96
+FLOAT_MAX2 = 97
+COMPARE_NUM = 98
+NEW_LIST = 99
+LIST_GET = 100
+LIST_SET = 101
+LIST_LEN = 102
+LIST_APPEND = 103
+LIST_CONTAINS = 104
+LIST_SUM = 105
+LIST_MIN = 106
+LIST_MAX = 107
+LIST_SORTED = 108
+LIST_SORT = 109
+LIST_SLICE = 110
+LIST_CONCAT = 111
+LIST_REPEAT = 112
+LIST_EQ = 113
+FOR_LIST = 114
 
-    pops = np.array([max(op.pops, 0) for op in TABLE], dtype=np.int64)
-    return pops, np.array([op.pushes for op in TABLE], dtype=np.int64)
-
-
-def cost_table():
-    """int64 numpy array: cost of each opcode (index = opcode number)."""
-    import numpy as np
-
-    return np.array([op.cost for op in TABLE], dtype=np.int64)
+assert all(globals()[op.name] == op.number for op in TABLE), "opcode constants out of date"

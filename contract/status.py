@@ -21,4 +21,16 @@ _ROWS = [
 NAMES = tuple(r[0] for r in _ROWS)
 LABELS = tuple(r[1] for r in _ROWS)
 MEANINGS = tuple(r[2] for r in _ROWS)
-globals().update({name: i for i, name in enumerate(NAMES)})
+# the statuses as plain names (tests/contract/test_named_constants.py keeps them equal to the table)
+OK = 0
+ASSERT_FAILED = 1
+ZERO_DIVISION = 2
+INDEX_ERROR = 3
+OVERFLOW = 4
+VALUE_ERROR = 5
+STEP_LIMIT = 6
+STACK_LIMIT = 7
+RECURSION_LIMIT = 8
+MEMORY_LIMIT = 9
+INVALID_BYTECODE = 10
+NOT_RUN = 11

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gpucc.contract import status as st
-from gpucc.contract.isa import ASSERT_CMP, CMP_NAMES
+from gpucc.contract.isa import ASSERT_CMP, CMP_NAMES, typed_cmp_fields
 from gpucc.contract.valuetypes import render
 
 PASSED, FAILED, ERROR, TIMEOUT = "passed", "failed", "error", "timeout"
@@ -113,7 +113,7 @@ def assert_where(job: JobRecord) -> str:
     """``where 3 == 6`` for a failed comparison; a plain line for a failed truth test."""
     if job.op != ASSERT_CMP:
         return "assertion is false"
-    cmp, left, right = job.arg & 7, (job.arg >> 3) & 15, job.arg >> 7  # contract.isa ARG_ASSERT
+    cmp, left, right = typed_cmp_fields(job.arg)
     return f"where {render(job.lhs, left)} {CMP_NAMES[cmp]} {render(job.rhs, right)}"
 
 

@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gpucc.contract.limits import MAX_PARAMS
 from gpucc.contract import isa as O
-from gpucc.contract.limits import MAX_IMPORTS
+from gpucc.contract.flow import pops_of
 from gpucc.contract.image import JobTable, Program, argument_slots
+from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
 from gpucc.contract.valuetypes import T_INT, TYPE_NAMES
 
 UNCOMPUTED = 1 << 16  # provisional max_stack while the real one is measured
@@ -160,12 +160,12 @@ def _operand(op: O.Op, text: str, lineno: int, func: _Func, unit: _Unit, pool: l
         if text not in names:
             raise AsmError(lineno, f"unknown function {text!r} in unit {unit.name}")
         return names.index(text)
-    if kind == O.ARG_ASSERT:
+    if kind == O.ARG_TYPED_CMP:
         cmp, *types = text.split()
         types = (types or [TYPE_NAMES[T_INT]]) * (2 if len(types) < 2 else 1)
         if cmp not in O.CMP_NAMES or len(types) != 2 or not all(t in TYPE_NAMES for t in types):
             raise AsmError(lineno, f"expected a comparison and a type (or two types), got {text!r}")
-        return O.CMP_NAMES.index(cmp) + 8 * TYPE_NAMES.index(types[0]) + 128 * TYPE_NAMES.index(types[1])
+        return O.typed_cmp(O.CMP_NAMES.index(cmp), TYPE_NAMES.index(types[0]), TYPE_NAMES.index(types[1]))
     return _int(text, lineno)  # IMM
 
 
@@ -212,7 +212,7 @@ def assemble_named(text: str) -> tuple[Program, dict[str, int]]:
 def _measure_stacks(program: Program) -> None:
     """Replace each provisional max_stack by the deepest stack the code reaches."""
     from gpucc.vm.prepare import image_arrays
-    from gpucc.vm.verify import POPS, PUSHES, check_function
+    from gpucc.vm.verify import check_function
 
     image = image_arrays(program)
     code, ends = image[0], image[4]
@@ -224,9 +224,8 @@ def _measure_stacks(program: Program) -> None:
         for pc in range(int(program.func_entry[g]), int(ends[g])):
             op, arg = (int(x) for x in program.code[pc])
             if depth_at[pc] >= 0:
-                callee = int(program.unit_func_start[program.func_unit[g]]) + arg
-                pops = int(program.func_nparams[callee]) if op == O.CALL else arg if op == O.NEW_LIST else int(POPS[op])
-                deepest = max(deepest, int(depth_at[pc]) - pops + int(PUSHES[op]))
+                pops = int(pops_of(op, arg, program.func_nparams[int(program.unit_func_start[program.func_unit[g]]):]))
+                deepest = max(deepest, int(depth_at[pc]) - pops + int(O.PUSHES[op]))
         program.func_max_stack[g] = deepest
 
 

@@ -12,9 +12,10 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from gpucc.contract.image import JobTable, LaunchLimits, Program, Results
-from gpucc.vm.kernel import COSTS, KERNEL_SOURCES, run_job
 from gpucc.contract.cachekey import source_fingerprint
+from gpucc.contract.image import JobTable, LaunchLimits, Program, Results
+from gpucc.contract.isa import COSTS
+from gpucc.vm.kernel import KERNEL_SOURCES, run_job
 from gpucc.vm.prepare import prepare_launch
 
 

@@ -41,11 +41,12 @@ import dataclasses
 import numpy as np
 from numba import cuda
 
-from gpucc.contract.image import JobTable, LaunchLimits, Program, Results
-from gpucc.vm.kernel import COSTS, FIRST_LIST, KERNEL_SOURCES, run_job
 from gpucc.contract.cachekey import source_fingerprint
-from gpucc.vm.prepare import prepare_launch
+from gpucc.contract.image import JobTable, LaunchLimits, Program, Results
+from gpucc.contract.isa import COSTS, FIRST_LIST
 from gpucc.contract.transfer import TransferCounter, device_full, is_device_array, require_device, to_device, to_host
+from gpucc.vm.kernel import KERNEL_SOURCES, run_job
+from gpucc.vm.prepare import prepare_launch
 from gpucc.vm.verify import V_OK, check_function
 
 THREADS_PER_BLOCK = 128

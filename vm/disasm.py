@@ -14,8 +14,8 @@ ASSERT_CMP by comparison and operand type, packed operands field by field.
 from __future__ import annotations
 
 from gpucc.contract import isa as O
-from gpucc.vm.prepare import function_ends
 from gpucc.contract.valuetypes import TYPE_NAMES
+from gpucc.vm.prepare import function_ends
 
 
 def disassemble(program, unit: int | None = None, names: dict[int, str] | None = None) -> str:
@@ -82,8 +82,8 @@ def _meaning(p, g: int, op: int, arg: int, entry: int, names: dict[int, str]) ->
             return "no such function"
         imp = int(p.func_import[callee])
         return names.get(callee, f"function {callee}") + (f", import #{imp}" if imp >= 0 else "")
-    if kind == O.ARG_ASSERT:
-        cmp, left, right = arg % 8, (arg >> 3) & 15, arg >> 7
+    if kind == O.ARG_TYPED_CMP:
+        cmp, left, right = O.typed_cmp_fields(arg)
         if cmp < len(O.CMP_NAMES) and left < len(TYPE_NAMES) and 0 <= right < len(TYPE_NAMES):
             types = TYPE_NAMES[left] if left == right else f"{TYPE_NAMES[left]} {TYPE_NAMES[right]}"
             return f"{O.CMP_NAMES[cmp]} {types}"

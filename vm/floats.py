@@ -14,9 +14,10 @@ import numpy as np
 from numba.core import types
 from numba.extending import intrinsic, overload, register_jitable
 
-from gpucc.vm.intmath import compare
+from gpucc.contract.jitable import typed_cmp_fields
 from gpucc.contract.status import OK, OVERFLOW, VALUE_ERROR, ZERO_DIVISION
 from gpucc.contract.valuetypes import T_FLOAT
+from gpucc.vm.intmath import compare
 
 TWO_63 = 9223372036854775808.0  # 2.0 ** 63
 CMP_NE = 3
@@ -179,10 +180,8 @@ def int_float_compare(cmp, i, f):
 
 @register_jitable
 def typed_compare(arg, a, b):
-    """1 if slot values a <cmp> b hold for arg = cmp + 8 * ltype + 128 * rtype, else 0."""
-    cmp = arg & 7
-    lt = (arg >> 3) & 15
-    rt = arg >> 7
+    """1 if slot values a <cmp> b hold for a TYPED_CMP operand arg, else 0."""
+    cmp, lt, rt = typed_cmp_fields(arg)
     if lt == T_FLOAT and rt == T_FLOAT:
         return fcompare(cmp, b2f(a), b2f(b))
     if lt == T_FLOAT:

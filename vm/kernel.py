@@ -38,17 +38,12 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from gpucc.vm.floats import typed_compare
-from gpucc.vm.intmath import INT64_MIN, arith, compare
-from gpucc.vm.kernel_lists import enter_arguments, list_compare, list_length, list_op, list_typed
-from gpucc.vm.kernel_numeric import numeric_value
 from gpucc.contract.isa import (
     ADD_TO_VAR,
     ASSERT_CMP,
     ASSERT_TRUE,
     BINARY_ADD,
     BINARY_ADD_INT,
-    BINARY_AND,
     BINARY_FLOORDIV,
     BINARY_FLOORDIV_INT,
     BINARY_MOD,
@@ -59,13 +54,15 @@ from gpucc.contract.isa import (
     BINARY_SUB_INT,
     CALL,
     COMPARE_EQ,
-    COMPARE_NUM,
     COMPARE_GE,
     COMPARE_GT,
     COMPARE_LE,
     COMPARE_LT,
     COMPARE_NE,
+    COMPARE_NUM,
     DUP_TOP,
+    FIRST_LIST,
+    FIRST_NUMERIC,
     FOR_LOOP,
     FOR_RANGE,
     INC_VAR,
@@ -102,9 +99,9 @@ from gpucc.contract.isa import (
     LOAD_INT,
     LOAD_VAR,
     LOAD_VAR2,
-    NEW_LIST,
     NOP,
     POP_TOP,
+    POPS,
     RANGE_CHECK,
     RETURN,
     RETURN_VAR,
@@ -119,8 +116,6 @@ from gpucc.contract.isa import (
     VAR_MOD_INT,
     VAR_MUL_INT,
     VAR_SUB_INT,
-    cost_table,
-    stack_effects,
 )
 from gpucc.contract.status import (
     ASSERT_FAILED,
@@ -132,14 +127,14 @@ from gpucc.contract.status import (
     STEP_LIMIT,
     VALUE_ERROR,
 )
+from gpucc.vm.floats import typed_compare
+from gpucc.vm.intmath import INT64_MIN, arith, compare
+from gpucc.vm.kernel_lists import enter_arguments, list_compare, list_length, list_op, list_typed
+from gpucc.vm.kernel_numeric import numeric_value
 
-COSTS = cost_table()
 # the modules this body is compiled from: launchers hash them into numba's cache key
 KERNEL_SOURCES = ("vm/kernel.py", "vm/kernel_numeric.py", "vm/kernel_lists.py", "vm/intmath.py", "vm/floats.py",
                   "contract/isa.py", "contract/status.py", "contract/valuetypes.py")  # fmt: skip
-FIRST_NUMERIC = BINARY_AND  # the numeric instructions, then the list instructions, are the table's last rows
-FIRST_LIST = NEW_LIST
-POPS = stack_effects()[0]
 
 
 @register_jitable

@@ -38,10 +38,10 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from gpucc.vm.floats import b2f, f2b, typed_compare
-from gpucc.vm.intmath import arith
 from gpucc.contract.isa import (
     BINARY_ADD,
+    CMP_EQ,
+    CMP_NE,
     COMPARE_NUM,
     FOR_LIST,
     LIST_APPEND,
@@ -60,6 +60,7 @@ from gpucc.contract.isa import (
     LIST_SUM,
     NEW_LIST,
 )  # fmt: skip
+from gpucc.contract.jitable import typed_cmp, typed_cmp_fields
 from gpucc.contract.status import (
     INDEX_ERROR,
     INVALID_BYTECODE,
@@ -69,6 +70,8 @@ from gpucc.contract.status import (
     VALUE_ERROR,
 )
 from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT
+from gpucc.vm.floats import b2f, f2b, typed_compare
+from gpucc.vm.intmath import arith
 
 # Most functions here take the heap array.  numba's CPU code counts references to array
 # arguments (atomic NRT increfs / decrefs, which its pruning leaves in functions this branchy),
@@ -78,15 +81,13 @@ nrt_free = register_jitable(_nrt=False)
 
 HEADER = 3  # len, cap, data offset
 MIN_CAP = 4
-CMP_EQ, CMP_NE = 2, 3
 INT64_MAX = 2**63 - 1
 
 
 @nrt_free
 def list_typed(arg):
-    """Whether an ASSERT operand (cmp + 8 * ltype + 128 * rtype) names a list type."""
-    lt = (arg >> 3) & 15
-    rt = arg >> 7
+    """Whether a TYPED_CMP operand names a list type."""
+    _, lt, rt = typed_cmp_fields(arg)
     return lt == T_LIST_INT or lt == T_LIST_FLOAT or rt == T_LIST_INT or rt == T_LIST_FLOAT
 
 
@@ -234,7 +235,7 @@ def list_equal(heap, hp, a, b, etype_a, etype_b):
         return INVALID_BYTECODE, np.int64(0), np.int64(0)
     if na != nb:
         return OK, np.int64(0), np.int64(0)
-    arg = CMP_EQ + 8 * etype_a + 128 * etype_b
+    arg = typed_cmp(CMP_EQ, etype_a, etype_b)
     for k in range(na):
         if typed_compare(arg, heap[da + k], heap[db + k]) == 0:
             return OK, np.int64(0), k + 1
@@ -245,9 +246,7 @@ def list_equal(heap, hp, a, b, etype_a, etype_b):
 def list_compare(arg, a, b, heap, hp):
     """(status, a <cmp> b, extra cost) of ASSERT_CMP / COMPARE_NUM on list operands: == and !=
     of two lists; anything else is INVALID_BYTECODE (the compiler never emits it)."""
-    cmp = arg & 7
-    lt = (arg >> 3) & 15
-    rt = arg >> 7
+    cmp, lt, rt = typed_cmp_fields(arg)
     if (cmp != CMP_EQ and cmp != CMP_NE) or (lt != T_LIST_INT and lt != T_LIST_FLOAT) or (
         rt != T_LIST_INT and rt != T_LIST_FLOAT
     ):

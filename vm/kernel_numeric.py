@@ -11,8 +11,6 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
-from gpucc.vm.floats import b2f, f2b, float_divmod, float_pow, float_to_int, typed_compare
-from gpucc.vm.intmath import INT64_MIN, int_pow, shift
 from gpucc.contract.isa import (
     BINARY_AND,
     BINARY_LSHIFT,
@@ -42,6 +40,8 @@ from gpucc.contract.isa import (
     UNARY_INVERT,
 )  # fmt: skip
 from gpucc.contract.status import INVALID_BYTECODE, OK, OVERFLOW, ZERO_DIVISION
+from gpucc.vm.floats import b2f, f2b, float_divmod, float_pow, float_to_int, typed_compare
+from gpucc.vm.intmath import INT64_MIN, int_pow, shift
 
 
 @register_jitable

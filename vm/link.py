@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gpucc.contract.limits import MAX_PARAMS
-from gpucc.contract.limits import MAX_IMPORTS
 from gpucc.contract.image import JobTable, Program, argument_slots
+from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
 from gpucc.contract.valuetypes import TYPE_NAMES
 
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpucc.contract.limits import MAX_PARAMS
-from gpucc.contract.limits import MAX_IMPORTS
+from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
 
 _BIG = 1 << 24  # sanity bound on per-function slot counts
 

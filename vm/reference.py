@@ -42,9 +42,9 @@ interpreter safe on its own.
 from __future__ import annotations
 
 from gpucc.contract import isa as O
-from gpucc.vm import reference_lists, reference_numeric
 from gpucc.contract import status as S
 from gpucc.contract.image import JobTable, LaunchLimits, Program, Results
+from gpucc.vm import reference_lists, reference_numeric
 from gpucc.vm.prepare import check_limits, image_arrays, job_arrays
 from gpucc.vm.reference_numeric import (
     COMPARISONS,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
-from gpucc.vm.reference_numeric import Stop, int64, typed_compare
+from gpucc.contract.isa import CMP_EQ, CMP_NE, typed_cmp, typed_cmp_fields
 from gpucc.contract.valuetypes import (
     T_FLOAT,
     T_INT,
@@ -21,15 +21,17 @@ from gpucc.contract.valuetypes import (
     bits_to_float,
     float_to_bits,
 )
+from gpucc.vm.reference_numeric import Stop, int64, typed_compare
 
 HEADER, MIN_CAP = 3, 4
-CMP_EQ, CMP_NE = 2, 3
+
 LIST_TYPES = (T_LIST_INT, T_LIST_FLOAT)
 
 
 def list_typed(arg: int) -> bool:
-    """Whether an ASSERT operand names a list type (then == / != compare lists)."""
-    return (arg >> 3) & 15 in LIST_TYPES or arg >> 7 in LIST_TYPES
+    """Whether a TYPED_CMP operand names a list type (then == / != compare lists)."""
+    _, lt, rt = typed_cmp_fields(arg)
+    return lt in LIST_TYPES or rt in LIST_TYPES
 
 
 class Heap:
@@ -121,7 +123,7 @@ def list_equal(heap: Heap, a: int, b: int, etype_a: int, etype_b: int) -> tuple[
     xs, ys = heap.slots(a), heap.slots(b)
     if len(xs) != len(ys):
         return False, 0
-    arg = CMP_EQ + 8 * etype_a + 128 * etype_b
+    arg = typed_cmp(CMP_EQ, etype_a, etype_b)
     for k, (x, y) in enumerate(zip(xs, ys)):
         if not typed_compare(arg, x, y):
             return False, k + 1
@@ -130,7 +132,7 @@ def list_equal(heap: Heap, a: int, b: int, etype_a: int, etype_b: int) -> tuple[
 
 def list_compare(heap: Heap, arg: int, a: int, b: int) -> tuple[bool, int]:
     """(a <cmp> b, cost) of ASSERT_CMP / COMPARE_NUM with list operands: == / != of two lists."""
-    cmp, lt, rt = arg & 7, (arg >> 3) & 15, arg >> 7
+    cmp, lt, rt = typed_cmp_fields(arg)
     if cmp not in (CMP_EQ, CMP_NE) or lt not in LIST_TYPES or rt not in LIST_TYPES:
         raise Stop(S.INVALID_BYTECODE)
     elem = lambda t: T_FLOAT if t == T_LIST_FLOAT else T_INT  # noqa: E731

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
+from gpucc.contract.isa import typed_cmp_fields
 from gpucc.contract.valuetypes import T_FLOAT, bits_to_float, float_to_bits
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -59,8 +60,8 @@ def typed_value(bits: int, type_code: int):
 
 
 def typed_compare(arg: int, a: int, b: int) -> bool:
-    """a <cmp> b for arg = cmp + 8 * ltype + 128 * rtype (Python compares int with float exactly)."""
-    cmp, left, right = arg & 7, (arg >> 3) & 15, arg >> 7
+    """a <cmp> b for a TYPED_CMP operand arg (Python compares int with float exactly)."""
+    cmp, left, right = typed_cmp_fields(arg)
     if cmp >= len(COMPARISONS):
         raise Stop(S.INVALID_BYTECODE)
     return COMPARISONS[cmp](typed_value(a, left), typed_value(b, right))

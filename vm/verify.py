@@ -13,14 +13,8 @@ Every launch runs it on all functions (`function_checks`); a job that enters a f
 failing it ends with INVALID_BYTECODE.  `verify(program)` renders the same checks (plus
 unit layout) as messages.
 
-Operand kinds and stack effects come from contract.isa.TABLE; only the instructions whose
-effect depends on the path taken are special-cased:
-* JUMP_IF_FALSE_OR_POP / JUMP_IF_TRUE_OR_POP keep their operand when they jump, pop it
-  when they fall through;
-* FOR_RANGE and FOR_LIST go on at pc + 1 (the JUMP out of the loop) with +0, at pc + 2
-  with +1;
-* NEW_LIST pops its operand's count of values;
-* FOR_LOOP jumps with the counter pushed (+1) and falls through with +0.
+Operand kinds, slot widths and immediate ranges come from contract.isa's table; the stack-depth
+walk over the control-flow graph is contract.flow.stack_depths (the peephole pass runs it too).
 CALL pops the callee's nparams (an import: its stub's; links must match, see verify_jobs).
 """
 
@@ -30,43 +24,58 @@ import numpy as np
 from numba import njit, prange
 from numba.extending import register_jitable
 
+from gpucc.contract import flow
 from gpucc.contract import isa as O
 from gpucc.contract.cachekey import source_fingerprint
-from gpucc.vm.prepare import image_arrays
+from gpucc.contract.flow import FLOW_OK, stack_depths
+from gpucc.contract.isa import (
+    ARG_CONST,
+    ARG_FUNC,
+    ARG_IMM,
+    ARG_IMM_JUMP,
+    ARG_JUMP,
+    ARG_LOCAL,
+    ARG_LOCAL2,
+    ARG_LOCAL2_JUMP,
+    ARG_LOCAL_IMM,
+    ARG_LOCAL_IMM_JUMP,
+    ARG_LOCAL_JUMP,
+    ARG_NONE,
+    ARG_TYPED_CMP,
+    FOR_LIST,
+    FOR_RANGE,
+    IMM_MAX,
+    JUMP,
+    NUM_OPCODES,
+    OPERAND_KIND,
+    SLOT_WIDTH,
+)
+from gpucc.contract.jitable import typed_cmp_fields
 from gpucc.contract.valuetypes import TYPE_NAMES
+from gpucc.vm.prepare import image_arrays
 
-OPERAND_KIND = np.array([op.operand for op in O.TABLE], dtype=np.int32)
-POPS, PUSHES = O.stack_effects()
-SLOT_WIDTH = np.array([3 if op.number in (O.FOR_RANGE, O.RANGE_CHECK) else 2 if op.number == O.FOR_LIST else 1
-                       for op in O.TABLE], np.int32)  # fmt: skip
-# the largest immediate an IMM instruction takes (-1: any)
-_IMM_MAX = {"NEW_LIST": 255, "LIST_SLICE": 7, **{n: 1 for n in ("LIST_SUM", "LIST_MIN", "LIST_MAX", "LIST_SORTED",
-                                                                  "LIST_SORT", "LIST_EQ")}}  # fmt: skip
-IMM_MAX = np.array([_IMM_MAX.get(op.name, -1) for op in O.TABLE], np.int32)
-KEEPS = np.array([op.number in (O.JUMP_IF_FALSE_OR_POP, O.JUMP_IF_TRUE_OR_POP, O.FOR_LOOP) for op in O.TABLE], np.int32)
-N_OPS, N_CMPS, N_TYPES = O.NUM_OPCODES, len(O.CMP_NAMES), len(TYPE_NAMES)
-JUMP, RETURN, RETURN_VAR, CALL, FOR_RANGE = O.JUMP, O.RETURN, O.RETURN_VAR, O.CALL, O.FOR_RANGE
-FOR_LIST, NEW_LIST = O.FOR_LIST, O.NEW_LIST
-ARG_NONE, ARG_LOCAL, ARG_CONST, ARG_JUMP, ARG_FUNC, ARG_ASSERT, ARG_IMM = (
-    O.ARG_NONE, O.ARG_LOCAL, O.ARG_CONST, O.ARG_JUMP, O.ARG_FUNC, O.ARG_ASSERT, O.ARG_IMM)  # fmt: skip
-ARG_LOCAL2, ARG_LOCAL_IMM, ARG_IMM_JUMP = O.ARG_LOCAL2, O.ARG_LOCAL_IMM, O.ARG_IMM_JUMP
-ARG_LOCAL_JUMP, ARG_LOCAL2_JUMP, ARG_LOCAL_IMM_JUMP = O.ARG_LOCAL_JUMP, O.ARG_LOCAL2_JUMP, O.ARG_LOCAL_IMM_JUMP
-IS_JUMP = np.array([op.number in O.JUMP_OPCODES for op in O.TABLE], dtype=np.int32)
-
-# problem codes of check_function: name, message ({pc}, {a}, {b}: its details)
+N_CMPS, N_TYPES = len(O.CMP_NAMES), len(TYPE_NAMES)
+# problem codes of check_function: name, message ({pc}, {a}, {b}: its details), then the
+# stack-depth walk's (contract.flow) as V_UNDERFLOW ...
 _PROBLEMS = [
     ("V_OK", "ok"),
     ("V_NO_CODE", "has no code"),
     ("V_OPCODE", "pc {pc}: unknown opcode {a}"),
     ("V_OPERAND", "pc {pc}: {op} operand {a} is out of range"),
     ("V_FOR_RANGE", "pc {pc}: {op} must be followed by a JUMP inside the function"),
-    ("V_UNDERFLOW", "pc {pc}: {op} pops {b} of a stack of {a}"),
-    ("V_OVERFLOW", "pc {pc}: {op} makes the stack {a} deep, above max_stack {b}"),
-    ("V_JOIN", "pc {pc}: reached with stack depths {a} and {b}"),
-    ("V_FALLS_OFF", "pc {pc}: {op} falls off the end of the function"),
-]
+] + [("V_" + name, message) for name, message in flow.PROBLEMS[1:]]
 PROBLEM_NAMES = tuple(r[0] for r in _PROBLEMS)
-globals().update({name: i for i, name in enumerate(PROBLEM_NAMES)})
+V_OK = 0
+V_NO_CODE = 1
+V_OPCODE = 2
+V_OPERAND = 3
+V_FOR_RANGE = 4
+V_FLOW = V_FOR_RANGE  # V_FLOW + a contract.flow problem is its code here
+V_UNDERFLOW = V_FLOW + flow.FLOW_UNDERFLOW
+V_OVERFLOW = V_FLOW + flow.FLOW_OVERFLOW
+V_JOIN = V_FLOW + flow.FLOW_JOIN
+V_FALLS_OFF = V_FLOW + flow.FLOW_FALLS_OFF
+assert PROBLEM_NAMES.index("V_FALLS_OFF") == V_FALLS_OFF and PROBLEM_NAMES.index("V_FOR_RANGE") == V_FOR_RANGE
 
 
 @register_jitable
@@ -89,7 +98,7 @@ def check_function(g, code, func_entry, func_end, func_nparams, func_nlocals, fu
     for pc in range(entry, end):
         op = code[2 * pc]
         arg = code[2 * pc + 1]
-        if op < 0 or op >= N_OPS:
+        if op < 0 or op >= NUM_OPCODES:
             return V_OPCODE, pc, op, 0
         kind = OPERAND_KIND[op]
         bad = False
@@ -103,8 +112,9 @@ def check_function(g, code, func_entry, func_end, func_nparams, func_nlocals, fu
             bad = arg < 0 or arg >= end - entry
         elif kind == ARG_FUNC:
             bad = arg < 0 or arg >= n_funcs
-        elif kind == ARG_ASSERT:
-            bad = arg < 0 or (arg & 7) >= N_CMPS or ((arg >> 3) & 15) >= N_TYPES or (arg >> 7) >= N_TYPES
+        elif kind == ARG_TYPED_CMP:
+            cmp, ltype, rtype = typed_cmp_fields(arg)
+            bad = arg < 0 or cmp >= N_CMPS or ltype >= N_TYPES or rtype >= N_TYPES
         elif kind == ARG_IMM:
             bad = IMM_MAX[op] >= 0 and (arg < 0 or arg > IMM_MAX[op])
         elif kind == ARG_LOCAL2:
@@ -124,52 +134,11 @@ def check_function(g, code, func_entry, func_end, func_nparams, func_nlocals, fu
             return V_OPERAND, pc, arg, 0
         if (op == FOR_RANGE or op == FOR_LIST) and (pc + 2 >= end or code[2 * pc + 2] != JUMP):
             return V_FOR_RANGE, pc, 0, 0
-    for pc in range(entry, end):
-        depth_at[pc] = -1
-    depth_at[entry] = 0
-    work[entry] = entry  # work[entry:entry + n_work] is the stack of pcs to visit
-    n_work = 1
-    while n_work > 0:
-        n_work -= 1
-        pc = work[entry + n_work]
-        depth = depth_at[pc]
-        op = code[2 * pc]
-        arg = code[2 * pc + 1]
-        pops = func_nparams[f_lo + arg] if op == CALL else arg if op == NEW_LIST else POPS[op]
-        if depth < pops:
-            return V_UNDERFLOW, pc, depth, pops
-        after = depth - pops + PUSHES[op]
-        if after > func_max_stack[g]:
-            return V_OVERFLOW, pc, after, func_max_stack[g]
-        # up to two successors: (nxt1, d1) and (nxt2, d2)
-        n_succ = 1
-        nxt1 = pc + 1
-        d1 = after
-        nxt2 = pc
-        d2 = after
-        if op == JUMP:
-            nxt1 = entry + arg
-        elif op == RETURN or op == RETURN_VAR:
-            n_succ = 0
-        elif op == FOR_RANGE or op == FOR_LIST:
-            d1 = after - 1
-            nxt2 = pc + 2
-            n_succ = 2
-        elif IS_JUMP[op]:
-            d1 = after - KEEPS[op]
-            nxt2 = entry + (arg if OPERAND_KIND[op] == ARG_JUMP else arg & 0xFFFF)
-            n_succ = 2
-        for k in range(n_succ):
-            nxt = nxt1 if k == 0 else nxt2
-            d = d1 if k == 0 else d2
-            if nxt >= end:
-                return V_FALLS_OFF, pc, 0, 0
-            if depth_at[nxt] < 0:
-                depth_at[nxt] = d
-                work[entry + n_work] = nxt
-                n_work += 1
-            elif depth_at[nxt] != d:
-                return V_JOIN, nxt, depth_at[nxt], d
+    problem, i, a, b = stack_depths(code[2 * entry : 2 * end : 2], code[2 * entry + 1 : 2 * end : 2],
+                                    func_nparams[f_lo : f_lo + n_funcs], func_max_stack[g],
+                                    depth_at[entry:end], work[entry:end])  # fmt: skip
+    if problem != FLOW_OK:
+        return V_FLOW + problem, entry + i, a, b
     return V_OK, -1, 0, 0
 
 
@@ -193,7 +162,8 @@ def _make_checker(fingerprint):
     return check_all
 
 
-_check_all = _make_checker(source_fingerprint("vm/verify.py", "contract/isa.py", "contract/valuetypes.py"))
+_check_all = _make_checker(source_fingerprint("vm/verify.py", "contract/isa.py", "contract/valuetypes.py", "contract/flow.py",
+                                             "contract/jitable.py"))
 
 
 def function_checks(image: tuple, jit: bool = True) -> np.ndarray:
@@ -225,7 +195,7 @@ def verify(program, unit: int | None = None) -> list[str]:
             problem, pc, a, b = (int(x) for x in checks[g])
             if problem != V_OK:
                 op = int(program.code[pc, 0]) if 0 <= pc < len(program.code) else -1
-                name = O.TABLE[op].name if 0 <= op < N_OPS else "?"
+                name = O.TABLE[op].name if 0 <= op < NUM_OPCODES else "?"
                 msg = _PROBLEMS[problem][1].format(pc=pc, a=a, b=b, op=name)
                 problems.append(f"unit {u} function {g}: {msg}")
     return problems

@@ -39,8 +39,8 @@ def compiler_args() -> list:
 
 
 def vm_args() -> list:
-    from gpucc.vm.cuda import result_arrays
     from gpucc.contract.image import Results
+    from gpucc.vm.cuda import result_arrays
 
     i8, i32, i64, z = np.int8, np.int32, np.int64, np.zeros
     image = [z(4, i32), z(2, i32), z(2, i64)] + [z(2, i32)] * 7 + [z(2, i32)] * 2

@@ -69,12 +69,12 @@ def _resident(path):
     as t_compile / t_launch: rows (1 for host->device else 0, bytes) with their labels."""
     import numpy as np
 
-    from gpucc.compiler import batch as compiler_batch
     from gpucc import vm
+    from gpucc.compiler import batch as compiler_batch
     from gpucc.compiler.cuda_batch import compile_batch_resident
     from gpucc.contract.image import LaunchLimits, Program
-    from gpucc.vm.link import SuiteLink, link
     from gpucc.contract.transfer import TransferCounter, is_device_array
+    from gpucc.vm.link import SuiteLink, link
 
     spec = json.loads(Path(path).read_text())
     if "chunk_instructions" in spec:  # force several compile launches
@@ -97,7 +97,6 @@ def _resident(path):
 
 def main(mode: str, inp: str, out: str) -> None:
     import numpy as np
-
     from numba import cuda
 
     assert cuda.jit.__module__.startswith("numba.cuda.simulator"), "the CUDA simulator is not on"

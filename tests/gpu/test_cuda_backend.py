@@ -11,8 +11,8 @@ from pathlib import Path
 
 from gpusim import ROOT
 
-from pytest_gpucc.session import backend_name
 from gpucc.vm.devices import cuda_available
+from pytest_gpucc.session import backend_name
 
 SUITE = """\
 def gcd(a: int, b: int) -> int:

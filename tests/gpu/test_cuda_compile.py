@@ -12,6 +12,7 @@ from gpusim import ROOT, assert_same_arrays, simulate
 from simrun import arrays
 
 from gpucc.compiler.batch import compile_batch
+
 # every example suite and candidate, the golden programs, and one error of each phase
 SOURCES = [p.read_text() for p in sorted((ROOT / "examples").rglob("*.py")) + sorted((ROOT / "tests/golden").glob("*.py"))]
 SOURCES += [

@@ -27,8 +27,18 @@ import random
 import struct
 from dataclasses import dataclass
 
-from tests.oracle.gen_expr import BINOPS, BITOPS, FLOAT_EXPONENTS, FLOAT_OPS, INT_EXPONENTS, SHIFT_COUNTS, TYPES, ExprGen
-from tests.oracle.gen_expr import Scope, Sig
+from tests.oracle.gen_expr import (
+    BINOPS,
+    BITOPS,
+    FLOAT_EXPONENTS,
+    FLOAT_OPS,
+    INT_EXPONENTS,
+    SHIFT_COUNTS,
+    TYPES,
+    ExprGen,
+    Scope,
+    Sig,
+)
 from tests.oracle.gen_lists import LIST_TYPES, elem
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1

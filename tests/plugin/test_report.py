@@ -1,9 +1,9 @@
 """Outcomes, ranking and summaries from fabricated job records (no compiler, no VM)."""
 
-from pytest_gpucc import report as r
 from gpucc.contract import status as st
-from gpucc.contract.isa import ASSERT_CMP, ASSERT_TRUE, CMP_EQ, CMP_LT
+from gpucc.contract.isa import ASSERT_CMP, ASSERT_TRUE, CMP_EQ, CMP_LT, typed_cmp
 from gpucc.contract.valuetypes import T_BOOL, T_INT
+from pytest_gpucc import report as r
 
 
 def job(status=st.OK, cost=10, **kw):
@@ -16,13 +16,13 @@ def passing(name, cost):
 
 def test_assert_failure_shows_line_and_values():
     bad = job(st.ASSERT_FAILED, location="suite_x.py:7", source_line="assert f(a) == 6", lhs=3, rhs=6,
-              arg=CMP_EQ + 8 * T_INT + 128 * T_INT, op=ASSERT_CMP)
+              arg=typed_cmp(CMP_EQ, T_INT, T_INT), op=ASSERT_CMP)
     o = r.from_jobs("suite_x.py", "c.py", "c.py", [job(), bad], 1000)
     assert o.status == r.FAILED and o.cost == 20
     assert o.reason == "test_t(a=1): assert f(a) == 6, where 3 == 6"
     assert "suite_x.py:7: in test_t(a=1)\n>   assert f(a) == 6\nE   AssertionError: where 3 == 6" in o.detail
     assert "(1 of 2 test cases failed)" in o.detail
-    flag = job(st.ASSERT_FAILED, lhs=1, rhs=0, arg=CMP_LT + 8 * T_BOOL + 128 * T_BOOL, op=ASSERT_CMP)
+    flag = job(st.ASSERT_FAILED, lhs=1, rhs=0, arg=typed_cmp(CMP_LT, T_BOOL, T_BOOL), op=ASSERT_CMP)
     assert r.assert_where(flag) == "where True < False"
     # ASSERT_TRUE's operand is 0: only the failing opcode tells it from a comparison
     assert r.assert_where(job(st.ASSERT_FAILED, arg=0, op=ASSERT_TRUE)) == "assertion is false"

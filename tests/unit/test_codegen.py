@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from gpucc.compiler import compile_source
+from gpucc.contract import isa
+from gpucc.contract.image import Program
+from gpucc.vm.disasm import disassemble
+from gpucc.vm.verify import verify
 from tests.oracle.gen import INT64_MAX, INT64_MIN, ProgramGen
 from tests.oracle.oracle import cpython_namespace, cpython_outcome, disagreements, vm_outcomes
-from gpucc.contract import isa
-from gpucc.vm.disasm import disassemble
-from gpucc.contract.image import Program
-from gpucc.vm.verify import verify
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 
 import pytest
-from tests.oracle.oracle import program_disagreements
 
 from gpucc.compiler.batch import compile_batch
+from tests.oracle.oracle import program_disagreements
 
 INF, NAN = math.inf, math.nan
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gpucc.compiler import errors, nodes, lexer, limits, tokens
+from gpucc.compiler import errors, lexer, limits, nodes, tokens
 from gpucc.compiler.lexer import LexError, lex_source, tokenize
 
 

@@ -8,8 +8,8 @@ import random
 import numpy as np
 
 from gpucc.contract import isa as O
-from gpucc.contract.limits import MAX_IMPORTS
 from gpucc.contract.image import Program
+from gpucc.contract.limits import MAX_IMPORTS
 
 BINOPS = ["BINARY_ADD", "BINARY_SUB", "BINARY_MUL", "BINARY_FLOORDIV", "BINARY_MOD"]
 CMPS = ["LT", "LE", "EQ", "NE", "GT", "GE"]

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from gpucc.contract import isa as O
-from gpucc.vm.asm import AsmError, assemble, assemble_named, make_jobs
-from gpucc.vm.disasm import disassemble
 from gpucc.contract.limits import MAX_IMPORTS
 from gpucc.contract.valuetypes import T_BOOL
+from gpucc.vm.asm import AsmError, assemble, assemble_named, make_jobs
+from gpucc.vm.disasm import disassemble
 
 SRC = """\
 .unit suite
@@ -98,7 +98,7 @@ def test_constants_are_interned_per_unit_and_operands_may_be_raw():
     program = assemble(".func f\n LOAD_CONST -2**63\n LOAD_CONST 5\n LOAD_CONST -2**63\n LOAD_VAR @7\n"
                        " ASSERT_CMP != bool\n RETURN\n")  # fmt: skip
     assert list(program.consts) == [-(2**63), 5]
-    assert [int(a) for a in program.code[:, 1]] == [0, 1, 0, 7, 3 + 8 * T_BOOL + 128 * T_BOOL, 0]
+    assert [int(a) for a in program.code[:, 1]] == [0, 1, 0, 7, O.typed_cmp(3, T_BOOL, T_BOOL), 0]
 
 
 PACKED = """

@@ -11,8 +11,8 @@ from vmcheck import MAX, MIN, launch_all, line_of, outcome, run_asm
 
 from gpucc import vm
 from gpucc.contract import status as S
-from gpucc.vm.asm import assemble_named, make_jobs
 from gpucc.contract.image import JobTable, LaunchLimits
+from gpucc.vm.asm import assemble_named, make_jobs
 
 SUM_RANGE = """
 .func sum_range start stop step

@@ -14,8 +14,8 @@ from vmcheck import MAX, MIN, assert_same, launch_all, run_plain
 from gpucc import vm
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
-from gpucc.vm.asm import assemble_named, make_jobs
 from gpucc.contract.image import JobTable, LaunchLimits
+from gpucc.vm.asm import assemble_named, make_jobs
 from gpucc.vm.verify import verify
 
 LIMITS = LaunchLimits(step_limit=3000, stack_size=96, max_depth=12)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from vmcheck import launch_all, line_of, outcome, run_asm
 
 from gpucc.contract import isa as O
-from gpucc.vm.asm import assemble_named, make_jobs
 from gpucc.contract.image import LaunchLimits
+from gpucc.vm.asm import assemble_named, make_jobs
 
 
 def cost(*names: str) -> int:

@@ -17,8 +17,8 @@ from vmcheck import launch_all
 from gpucc.compiler import compile_batch
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
-from gpucc.vm.asm import assemble_named, make_jobs
 from gpucc.contract.image import LaunchLimits, Program
+from gpucc.vm.asm import assemble_named, make_jobs
 from gpucc.vm.prepare import function_ends
 from gpucc.vm.verify import verify
 
