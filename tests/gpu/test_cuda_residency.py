@@ -19,9 +19,9 @@ from gpucc.compiler.batch import compile_batch
 from gpucc.compiler.scope import F_WIDTH
 from gpucc.contract import status as S
 from gpucc.contract.image import LaunchLimits, Program, Results
+from gpucc.contract.isa import COSTS
 from gpucc.contract.limits import MAX_IMPORTS
 from gpucc.contract.transfer import TransferCounter, is_device_array, require_device, run_info
-from gpucc.vm.kernel import COSTS
 from gpucc.vm.link import SuiteLink, link
 from gpucc.vm.prepare import image_arrays
 

@@ -10,8 +10,8 @@ def warm_vm():
     they import (numba's lazily imported ones included), and re-importing numba modules
     fails with "duplicate registration"."""
     from gpucc.compiler.batch import compile_batch
-    from gpucc.vm import launch
     from gpucc.contract.image import Program
+    from gpucc.vm import launch
     from gpucc.vm.link import SuiteLink, link
 
     batch = compile_batch(["def f() -> int:\n    ...\n\n\ndef test_a() -> None:\n    assert f() == 1\n",

@@ -7,10 +7,10 @@ import xml.etree.ElementTree as ET
 
 from gpucc_project import GCD_CANDIDATES, write_project
 
+from gpucc.contract import status as st
 from pytest_gpucc.collect_results import merge_run_info, outcome_from_dict, payload
 from pytest_gpucc.distribute import assign_files
 from pytest_gpucc.report import CandidateOutcome, JobRecord
-from gpucc.contract import status as st
 
 WORKER_LINE = re.compile(r"^\[(gw\d)\] \[ *\d+%\] \w+ (\S+)::(\S+)")
 

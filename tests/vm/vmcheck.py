@@ -7,8 +7,9 @@ import numpy as np
 from gpucc import vm
 from gpucc.contract import status as S
 from gpucc.contract.image import LaunchLimits, Results
+from gpucc.contract.isa import COSTS
 from gpucc.vm.asm import assemble_named, make_jobs
-from gpucc.vm.kernel import COSTS, run_job
+from gpucc.vm.kernel import run_job
 from gpucc.vm.prepare import image_arrays, job_arrays
 from gpucc.vm.verify import function_checks
 
