@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import tomllib
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {"compiler": "gpucc.compiler", "vm": "gpucc.vm", "contract": "gpucc.contract", "neural": "gpucc.neural",
@@ -110,6 +110,7 @@ def test_packages_depend_only_downward():
 
 
 def test_the_distribution_installs_under_gpucc_and_pytest_gpucc_only():
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert sorted(config["packages"]) == sorted(PACKAGES.values())
     assert config["package-dir"] == {dotted: folder for folder, dotted in PACKAGES.items() if folder != "pytest_gpucc"}
