@@ -29,16 +29,15 @@ nothing else failed), 1 when some suite has none (or, strict, when any candidate
 from __future__ import annotations
 
 import fnmatch
-import time
 from pathlib import Path
 
 import pytest
 
-from pytest_gpucc import baseline, distribute, humaneval, report
-from pytest_gpucc.candidates import SamplesError, candidates_for, load_samples
+from pytest_gpucc import baseline, distribute, humaneval
+from pytest_gpucc.candidates import SamplesError, candidates_for, load_samples, unmatched_task_ids
 from pytest_gpucc.collect_results import ATTRIBUTE, MAIN, ResultsCollector, payload
 from pytest_gpucc.report import CandidateOutcome, RunResults
-from pytest_gpucc.session import GpuccSession, Options, backend_name
+from pytest_gpucc.session import GpuccSession, Options
 from pytest_gpucc.suite import SuiteError, load_suite
 
 SESSION = pytest.StashKey[GpuccSession]()
@@ -87,12 +86,8 @@ def pytest_configure(config):
     backend = config.getoption("gpucc_backend") or config.getini("gpucc_backend").strip()
     if backend not in BACKENDS:
         raise pytest.UsageError(f"ini option gpucc_backend = {backend!r}: expected one of {', '.join(BACKENDS)}")
-    options = Options(
-        backend=backend,
-        step_limit=config.getoption("gpucc_step_limit"),
-        strict=config.getoption("gpucc_strict"),
-        json_path=config.getoption("gpucc_json"),
-    )
+    options = Options(backend=backend, step_limit=config.getoption("gpucc_step_limit"),
+                      strict=config.getoption("gpucc_strict"))  # fmt: skip
     config.stash[SESSION] = GpuccSession(options, config.rootpath)
     config.stash[COLLECTOR] = ResultsCollector(options.strict)  # the results, rebuilt from reports
     config.pluginmanager.register(config.stash[COLLECTOR], "gpucc-results")
@@ -133,14 +128,13 @@ class NotAPythonModule(pytest.File):
 class SuiteFile(pytest.File):
     def collect(self):
         gs = self.config.stash[SESSION]
-        t = time.perf_counter()
-        try:
-            suite = load_suite(self.path)
-        except SuiteError as e:
-            raise self.CollectError(f"bad gpucc suite: {e}") from None
-        samples_path = self.config.getoption("gpucc_samples")
-        cands = candidates_for(suite, self.config.stash[SAMPLES], Path(samples_path) if samples_path else None)
-        gs.timings["collect"] += time.perf_counter() - t
+        with gs.timed("collect"):
+            try:
+                suite = load_suite(self.path)
+            except SuiteError as e:
+                raise self.CollectError(f"bad gpucc suite: {e}") from None
+            samples_path = self.config.getoption("gpucc_samples")
+            cands = candidates_for(suite, self.config.stash[SAMPLES], Path(samples_path) if samples_path else None)
         if not cands:
             raise self.CollectError(
                 f"{self.path}: no candidates: expected *.py files in {suite.candidates_dir.name}/ next to the "
@@ -198,10 +192,7 @@ def _run_batch(session, items) -> None:
     tr = session.config.pluginmanager.get_plugin("terminalreporter")
     if session.config.get_verbosity() < 0:
         tr = None
-    if tr is not None and not gs.ran:
-        tr.write_line(f"gpucc: compiling {len(selected)} candidates in one batch, then one VM launch "
-                      f"({backend_name(gs.options.backend)} backend) ...")  # fmt: skip
-    gs.run(selected)
+    gs.run(selected, announce=None if tr is None else lambda line: tr.write_line(f"{line} ..."))
     t = gs.timings
     if tr is not None:
         tr.write_line(f"gpucc: compiled in {t['compile']:.2f} s, linked {gs.n_jobs} jobs in {t['link']:.2f} s, "
@@ -274,11 +265,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if results is None:
         return
     terminalreporter.write_sep("=", "gpucc summary")
-    header = report.header_lines(results.info, results.summaries)
-    for line, markup in report.summary_rows(results.summaries, header, config.get_verbosity()):
+    for line, markup in results.summary_rows(config.get_verbosity()):
         terminalreporter.write_line(line, **markup)
-    tasks = {s.task for s in results.summaries}
-    unmatched = sorted({s.task_id for s in config.stash[SAMPLES] if s.task_id not in tasks})
+    unmatched = unmatched_task_ids(config.stash[SAMPLES], {s.task for s in results.summaries})
     if unmatched:
         terminalreporter.write_line(f"samples whose task_id matches no collected suite: {', '.join(unmatched)}")
 
