@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_gpucc import baseline, distribute, humaneval
+from pytest_gpucc import baseline, distribute, html_report, humaneval
 from pytest_gpucc.candidates import SamplesError, candidates_for, load_samples, unmatched_task_ids
 from pytest_gpucc.collect_results import ATTRIBUTE, MAIN, ResultsCollector, payload
 from pytest_gpucc.report import CandidateOutcome, RunResults
@@ -94,9 +94,7 @@ def pytest_configure(config):
     distribute.register(config)  # xdist: whole suite files per worker, assigned up front
     for harness_plugin in (humaneval, baseline):  # results jsonl, pass@k, best-dir, compare
         config.pluginmanager.register(harness_plugin)
-    from pytest_gpucc import html_report  # lazily: it imports this module
-
-    html_report.register(config)  # pytest-html's hooks, only when it writes a report
+    html_report.register(config, lambda: run_results(config))  # pytest-html's hooks, only when it writes a report
 
 
 def _is_suite(config, path: Path) -> bool:
