@@ -1,7 +1,7 @@
 """What the plugin registers and imports: the session plugin object under its name for the run
-only, nothing (and no numba, torch or cupy) without --gpu-candidates, no import cycle."""
+only, and nothing (and no numba, torch or cupy) without --gpu-candidates (import cycles:
+tests/test_architecture.py)."""
 
-import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -54,31 +54,3 @@ def test_without_gpu_candidates_nothing_is_registered_or_imported(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert "loaded: True registered: None" in out.stdout and "heavy: [] 0" in out.stdout, out.stdout + out.stderr
     assert "1 passed" in out.stdout
-
-
-def package_imports(path: Path) -> set[str]:
-    """The pytest_gpucc modules a module imports, anywhere in it (inside functions too)."""
-    modules = {f"pytest_gpucc.{p.stem}" for p in PACKAGE.glob("*.py")}
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.add(node.module)
-            found.update(f"{node.module}.{a.name}" for a in node.names)
-    return found & modules
-
-
-def test_no_import_cycle_among_the_package_modules():
-    graph = {f"pytest_gpucc.{p.stem}": package_imports(p) for p in PACKAGE.glob("*.py")}
-    done: set[str] = set()
-
-    def visit(module: str, path: tuple[str, ...]) -> None:
-        assert module not in path, f"import cycle: {' -> '.join(path[path.index(module):] + (module,))}"
-        if module not in done:
-            for imported in sorted(graph[module]):
-                visit(imported, path + (module,))
-            done.add(module)
-
-    for module in sorted(graph):
-        visit(module, ())
