@@ -86,10 +86,6 @@ from gpucc.contract.valuetypes import T_FLOAT, T_LIST_INT
 __all__ = ["CG_NCONST", "CG_PC", "CG_WIDTH", "codegen"]
 
 
-
-
-
-
 @register_jitable
 def concrete_list(t, other):
     """t, or for `[]` the other operand's list type (list[int] if both are `[]`)."""

@@ -91,7 +91,6 @@ class CompiledBatch:
         )
 
 
-
 def assemble(sources: list[str], parts: list[BatchOutput]) -> CompiledBatch:
     """The CompiledBatch of the chunks' compacted outputs (each unit's regions end to end)."""
     cat = lambda name, empty: np.concatenate([getattr(p, name) for p in parts]) if parts else empty  # noqa: E731
