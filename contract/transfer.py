@@ -100,8 +100,10 @@ def to_host(dev, counter: TransferCounter, label: str, out: np.ndarray | None = 
 
 
 def require_device(args, what: str) -> None:
-    """Raise if a kernel argument is a host array (numba would copy it across uncounted)."""
-    host = [i for i, a in enumerate(args) if isinstance(a, np.ndarray)]
+    """Raise if a kernel argument is a host array, or a tuple holding one (numba would copy
+    it across uncounted)."""
+    held = [a if isinstance(a, tuple) else (a,) for a in args]
+    host = [i for i, xs in enumerate(held) if any(isinstance(x, np.ndarray) for x in xs)]
     if host:
         raise TypeError(f"{what}: arguments {host} are host arrays; move them with contract.transfer.to_device")
 
