@@ -5,6 +5,7 @@ count), and the installed distribution adds no generic top-level name."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -121,3 +122,24 @@ def test_generic_names_are_not_importable_outside_the_repository(tmp_path):
             "print([n for n in ('compiler', 'vm', 'neural', 'contract') if u.find_spec(n)])")  # fmt: skip
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def readme_modules() -> set[str]:
+    """Modules the README's "How it works" table names: a row's first cell names
+    `folder/file.py` and then bare `file.py` names of the same folder."""
+    readme = (ROOT / "README.md").read_text()
+    table = readme[readme.index("## How it works") : readme.index("### Device residency")]
+    named = set()
+    for line in table.splitlines():
+        cell = line.split("|")[1] if line.startswith("| `") else ""
+        folder = ""
+        for name in re.findall(r"`([\w/.]+\.py)`", cell):
+            folder, _, name = name.rpartition("/") if "/" in name else (folder, "", name)
+            named.add(f"{folder}/{name}")
+    return named
+
+
+def test_the_readme_module_map_lists_every_module():
+    modules = {f"{folder}/{p.name}" for folder in PACKAGES for p in (ROOT / folder).glob("*.py") if p.stem != "__init__"}
+    assert sorted(modules - readme_modules()) == [], "README 'How it works' does not name these modules"
+    assert sorted(readme_modules() - modules) == [], "README 'How it works' names modules that do not exist"
