@@ -15,7 +15,7 @@ from gpusim import HERE, ROOT
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(os.environ.get("GPUCC_PTXCHECK") != "1", reason="opt-in: set GPUCC_PTXCHECK=1 (needs NVVM, ~1 min)"),
+    pytest.mark.skipif(os.environ.get("GPUCC_PTXCHECK") != "1", reason="opt-in: set GPUCC_PTXCHECK=1 (needs NVVM and NVRTC, ~1 min)"),
 ]
 
 
