@@ -23,20 +23,30 @@ import numpy as np
 from numba import cuda
 
 from gpucc.compiler import limits
-from gpucc.compiler.batch import (
-    _FINGERPRINT,
-    MAX_LOCALS,
-    PARSER_SCRATCH,
-    CompiledBatch,
-    _chunks,
-    _offsets,
-    assemble,
-    compile_unit,
-    layout,
+from gpucc.compiler.arrays import (
+    COUNT_CODE,
+    COUNT_CONSTS,
+    COUNT_FUNCTIONS,
+    ERR_WIDTH,
+    NODE_ROWS,
+    TOKEN_ROWS,
+    BatchOutput,
+    DeviceScratch,
+    Output,
+    Regions,
+    Scratch,
+    ScratchRegions,
+    unit_tokens,
+    unit_tree,
+    unit_types,
 )
-from gpucc.compiler.codegen import CG_NCONST, CG_PC, CG_WIDTH
-from gpucc.compiler.scope import F_WIDTH
-from gpucc.compiler.typecheck import scratch_rows
+from gpucc.compiler.batch_layout import chunks, layout, offsets
+from gpucc.compiler.compiled import CompiledBatch, assemble
+from gpucc.compiler.emit import CG_NCONST, CG_PC, CG_WIDTH
+from gpucc.compiler.limits import MAX_LOCALS
+from gpucc.compiler.scope import F_WIDTH, L_WIDTH
+from gpucc.compiler.typecheck import MASK_WIDTH, WALK_WIDTH, scratch_rows
+from gpucc.compiler.unit import FINGERPRINT, PARSER_SCRATCH, compile_unit
 from gpucc.contract.transfer import (
     TransferCounter,
     compact_regions,
@@ -52,45 +62,43 @@ THREADS_PER_BLOCK = 32  # the compile body is long and branchy: small blocks
 
 def _make_kernel(fingerprint):
     @cuda.jit(cache=True)
-    def compile_kernel(buf, src_off, code_off, const_off, fn_off, tok_off, node_off, row_off,
-                       code, lines, consts, fn, counts, errs, toks, tok_val, ast, val, stk,
-                       masks, pstack, locs, cg):  # fmt: skip
+    def compile_kernel(buf, regions, scratch_regions, outputs, scratch):
         u = cuda.grid(1)
-        if u >= src_off.shape[0] - 1:
+        if u >= regions.src.shape[0] - 1:
             return
-        t0, t1 = tok_off[u], tok_off[u + 1]
-        n0, n1 = node_off[u], node_off[u + 1]
-        r0, r1 = row_off[u], row_off[u + 1]
-        err = errs[u]
-        ucg = cg[u]
+        t0, t1 = scratch_regions.tok[u], scratch_regions.tok[u + 1]
+        n0, n1 = scratch_regions.node[u], scratch_regions.node[u + 1]
+        r0, r1 = scratch_regions.row[u], scratch_regions.row[u + 1]
+        c0, c1 = regions.code[u], regions.code[u + 1]
+        out = Output(outputs.code[c0:c1], outputs.lines[c0:c1],
+                     outputs.consts[regions.consts[u] : regions.consts[u + 1]], scratch.cg[u])  # fmt: skip
         nf = compile_unit(
-            buf, src_off[u], src_off[u + 1], toks[0, t0:t1], toks[1, t0:t1], toks[2, t0:t1],
-            toks[3, t0:t1], toks[4, t0:t1], tok_val[t0:t1],
-            ast[0, n0:n1], ast[1, n0:n1], ast[2, n0:n1], ast[3, n0:n1], ast[4, n0:n1],
-            val[n0:n1], ast[5, n0:n1], ast[6, n0:n1],
-            pstack[u], stk[r0:r1], masks[r0:r1], locs[u],
-            fn[fn_off[u] : fn_off[u + 1]], code[code_off[u] : code_off[u + 1]],
-            lines[code_off[u] : code_off[u + 1]], consts[const_off[u] : const_off[u + 1]], ucg, err,
+            buf, regions.src[u], regions.src[u + 1],
+            unit_tokens(scratch.tok_rows, scratch.tok_val, t0, t1),
+            unit_tree(scratch.node_rows, scratch.node_val, n0, n1),
+            unit_types(scratch.node_rows, n0, n1, outputs.fn[regions.fn[u] : regions.fn[u + 1]]),
+            out, Scratch(scratch.parse[u], scratch.walk[r0:r1], scratch.masks[r0:r1], scratch.locs[u]), outputs.errs[u],
         )  # fmt: skip
-        counts[u, 0] = ucg[CG_PC] if nf >= 0 else 0
-        counts[u, 1] = ucg[CG_NCONST] if nf >= 0 else 0
-        counts[u, 2] = nf if nf >= 0 else 0
+        counts = outputs.counts
+        counts[u, COUNT_CODE] = out.cg[CG_PC] if nf >= 0 else 0
+        counts[u, COUNT_CONSTS] = out.cg[CG_NCONST] if nf >= 0 else 0
+        counts[u, COUNT_FUNCTIONS] = nf if nf >= 0 else 0
         if fingerprint == 0:  # never: keeps the sources' fingerprint in numba's cache key
-            counts[u, 2] = -1
+            counts[u, COUNT_FUNCTIONS] = -1
 
     return compile_kernel
 
 
-_kernel = _make_kernel(int(_FINGERPRINT[:15], 16) | 1)
+_kernel = _make_kernel(int(FINGERPRINT[:15], 16) | 1)
 
 
-def scratch_offsets(src_off: np.ndarray):
-    """Per-unit offsets of the token, AST-node and traversal-row scratch regions."""
-    sizes = np.diff(src_off)
+def scratch_regions(src: np.ndarray) -> ScratchRegions:
+    """Per-unit offsets of the token, node and walk-row scratch (src: the units' Regions.src)."""
+    sizes = np.diff(src)
     tok = np.array([limits.token_capacity(int(s)) for s in sizes], dtype=np.int64)
     node = np.array([limits.node_capacity(int(s)) for s in sizes], dtype=np.int64)
     rows = np.array([scratch_rows(int(n)) for n in node], dtype=np.int64)
-    return _offsets(tok), _offsets(node), _offsets(rows)
+    return ScratchRegions(offsets(tok), offsets(node), offsets(rows))
 
 
 def _failed_kernel():
@@ -111,43 +119,45 @@ _failed_units = _failed_kernel()
 OUTPUTS = ("code", "lines", "consts", "function tables", "unit counts", "error records")
 
 
-def _run(buf, src_off, code_off, const_off, fn_off, counter: TransferCounter):
-    """Upload one chunk's sources and offsets and launch the compiler on them: returns the
-    kernel's device inputs and outputs (code, lines, consts, fn, counts, errs) at capacity."""
-    n = len(src_off) - 1
-    tok_off, node_off, row_off = scratch_offsets(src_off)
-    nt, nn, nr = int(tok_off[-1]), int(node_off[-1]), int(row_off[-1])
-    ins = [to_device(buf, counter, "sources")]
-    ins += [to_device(a, counter, "unit offsets") for a in (src_off, code_off, const_off, fn_off, tok_off, node_off, row_off)]
+def _run(buf, regions: Regions, counter: TransferCounter) -> tuple[Regions, BatchOutput]:
+    """Upload one chunk's sources and Regions and launch the compiler on them: returns the
+    device Regions and outputs (at capacity)."""
+    n = len(regions.src) - 1
+    sr = scratch_regions(regions.src)
+    nt, nn, nr = int(sr.tok[-1]), int(sr.node[-1]), int(sr.row[-1])
+    d_buf = to_device(buf, counter, "sources")
+    d_regions = Regions(*(to_device(a, counter, "unit offsets") for a in regions))
+    d_scratch_regions = ScratchRegions(*(to_device(a, counter, "unit offsets") for a in sr))
     e = cuda.device_array
-    n_code = int(code_off[-1])
-    outs = [e((n_code, 2), np.int32), e(n_code, np.int32), e(int(const_off[-1]), np.int64),
-            e((int(fn_off[-1]), F_WIDTH), np.int32), e((n, 3), np.int64), e((n, 4), np.int32)]  # fmt: skip
-    scratch = [
-        e((5, nt), np.int32),
+    n_code = int(regions.code[-1])
+    outs = BatchOutput(e((n_code, 2), np.int32), e(n_code, np.int32), e(int(regions.consts[-1]), np.int64),
+                       e((int(regions.fn[-1]), F_WIDTH), np.int32), e((n, 3), np.int64),
+                       e((n, ERR_WIDTH), np.int32))  # fmt: skip
+    scratch = DeviceScratch(
+        e((TOKEN_ROWS, nt), np.int32),
         e(nt, np.int64),
-        e((7, nn), np.int32),
+        e((NODE_ROWS, nn), np.int32),
         device_full(nn, np.int64, 0),  # the parser expects zeroed literal values (as on the CPU)
-        e((nr, 5), np.int32),
-        e((nr, 2), np.uint64),
+        e((nr, WALK_WIDTH), np.int32),
+        e((nr, MASK_WIDTH), np.uint64),
         e((n, PARSER_SCRATCH), np.int32),
-        e((n, MAX_LOCALS, 3), np.int32),
+        e((n, MAX_LOCALS, L_WIDTH), np.int32),
         device_full((n, CG_WIDTH), np.int64, 0),
-    ]
-    args = (*ins, *outs, *scratch)
+    )
+    args = (d_buf, d_regions, d_scratch_regions, outs, scratch)
     require_device(args, "the compile kernel")
     _kernel[(n + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK, THREADS_PER_BLOCK](*args)
-    return ins, outs
+    return d_regions, outs
 
 
-def compile_units_cuda(buf, src_off, code_off, const_off, fn_off, code, lines, consts, fn, counts, errs):
-    """compiler.batch's launcher contract on the device: fills code/lines/consts/fn/counts/errs
-    (host arrays, in place) for the units src_off describes."""
-    if len(src_off) == 1:
+def compile_units_cuda(buf, regions: Regions, outputs: BatchOutput) -> None:
+    """compiler.batch's launcher contract on the device: fills outputs (host arrays, in place)
+    for the units the Regions describe."""
+    if len(regions.src) == 1:
         return
     counter = TransferCounter()
-    _, outs = _run(buf, src_off, code_off, const_off, fn_off, counter)
-    for host, dev, name in zip((code, lines, consts, fn, counts, errs), outs, OUTPUTS):
+    _, outs = _run(buf, regions, counter)
+    for host, dev, name in zip(outputs, outs, OUTPUTS):
         to_host(dev, counter, name, out=host)
 
 
@@ -165,22 +175,21 @@ def failed_errors(errs, counter: TransferCounter) -> np.ndarray:
     return out
 
 
-def _launch_resident(raw: list[bytes], counter: TransferCounter) -> tuple:
-    """One chunk compiled and compacted on the device: (errs, counts, fn) on the host,
-    (code, lines, consts) on the device."""
-    ins, (code, lines, consts, fn, counts, errs) = _run(*layout(raw), counter)
-    d_code_off, d_const_off, d_fn_off = ins[2:5]
-    counts = to_host(counts, counter, "unit counts")
-    starts = [_offsets(counts[:, k]) for k in range(3)]  # instructions, constants, functions
+def _launch_resident(raw: list[bytes], counter: TransferCounter) -> BatchOutput:
+    """One chunk compiled and compacted on the device: code, lines and consts on the device,
+    the rest on the host."""
+    d_regions, outs = _run(*layout(raw), counter)
+    counts = to_host(outs.counts, counter, "unit counts")
+    starts = [offsets(counts[:, k]) for k in (COUNT_CODE, COUNT_CONSTS, COUNT_FUNCTIONS)]
     d_code_start, d_const_start, d_fn_start = (to_device(s, counter, "compacted offsets") for s in starts)
     n_code, n_const, n_fn = (int(s[-1]) for s in starts)
-    return (
-        failed_errors(errs, counter),
+    return BatchOutput(
+        compact_regions(outs.code, d_regions.code, d_code_start, n_code),
+        compact_regions(outs.lines, d_regions.code, d_code_start, n_code),
+        compact_regions(outs.consts, d_regions.consts, d_const_start, n_const),
+        to_host(compact_regions(outs.fn, d_regions.fn, d_fn_start, n_fn), counter, "function tables"),
         counts,
-        compact_regions(code, d_code_off, d_code_start, n_code),
-        compact_regions(lines, d_code_off, d_code_start, n_code),
-        compact_regions(consts, d_const_off, d_const_start, n_const),
-        to_host(compact_regions(fn, d_fn_off, d_fn_start, n_fn), counter, "function tables"),
+        failed_errors(outs.errs, counter),
     )
 
 
@@ -189,9 +198,9 @@ def compile_batch_resident(sources: list[str], counter: TransferCounter) -> Comp
     device arrays, compacted); every other field is a host array, as compile_batch's."""
     sources = list(sources)
     raw = [s.encode() for s in sources]
-    parts = [_launch_resident(chunk, counter) for chunk in _chunks(raw)] if raw else []
-    none = (np.zeros((0, 2), np.int32), np.zeros(0, np.int32), np.zeros(0, np.int64))
-    host = assemble(sources, [(e, c, *none, f) for e, c, _, _, _, f in parts])
-    on_device = {name: device_concat([p[i] for p in parts], empty.shape, empty.dtype)
-                 for i, name, empty in zip((2, 3, 4), ("code", "lines", "consts"), none)}  # fmt: skip
+    parts = [_launch_resident(chunk, counter) for chunk in chunks(raw)] if raw else []
+    none = {"code": np.zeros((0, 2), np.int32), "lines": np.zeros(0, np.int32), "consts": np.zeros(0, np.int64)}
+    host = assemble(sources, [p._replace(**none) for p in parts])
+    on_device = {name: device_concat([getattr(p, name) for p in parts], empty.shape, empty.dtype)
+                 for name, empty in none.items()}  # fmt: skip
     return dataclasses.replace(host, **on_device)

@@ -3,10 +3,10 @@
 the instruction choices for conversions, truth tests, comparisons, builtin calls and
 integer constants.
 
-Kernel bodies (numba subset).  Instructions go to `code` / `lines` at cg[CG_PC] (the codegen
-state below); emit tracks the operand-stack depth.  Forward jumps are emitted with a
-placeholder operand that chains the jumps waiting for the same label (-1 ends a chain) and
-are patched when the label is reached (patch, patch_to).
+Kernel bodies (numba subset).  Instructions go to the Output bundle's `code` / `lines` at
+cg[CG_PC] (cg: the codegen state below); emit tracks the operand-stack depth.  Forward jumps
+are emitted with a placeholder operand that chains the jumps waiting for the same label (-1
+ends a chain) and are patched when the label is reached (patch, patch_to).
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from __future__ import annotations
 import numpy as np
 from numba.extending import register_jitable
 
+from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import E_TOO_MANY_CONSTANTS
 from gpucc.compiler.limits import MAX_CONSTS
 from gpucc.compiler.nodes import BIN_DIV, CMP_IN, CMP_NOT_IN
-from gpucc.compiler.scope import B_ABS, B_BOOL, B_FLOAT, B_INT, B_LEN, B_MIN, B_SORTED, B_SUM, fail
+from gpucc.compiler.scope import B_ABS, B_BOOL, B_FLOAT, B_INT, B_LEN, B_MIN, B_SORTED, B_SUM
 from gpucc.compiler.typerules import T_EMPTY_LIST, element_type, is_list
 from gpucc.contract import isa as O
 from gpucc.contract.isa import LOAD_CONST, LOAD_INT, POPS, PUSHES, UNARY_NOT
@@ -39,14 +40,15 @@ CG_WIDTH = 5
 
 
 @register_jitable
-def emit(code, lines, cg, opc, arg, line):
+def emit(out, opc, arg, line):
     """Append one instruction (past capacity only counts: codegen then fails) and track
     the operand-stack depth.  Returns its pc."""
+    code, cg = out.code, out.cg
     pc = cg[CG_PC]
     if pc < code.shape[0]:
         code[pc, 0] = opc
         code[pc, 1] = arg
-        lines[pc] = line
+        out.lines[pc] = line
     cg[CG_PC] = pc + 1
     d = cg[CG_DEPTH] - POPS[opc] + PUSHES[opc]
     cg[CG_DEPTH] = d
@@ -56,8 +58,9 @@ def emit(code, lines, cg, opc, arg, line):
 
 
 @register_jitable
-def patch_to(code, chain, target):
+def patch_to(out, chain, target):
     """Point every jump of a placeholder chain at `target` (relative to the entry)."""
+    code = out.code
     p = chain
     while 0 <= p < code.shape[0]:
         nxt = code[p, 1]
@@ -66,27 +69,27 @@ def patch_to(code, chain, target):
 
 
 @register_jitable
-def patch(code, cg, chain):
+def patch(out, chain):
     """Point every jump of a placeholder chain at the current pc."""
-    patch_to(code, chain, cg[CG_PC] - cg[CG_ENTRY])
+    patch_to(out, chain, out.cg[CG_PC] - out.cg[CG_ENTRY])
 
 
 @register_jitable
-def emit_convert(code, lines, cg, want, got, line):
+def emit_convert(out, want, got, line):
     """Convert the value on top (of type got) for a place that wants type want: an int or
     bool where a float is wanted becomes a float."""
     if want == T_FLOAT and got != T_FLOAT:
-        emit(code, lines, cg, O.INT_TO_FLOAT, 0, line)
+        emit(out, O.INT_TO_FLOAT, 0, line)
 
 
 @register_jitable
-def emit_truth(code, lines, cg, t, line):
+def emit_truth(out, t, line):
     """Make the value on top (of type t) testable by the truth jumps (nonzero = true):
     a float becomes bool(x) (-0.0 is false), a list its length."""
     if t == T_FLOAT:
-        emit(code, lines, cg, O.FLOAT_TRUTH, 0, line)
+        emit(out, O.FLOAT_TRUTH, 0, line)
     elif is_list(t):
-        emit(code, lines, cg, O.LIST_LEN, 0, line)
+        emit(out, O.LIST_LEN, 0, line)
 
 
 @register_jitable
@@ -108,57 +111,59 @@ def float_op(bop, lt, rt):
 
 
 @register_jitable
-def emit_compare(code, lines, cg, cmp, lt, rt, line):
+def emit_compare(out, cmp, lt, rt, line):
     """Push `a <cmp> b` for a, b of types lt, rt (floats: COMPARE_NUM, exact for int vs float;
     `x in xs`: LIST_CONTAINS; lists: LIST_EQ)."""
     if cmp == CMP_IN or cmp == CMP_NOT_IN:
-        emit(code, lines, cg, O.LIST_CONTAINS, typed_cmp(O.CMP_EQ, lt, element_type(rt)), line)
+        emit(out, O.LIST_CONTAINS, typed_cmp(O.CMP_EQ, lt, element_type(rt)), line)
         if cmp == CMP_NOT_IN:
-            emit(code, lines, cg, UNARY_NOT, 0, line)
+            emit(out, UNARY_NOT, 0, line)
     elif is_list(lt):
-        emit(code, lines, cg, O.LIST_EQ, float_flag(lt if lt != T_EMPTY_LIST else rt), line)
+        emit(out, O.LIST_EQ, float_flag(lt if lt != T_EMPTY_LIST else rt), line)
         if cmp == O.CMP_NE:
-            emit(code, lines, cg, UNARY_NOT, 0, line)
+            emit(out, UNARY_NOT, 0, line)
     elif lt == T_FLOAT or rt == T_FLOAT:
-        emit(code, lines, cg, O.COMPARE_NUM, typed_cmp(cmp, lt, rt), line)
+        emit(out, O.COMPARE_NUM, typed_cmp(cmp, lt, rt), line)
     else:
-        emit(code, lines, cg, CMP_OPCODES[cmp], 0, line)
+        emit(out, CMP_OPCODES[cmp], 0, line)
 
 
 @register_jitable
-def emit_builtin_arg(code, lines, cg, b, i, t, result, line):
+def emit_builtin_arg(out, b, i, t, result, line):
     """What a call of builtin b (scope.B_*) does once its argument i (of type t) is pushed."""
     if b == B_LEN:
-        emit(code, lines, cg, O.LIST_LEN, 0, line)
+        emit(out, O.LIST_LEN, 0, line)
     elif b == B_SUM:
-        emit(code, lines, cg, O.LIST_SUM, float_flag(t), line)
+        emit(out, O.LIST_SUM, float_flag(t), line)
     elif b == B_SORTED:
-        emit(code, lines, cg, O.LIST_SORTED, float_flag(t), line)
+        emit(out, O.LIST_SORTED, float_flag(t), line)
     elif b == B_BOOL:
         if is_list(t):
-            emit(code, lines, cg, O.LIST_LEN, 0, line)
+            emit(out, O.LIST_LEN, 0, line)
         if t != T_BOOL:
-            emit(code, lines, cg, O.FLOAT_TRUTH if t == T_FLOAT else O.INT_TRUTH, 0, line)
+            emit(out, O.FLOAT_TRUTH if t == T_FLOAT else O.INT_TRUTH, 0, line)
     elif is_list(t):  # min(xs) / max(xs)
-        emit(code, lines, cg, O.LIST_MIN if b == B_MIN else O.LIST_MAX, float_flag(t), line)
+        emit(out, O.LIST_MIN if b == B_MIN else O.LIST_MAX, float_flag(t), line)
     elif b == B_ABS:
-        emit(code, lines, cg, O.FLOAT_ABS if t == T_FLOAT else O.INT_ABS, 0, line)
+        emit(out, O.FLOAT_ABS if t == T_FLOAT else O.INT_ABS, 0, line)
     elif b == B_INT:
         if t == T_FLOAT:
-            emit(code, lines, cg, O.FLOAT_TO_INT, 0, line)
+            emit(out, O.FLOAT_TO_INT, 0, line)
     elif b == B_FLOAT:
-        emit_convert(code, lines, cg, T_FLOAT, t, line)
+        emit_convert(out, T_FLOAT, t, line)
     elif i > 0:  # min / max fold left to right, as Python compares
         if b == B_MIN:
-            emit(code, lines, cg, O.FLOAT_MIN2 if result == T_FLOAT else O.INT_MIN2, 0, line)
+            emit(out, O.FLOAT_MIN2 if result == T_FLOAT else O.INT_MIN2, 0, line)
         else:
-            emit(code, lines, cg, O.FLOAT_MAX2 if result == T_FLOAT else O.INT_MAX2, 0, line)
+            emit(out, O.FLOAT_MAX2 if result == T_FLOAT else O.INT_MAX2, 0, line)
 
 
 @register_jitable
-def emit_int(code, lines, cg, consts, v, line, err, s, e):
+def emit_int(out, v, line, err, s, e):
+    """Push the int v (an int32 operand, else a constant-pool entry); s, e: its source span."""
+    consts, cg = out.consts, out.cg
     if INT32_MIN <= v <= INT32_MAX:
-        emit(code, lines, cg, LOAD_INT, v, line)
+        emit(out, LOAD_INT, v, line)
         return
     k = 0
     while k < cg[CG_NCONST] and consts[k] != v:
@@ -169,4 +174,4 @@ def emit_int(code, lines, cg, consts, v, line, err, s, e):
             return
         consts[k] = v
         cg[CG_NCONST] = k + 1
-    emit(code, lines, cg, LOAD_CONST, k, line)
+    emit(out, LOAD_CONST, k, line)

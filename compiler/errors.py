@@ -140,7 +140,6 @@ _ROWS = [
      "significant digits and a decimal exponent within +-22"),
     ("E_EXPECTED_ELSE", "expected 'else' in the conditional expression"),
     ("E_BUILTIN_ARGS", "'{text}' takes {expected_count} argument(s), {got_count} given"),
-    ("E_RETRY", "(internal) check the function again with local {arg} widened"),
 ]
 
 NAMES = tuple(r[0] for r in _ROWS)
@@ -196,7 +195,6 @@ E_COMPLEX_LITERAL = 46
 E_FLOAT_LITERAL = 47
 E_EXPECTED_ELSE = 48
 E_BUILTIN_ARGS = 49
-E_RETRY = 50
 
 
 def _type_name(code: int) -> str:
@@ -258,3 +256,9 @@ def render(source: str, code: int, start: int, end: int, arg: int, filename: str
         source_line=src[line_start:line_end].decode(errors="replace"),
         filename=filename,
     )
+
+
+def render_record(source: str, err, filename: str = "<candidate>") -> CompileError:
+    """render() of an error record (compiler.arrays: code, start, end, arg)."""
+    code, start, end, arg = (int(x) for x in err[:4])
+    return render(source, code, start, end, arg, filename)

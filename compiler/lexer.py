@@ -20,6 +20,7 @@ from numba import njit
 from numba.extending import register_jitable
 
 from gpucc.compiler import errors, limits, tokens
+from gpucc.compiler.arrays import ERR_END, ERR_START, ERR_WIDTH, Tokens, clear_error, fail
 from gpucc.compiler.errors import (
     E_BAD_CHAR,
     E_BAD_DEDENT,
@@ -77,34 +78,26 @@ MAX_INDENT = limits.MAX_INDENT
 
 
 @register_jitable
-def _fail(err, code, start, end, arg):
-    err[0] = code
-    err[1] = start
-    err[2] = end
-    err[3] = arg
-    return -1
-
-
-@register_jitable
-def _put(tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n, kind, sub, start, end, line, val):
+def _put(toks, n, kind, sub, start, end, line, val):
     """Write token n (offsets relative to the unit's start)."""
-    tok_kind[n] = kind
-    tok_sub[n] = sub
-    tok_start[n] = start
-    tok_end[n] = end
-    tok_line[n] = line
-    tok_val[n] = val
+    toks.kind[n] = kind
+    toks.sub[n] = sub
+    toks.start[n] = start
+    toks.end[n] = end
+    toks.line[n] = line
+    toks.val[n] = val
 
 
 @register_jitable
-def lex(src, lo, hi, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, err):
-    """Tokenize src[lo:hi]; returns the token count (last token TK_END) or -1 (err set)."""
+def lex(src, lo, hi, toks, err):
+    """Tokenize src[lo:hi] into toks (Tokens); returns the token count (last token TK_END) or
+    -1 (err set)."""
+    tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val = toks
     cap = tok_kind.shape[0]
-    for j in range(4):
-        err[j] = 0
+    clear_error(err)
     for p in range(lo, hi):  # NUL is refused by Python, a lone CR is a line end: refuse both
         if src[p] == 0 or (src[p] == CR and (p + 1 >= hi or src[p + 1] != NL)):
-            return _fail(err, E_BAD_CHAR, p - lo, p - lo + 1, 0)
+            return fail(err, E_BAD_CHAR, p - lo, p - lo + 1, 0)
     n = 0
     pos = lo
     line = 1
@@ -151,12 +144,12 @@ def lex(src, lo, hi, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, e
             at_line_start = False
             if col > cur_indent:
                 if alt <= cur_alt:
-                    return _fail(err, E_TAB_ERROR, p - lo, p - lo + 1, 0)
+                    return fail(err, E_TAB_ERROR, p - lo, p - lo + 1, 0)
                 if n_indent >= MAX_INDENT:
-                    return _fail(err, E_NESTING_TOO_DEEP, p - lo, p - lo + 1, MAX_INDENT)
+                    return fail(err, E_NESTING_TOO_DEEP, p - lo, p - lo + 1, MAX_INDENT)
                 if n >= cap:
-                    return _fail(err, E_PROGRAM_TOO_LARGE, p - lo, p - lo + 1, 0)
-                _put(tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n, TK_INDENT, indent_top, p - lo, p - lo, line, col + (np.int64(alt) << 32))
+                    return fail(err, E_PROGRAM_TOO_LARGE, p - lo, p - lo + 1, 0)
+                _put(toks, n, TK_INDENT, indent_top, p - lo, p - lo, line, col + (np.int64(alt) << 32))
                 indent_top = n
                 n += 1
                 n_indent += 1
@@ -164,17 +157,17 @@ def lex(src, lo, hi, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, e
                 cur_alt = alt
             while col < cur_indent:
                 if n >= cap:
-                    return _fail(err, E_PROGRAM_TOO_LARGE, p - lo, p - lo + 1, 0)
-                _put(tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n, TK_DEDENT, -1, p - lo, p - lo, line, 0)
+                    return fail(err, E_PROGRAM_TOO_LARGE, p - lo, p - lo + 1, 0)
+                _put(toks, n, TK_DEDENT, -1, p - lo, p - lo, line, 0)
                 n += 1
                 indent_top = tok_sub[indent_top]
                 cur_indent = (tok_val[indent_top] & 0xFFFFFFFF) if indent_top >= 0 else 0
                 cur_alt = (tok_val[indent_top] >> 32) if indent_top >= 0 else 0
                 n_indent -= 1
                 if col > cur_indent:
-                    return _fail(err, E_BAD_DEDENT, p - lo, p - lo + 1, 0)
+                    return fail(err, E_BAD_DEDENT, p - lo, p - lo + 1, 0)
             if alt != cur_alt:
-                return _fail(err, E_TAB_ERROR, p - lo, p - lo + 1, 0)
+                return fail(err, E_TAB_ERROR, p - lo, p - lo + 1, 0)
             pos = p
             continue
         if pos >= hi:
@@ -191,8 +184,8 @@ def lex(src, lo, hi, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, e
             if depth == 0:
                 if line_has_tokens:
                     if n >= cap:
-                        return _fail(err, E_PROGRAM_TOO_LARGE, pos - lo, pos - lo + 1, 0)
-                    _put(tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n, TK_NEWLINE, -1, pos - lo, pos - lo + 1, line, 0)
+                        return fail(err, E_PROGRAM_TOO_LARGE, pos - lo, pos - lo + 1, 0)
+                    _put(toks, n, TK_NEWLINE, -1, pos - lo, pos - lo + 1, line, 0)
                     n += 1
                     line_has_tokens = False
                 at_line_start = True
@@ -204,15 +197,15 @@ def lex(src, lo, hi, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, e
             if pos + 2 < hi and src[pos + 1] == CR and src[pos + 2] == NL:
                 skip = 3
             if skip == 0:
-                return _fail(err, E_BAD_CHAR, pos - lo, pos - lo + 1, 0)
+                return fail(err, E_BAD_CHAR, pos - lo, pos - lo + 1, 0)
             if pos + skip >= hi:  # continuation into the end of the file
-                return _fail(err, E_SYNTAX, pos - lo, pos - lo + 1, 0)
+                return fail(err, E_SYNTAX, pos - lo, pos - lo + 1, 0)
             pos += skip
             line += 1
             continue
         # a real token starts at pos
         if n >= cap:
-            return _fail(err, E_PROGRAM_TOO_LARGE, pos - lo, pos - lo + 1, 0)
+            return fail(err, E_PROGRAM_TOO_LARGE, pos - lo, pos - lo + 1, 0)
         start = pos
         kind = -1
         sub = -1
@@ -225,10 +218,10 @@ def lex(src, lo, hi, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, e
             if p < hi and (src[p] == SQUOTE or src[p] == DQUOTE) and (p == pos or is_string_prefix(src, pos, p)):
                 end, nl = scan_string(src, p, hi)
                 if end < 0:
-                    return _fail(err, E_UNTERMINATED_STRING, start - lo, -end - 1 - lo, 0)
+                    return fail(err, E_UNTERMINATED_STRING, start - lo, -end - 1 - lo, 0)
                 code, e0, e1 = check_string(src, start, p, end)
                 if code != 0:
-                    return _fail(err, code, e0 - lo, e1 - lo, 0)
+                    return fail(err, code, e0 - lo, e1 - lo, 0)
                 kind = TK_STRING
                 pos = end
                 line += nl
@@ -241,7 +234,7 @@ def lex(src, lo, hi, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, e
         elif is_digit(c) or (c == DOT and pos + 1 < hi and is_digit(src[pos + 1])):
             end, kind, value, code = scan_number(src, pos, hi)
             if code != 0:
-                return _fail(err, code, start - lo, end - lo, 0)
+                return fail(err, code, start - lo, end - lo, 0)
             pos = end
         else:
             for length in range(3, 0, -1):
@@ -252,7 +245,7 @@ def lex(src, lo, hi, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, e
                     break
             if kind < 0:
                 end = min(pos + (utf8_len(c) if c >= 0x80 else 1), hi)
-                return _fail(err, E_BAD_CHAR, start - lo, end - lo, 0)
+                return fail(err, E_BAD_CHAR, start - lo, end - lo, 0)
             if sub == OP_LPAR or sub == OP_LSQB or sub == OP_LBRACE:
                 depth += 1
             elif (sub == OP_RPAR or sub == OP_RSQB or sub == OP_RBRACE) and depth > 0:
@@ -266,12 +259,12 @@ def lex(src, lo, hi, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, e
         line_has_tokens = True
     # end of input: final NEWLINE, close every block, END
     if n + n_indent + 2 > cap:
-        return _fail(err, E_PROGRAM_TOO_LARGE, hi - lo, hi - lo, 0)
+        return fail(err, E_PROGRAM_TOO_LARGE, hi - lo, hi - lo, 0)
     if line_has_tokens:
-        _put(tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n, TK_NEWLINE, -1, hi - lo, hi - lo, line, 0)
+        _put(toks, n, TK_NEWLINE, -1, hi - lo, hi - lo, line, 0)
         n += 1
     for _ in range(n_indent + 1):
-        _put(tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n, TK_DEDENT, -1, hi - lo, hi - lo, line, 0)
+        _put(toks, n, TK_DEDENT, -1, hi - lo, hi - lo, line, 0)
         n += 1
     tok_kind[n - 1] = TK_END
     return n
@@ -292,39 +285,38 @@ class LexError(Exception):
 
 def _make_lex_all(fp):
     @njit(cache=True)
-    def lex_all(src, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, err):
-        return lex(src, 0, src.shape[0], tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, err) + 0 * len(fp)
+    def lex_all(src, toks, err):
+        return lex(src, 0, src.shape[0], toks, err) + 0 * len(fp)
 
     return lex_all
 
 
 _lex_all = _make_lex_all(source_fingerprint(
-    "compiler/lexer.py", "compiler/lexer_literals.py", "compiler/tokens.py", "compiler/errors.py", "compiler/limits.py",
-    "contract/limits.py",
+    "compiler/lexer.py", "compiler/lexer_literals.py", "compiler/arrays.py", "compiler/tokens.py", "compiler/errors.py",
+    "compiler/limits.py", "contract/limits.py",
 ))  # fmt: skip
 
 
-def token_arrays(n_bytes: int):
-    """Fresh (kind, sub, start, end, line, val) arrays sized for a source of n_bytes."""
+def token_arrays(n_bytes: int) -> Tokens:
+    """Fresh Tokens sized for a source of n_bytes."""
     cap = limits.token_capacity(n_bytes)
     i32 = [np.zeros(cap, dtype=np.int32) for _ in range(5)]
-    return (*i32, np.zeros(cap, dtype=np.int64))
+    return Tokens(*i32, np.zeros(cap, dtype=np.int64))
 
 
-def lex_source(source: str, filename: str = "<candidate>"):
-    """Run the compiled lexer on one source; returns (n, kind, sub, start, end, line, val)."""
+def lex_source(source: str, filename: str = "<candidate>") -> tuple[int, Tokens]:
+    """Run the compiled lexer on one source; returns (token count, Tokens)."""
     src = np.frombuffer(source.encode(), dtype=np.uint8)
-    arrays = token_arrays(len(src))
-    err = np.zeros(4, dtype=np.int32)
-    n = _lex_all(src, *arrays, err)
+    toks = token_arrays(len(src))
+    err = np.zeros(ERR_WIDTH, dtype=np.int32)
+    n = _lex_all(src, toks, err)
     if n < 0:
-        error = errors.render(source, int(err[0]), int(err[1]), int(err[2]), int(err[3]), filename)
-        raise LexError(error, (int(err[1]), int(err[2])))
-    return (int(n), *arrays)
+        raise LexError(errors.render_record(source, err, filename), (int(err[ERR_START]), int(err[ERR_END])))
+    return int(n), toks
 
 
 def tokenize(source: str) -> list[tuple[str, str]]:
     """(kind name, token text) for every token: a readable view for tests and debugging."""
-    n, kind, _sub, start, end, _line, _val = lex_source(source)
+    n, toks = lex_source(source)
     raw = source.encode()
-    return [(tokens.KIND_NAMES[kind[i]], raw[start[i] : end[i]].decode()) for i in range(n)]
+    return [(tokens.KIND_NAMES[toks.kind[i]], raw[toks.start[i] : toks.end[i]].decode()) for i in range(n)]

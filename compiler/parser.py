@@ -7,8 +7,7 @@ are NOT in pre-order (an operator node is created after its operands); walk the 
 through first/next_.  Every construct outside the language is rejected with an error
 code and the byte span of the tokens at fault.
 
-Host side (compiler.syntax_tree, also importable from here): parse_source(source) -> Ast,
-ParseError, dump(ast).
+Host side: compiler.syntax_tree (parse_source(source) -> Ast, ParseError, dump(ast)).
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ from numba.extending import register_jitable
 
 from gpucc.compiler import errors, nodes, tokens
 from gpucc.compiler import parser_util as pu
+from gpucc.compiler.arrays import clear_error, fail
 from gpucc.compiler.errors import E_EXPECTED_OP, E_PROGRAM_TOO_LARGE, E_SYNTAX, E_UNSUPPORTED, E_UNSUPPORTED_KEYWORD
 from gpucc.compiler.parser_expr import parse_expr
 from gpucc.compiler.parser_util import (
@@ -49,8 +49,9 @@ def scratch_size(n_tokens: int) -> int:
 
 
 @register_jitable
-def _append(first, next_, st, node):
+def _append(tree, st, node):
     """Append a statement to the innermost open block."""
+    first, next_ = tree.first, tree.next
     d = S_BLOCK + 4 * (st[S_NBLK] - 1)
     if st[d + 1] < 0:
         first[st[d]] = node
@@ -60,21 +61,22 @@ def _append(first, next_, st, node):
 
 
 @register_jitable
-def _open_body(tk, ts, te, i, kind, op, tok, first, next_, val, st, err, owner):
+def _open_body(toks, i, tree, st, err, owner):
     """After a header's ':' (token i-1): a BLOCK, pushed on the block stack.  Returns (block,
     next token) with block -1 on error.  `if x: stmt` gives a single-line block."""
+    tk = toks.kind
     single = 1
     t = i
     if tk[i] == TK_NEWLINE:
         if tk[i + 1] != TK_INDENT:
-            return fail_tok(err, ts, te, i + 1, i + 1, errors.E_EXPECTED_INDENT, 0), i
+            return fail_tok(err, toks, i + 1, i + 1, errors.E_EXPECTED_INDENT, 0), i
         single = 0
         t = i + 1
     if st[S_NBLK] >= MAX_NESTING:
-        return fail_tok(err, ts, te, t, t, errors.E_NESTING_TOO_DEEP, MAX_NESTING), i
-    blk = new_node(kind, op, tok, first, next_, val, st, N.N_BLOCK, 0, t, 0)
+        return fail_tok(err, toks, t, t, errors.E_NESTING_TOO_DEEP, MAX_NESTING), i
+    blk = new_node(tree, st, N.N_BLOCK, 0, t, 0)
     if blk < 0:
-        return fail_tok(err, ts, te, t, t, E_PROGRAM_TOO_LARGE, 0), i
+        return fail_tok(err, toks, t, t, E_PROGRAM_TOO_LARGE, 0), i
     d = S_BLOCK + 4 * st[S_NBLK]
     st[d] = blk
     st[d + 1] = -1
@@ -85,37 +87,41 @@ def _open_body(tk, ts, te, i, kind, op, tok, first, next_, val, st, err, owner):
 
 
 @register_jitable
-def _end_simple(tk, tsub, ts, te, i, err):
+def _end_simple(toks, i, err):
     """A simple statement ends at NEWLINE: returns the token after it, or -1."""
+    tk = toks.kind
     if tk[i] == TK_NEWLINE:
         return i + 1
-    if is_op(tk, tsub, i, T.OP_SEMI):
-        return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_SEMICOLON)
-    if is_op(tk, tsub, i, T.OP_COMMA):
-        return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_TUPLES)
-    if is_op(tk, tsub, i, T.OP_ASSIGN):
-        return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_CHAINED_ASSIGN)
-    return fail_tok(err, ts, te, i, i, errors.E_EXPECTED_NEWLINE, 0)
+    if is_op(toks, i, T.OP_SEMI):
+        return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_SEMICOLON)
+    if is_op(toks, i, T.OP_COMMA):
+        return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_TUPLES)
+    if is_op(toks, i, T.OP_ASSIGN):
+        return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_CHAINED_ASSIGN)
+    return fail_tok(err, toks, i, i, errors.E_EXPECTED_NEWLINE, 0)
 
 
 @register_jitable
-def _header(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err, node):
+def _header(toks, i, tree, st, err, node):
     """`cond :` body of an if / elif / while whose keyword is token i-1: links cond and the
     block under node.  Returns the next token or -1."""
-    cond, i = parse_expr(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err)
+    first, next_ = tree.first, tree.next
+    cond, i = parse_expr(toks, i, tree, st, err)
     if cond < 0:
         return -1
-    if not is_op(tk, tsub, i, T.OP_COLON):
-        return fail_tok(err, ts, te, i, i, E_EXPECTED_OP, T.OP_COLON)
+    if not is_op(toks, i, T.OP_COLON):
+        return fail_tok(err, toks, i, i, E_EXPECTED_OP, T.OP_COLON)
     first[node] = cond
-    blk, i = _open_body(tk, ts, te, i + 1, kind, op, tok, first, next_, val, st, err, node)
+    blk, i = _open_body(toks, i + 1, tree, st, err, node)
     next_[cond] = blk
     return i if blk >= 0 else -1
 
 
 @register_jitable
-def _after_block(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err, owner):
+def _after_block(toks, i, tree, st, err, owner):
     """A block of `owner` just closed: attach an elif / else that follows.  Returns next token."""
+    tk, tsub = toks.kind, toks.sub
+    kind, first, next_ = tree.kind, tree.first, tree.next
     if owner < 0 or tk[i] != TK_KEYWORD:
         return i
     s = tsub[i]
@@ -123,78 +129,80 @@ def _after_block(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, 
     if k == N.N_IF and (s == T.KW_ELIF or s == T.KW_ELSE):
         body = next_[first[owner]]
         if s == T.KW_ELIF:
-            node = new_node(kind, op, tok, first, next_, val, st, N.N_IF, 0, i, 0)
+            node = new_node(tree, st, N.N_IF, 0, i, 0)
             if node < 0:
-                return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0)
+                return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0)
             next_[body] = node
-            return _header(tk, tsub, ts, te, tv, i + 1, kind, op, tok, first, next_, val, st, err, node)
-        if not is_op(tk, tsub, i + 1, T.OP_COLON):
-            return fail_tok(err, ts, te, i + 1, i + 1, E_EXPECTED_OP, T.OP_COLON)
-        blk, j = _open_body(tk, ts, te, i + 2, kind, op, tok, first, next_, val, st, err, -1)
+            return _header(toks, i + 1, tree, st, err, node)
+        if not is_op(toks, i + 1, T.OP_COLON):
+            return fail_tok(err, toks, i + 1, i + 1, E_EXPECTED_OP, T.OP_COLON)
+        blk, j = _open_body(toks, i + 2, tree, st, err, -1)
         next_[body] = blk
         return j if blk >= 0 else -1
     if k == N.N_WHILE and s == T.KW_ELSE:
-        return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_WHILE_ELSE)
+        return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_WHILE_ELSE)
     if (k == N.N_FOR_RANGE or k == N.N_FOR_LIST) and s == T.KW_ELSE:
-        return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_FOR_ELSE)
+        return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_FOR_ELSE)
     return i
 
 
 @register_jitable
-def _funcdef(src, tk, tsub, ts, te, i, kind, op, tok, first, next_, val, st, err):
+def _funcdef(src, toks, i, tree, st, err):
     """`def name(p: T, ...) -> T:` body, `def` at token i.  Returns the next token or -1."""
+    tk = toks.kind
+    op, first, next_ = tree.op, tree.first, tree.next
     if tk[i + 1] != TK_NAME:
-        return fail_tok(err, ts, te, i + 1, i + 1, errors.E_EXPECTED_NAME, 0)
-    if not is_op(tk, tsub, i + 2, T.OP_LPAR):
-        return fail_tok(err, ts, te, i + 2, i + 2, E_EXPECTED_OP, T.OP_LPAR)
-    fn = new_node(kind, op, tok, first, next_, val, st, N.N_FUNCDEF, -1, i + 1, 0)
+        return fail_tok(err, toks, i + 1, i + 1, errors.E_EXPECTED_NAME, 0)
+    if not is_op(toks, i + 2, T.OP_LPAR):
+        return fail_tok(err, toks, i + 2, i + 2, E_EXPECTED_OP, T.OP_LPAR)
+    fn = new_node(tree, st, N.N_FUNCDEF, -1, i + 1, 0)
     if fn < 0:
-        return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0)
+        return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0)
     last = -1
     j = i + 3
-    while not is_op(tk, tsub, j, T.OP_RPAR):
-        if is_op(tk, tsub, j, T.OP_STAR) or is_op(tk, tsub, j, T.OP_DSTAR):
-            return fail_tok(err, ts, te, j, j, E_UNSUPPORTED, errors.C_STARARGS)
-        if is_op(tk, tsub, j, T.OP_SLASH):
-            return fail_tok(err, ts, te, j, j, errors.E_UNSUPPORTED_OPERATOR, T.OP_SLASH)
+    while not is_op(toks, j, T.OP_RPAR):
+        if is_op(toks, j, T.OP_STAR) or is_op(toks, j, T.OP_DSTAR):
+            return fail_tok(err, toks, j, j, E_UNSUPPORTED, errors.C_STARARGS)
+        if is_op(toks, j, T.OP_SLASH):
+            return fail_tok(err, toks, j, j, errors.E_UNSUPPORTED_OPERATOR, T.OP_SLASH)
         if tk[j] != TK_NAME:
-            return fail_tok(err, ts, te, j, j, errors.E_EXPECTED_NAME, 0)
-        if is_op(tk, tsub, j + 1, T.OP_ASSIGN):
-            return fail_tok(err, ts, te, j, j + 1, E_UNSUPPORTED, errors.C_DEFAULTS)
-        if not is_op(tk, tsub, j + 1, T.OP_COLON):
-            return fail_tok(err, ts, te, j, j, errors.E_MISSING_ANNOTATION, 0)
-        t = annotation_type(src, tk, tsub, ts, te, j + 2, err)
+            return fail_tok(err, toks, j, j, errors.E_EXPECTED_NAME, 0)
+        if is_op(toks, j + 1, T.OP_ASSIGN):
+            return fail_tok(err, toks, j, j + 1, E_UNSUPPORTED, errors.C_DEFAULTS)
+        if not is_op(toks, j + 1, T.OP_COLON):
+            return fail_tok(err, toks, j, j, errors.E_MISSING_ANNOTATION, 0)
+        t = annotation_type(src, toks, j + 2, err)
         if t < 0:
             return -1
-        w = annotation_width(src, tk, tsub, ts, te, j + 2) - 1  # tokens past a one-token annotation
-        if is_op(tk, tsub, j + 3 + w, T.OP_ASSIGN):
-            return fail_tok(err, ts, te, j, j + 3 + w, E_UNSUPPORTED, errors.C_DEFAULTS)
-        p = new_node(kind, op, tok, first, next_, val, st, N.N_PARAM, t, j, 0)
+        w = annotation_width(src, toks, j + 2) - 1  # tokens past a one-token annotation
+        if is_op(toks, j + 3 + w, T.OP_ASSIGN):
+            return fail_tok(err, toks, j, j + 3 + w, E_UNSUPPORTED, errors.C_DEFAULTS)
+        p = new_node(tree, st, N.N_PARAM, t, j, 0)
         if p < 0:
-            return fail_tok(err, ts, te, j, j, E_PROGRAM_TOO_LARGE, 0)
+            return fail_tok(err, toks, j, j, E_PROGRAM_TOO_LARGE, 0)
         if last < 0:
             first[fn] = p
         else:
             next_[last] = p
         last = p
         j += 3 + w
-        if is_op(tk, tsub, j, T.OP_COMMA):
+        if is_op(toks, j, T.OP_COMMA):
             j += 1
-        elif not is_op(tk, tsub, j, T.OP_RPAR):
-            return fail_tok(err, ts, te, j, j, E_EXPECTED_OP, T.OP_RPAR)
+        elif not is_op(toks, j, T.OP_RPAR):
+            return fail_tok(err, toks, j, j, E_EXPECTED_OP, T.OP_RPAR)
     j += 1
-    if is_op(tk, tsub, j, T.OP_ARROW):
-        t = annotation_type(src, tk, tsub, ts, te, j + 1, err)
+    if is_op(toks, j, T.OP_ARROW):
+        t = annotation_type(src, toks, j + 1, err)
         if t < 0:
             return -1
         op[fn] = t
-        j += 1 + annotation_width(src, tk, tsub, ts, te, j + 1)
-    elif is_op(tk, tsub, j, T.OP_COLON):
-        return fail_tok(err, ts, te, i + 1, i + 1, errors.E_MISSING_RETURN_ANNOTATION, 0)
-    if not is_op(tk, tsub, j, T.OP_COLON):
-        return fail_tok(err, ts, te, j, j, E_EXPECTED_OP, T.OP_COLON)
-    _append(first, next_, st, fn)
-    blk, j = _open_body(tk, ts, te, j + 1, kind, op, tok, first, next_, val, st, err, fn)
+        j += 1 + annotation_width(src, toks, j + 1)
+    elif is_op(toks, j, T.OP_COLON):
+        return fail_tok(err, toks, i + 1, i + 1, errors.E_MISSING_RETURN_ANNOTATION, 0)
+    if not is_op(toks, j, T.OP_COLON):
+        return fail_tok(err, toks, j, j, E_EXPECTED_OP, T.OP_COLON)
+    _append(tree, st, fn)
+    blk, j = _open_body(toks, j + 1, tree, st, err, fn)
     if blk < 0:
         return -1
     if last < 0:
@@ -205,37 +213,39 @@ def _funcdef(src, tk, tsub, ts, te, i, kind, op, tok, first, next_, val, st, err
 
 
 @register_jitable
-def _for(src, tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err):
+def _for(src, toks, i, tree, st, err):
     """`for NAME in range(a[, b[, c]]):` body, `for` at token i.  Returns next token or -1."""
+    tk = toks.kind
+    op, first, next_ = tree.op, tree.first, tree.next
     if tk[i + 1] != TK_NAME:
-        return fail_tok(err, ts, te, i + 1, i + 1, errors.E_EXPECTED_NAME, 0)
-    if is_op(tk, tsub, i + 2, T.OP_COMMA):
-        return fail_tok(err, ts, te, i + 1, i + 2, E_UNSUPPORTED, errors.C_TUPLES)
-    if not is_kw(tk, tsub, i + 2, T.KW_IN):
-        return fail_tok(err, ts, te, i + 2, i + 2, E_SYNTAX, 0)
+        return fail_tok(err, toks, i + 1, i + 1, errors.E_EXPECTED_NAME, 0)
+    if is_op(toks, i + 2, T.OP_COMMA):
+        return fail_tok(err, toks, i + 1, i + 2, E_UNSUPPORTED, errors.C_TUPLES)
+    if not is_kw(toks, i + 2, T.KW_IN):
+        return fail_tok(err, toks, i + 2, i + 2, E_SYNTAX, 0)
     r = i + 3
-    if not (tk[r] == TK_NAME and word_is(src, ts, te, r, WORD_RANGE) and is_op(tk, tsub, r + 1, T.OP_LPAR)):
-        node = new_node(kind, op, tok, first, next_, val, st, N.N_FOR_LIST, 0, i + 1, 0)
+    if not (tk[r] == TK_NAME and word_is(src, toks, r, WORD_RANGE) and is_op(toks, r + 1, T.OP_LPAR)):
+        node = new_node(tree, st, N.N_FOR_LIST, 0, i + 1, 0)
         if node < 0:
-            return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0)
-        e, j = parse_expr(tk, tsub, ts, te, tv, r, kind, op, tok, first, next_, val, st, err)
+            return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0)
+        e, j = parse_expr(toks, r, tree, st, err)
         if e < 0:
             return -1
-        if not is_op(tk, tsub, j, T.OP_COLON):
-            return fail_tok(err, ts, te, j, j, E_EXPECTED_OP, T.OP_COLON)
+        if not is_op(toks, j, T.OP_COLON):
+            return fail_tok(err, toks, j, j, E_EXPECTED_OP, T.OP_COLON)
         first[node] = e
-        _append(first, next_, st, node)
-        blk, j = _open_body(tk, ts, te, j + 1, kind, op, tok, first, next_, val, st, err, node)
+        _append(tree, st, node)
+        blk, j = _open_body(toks, j + 1, tree, st, err, node)
         next_[e] = blk
         return j if blk >= 0 else -1
-    node = new_node(kind, op, tok, first, next_, val, st, N.N_FOR_RANGE, 0, i + 1, 0)
+    node = new_node(tree, st, N.N_FOR_RANGE, 0, i + 1, 0)
     if node < 0:
-        return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0)
+        return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0)
     nargs = 0
     last = -1
     j = r + 2
-    while not is_op(tk, tsub, j, T.OP_RPAR):
-        e, j = parse_expr(tk, tsub, ts, te, tv, j, kind, op, tok, first, next_, val, st, err)
+    while not is_op(toks, j, T.OP_RPAR):
+        e, j = parse_expr(toks, j, tree, st, err)
         if e < 0:
             return -1
         if last < 0:
@@ -244,17 +254,17 @@ def _for(src, tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err
             next_[last] = e
         last = e
         nargs += 1
-        if is_op(tk, tsub, j, T.OP_COMMA):
+        if is_op(toks, j, T.OP_COMMA):
             j += 1
-        elif is_op(tk, tsub, j, T.OP_ASSIGN):
-            return fail_tok(err, ts, te, j - 1, j, E_UNSUPPORTED, errors.C_KWARGS)
-        elif not is_op(tk, tsub, j, T.OP_RPAR):
-            return fail_tok(err, ts, te, j, j, E_EXPECTED_OP, T.OP_RPAR)
-    if nargs < 1 or nargs > 3 or not is_op(tk, tsub, j + 1, T.OP_COLON):
-        return fail_tok(err, ts, te, r, j + 1, E_UNSUPPORTED, errors.C_FOR_NOT_RANGE)
+        elif is_op(toks, j, T.OP_ASSIGN):
+            return fail_tok(err, toks, j - 1, j, E_UNSUPPORTED, errors.C_KWARGS)
+        elif not is_op(toks, j, T.OP_RPAR):
+            return fail_tok(err, toks, j, j, E_EXPECTED_OP, T.OP_RPAR)
+    if nargs < 1 or nargs > 3 or not is_op(toks, j + 1, T.OP_COLON):
+        return fail_tok(err, toks, r, j + 1, E_UNSUPPORTED, errors.C_FOR_NOT_RANGE)
     op[node] = nargs
-    _append(first, next_, st, node)
-    blk, j = _open_body(tk, ts, te, j + 2, kind, op, tok, first, next_, val, st, err, node)
+    _append(tree, st, node)
+    blk, j = _open_body(toks, j + 2, tree, st, err, node)
     next_[last] = blk
     return j if blk >= 0 else -1
 
@@ -292,139 +302,137 @@ def _augop(s):
 
 
 @register_jitable
-def _simple(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err, k, o, t, e0):
+def _simple(toks, i, tree, st, err, k, o, t, e0):
     """A statement node (k, o, t) whose optional value expression starts at token e0 (-1: none),
     ending at NEWLINE.  Returns the next token or -1."""
-    node = new_node(kind, op, tok, first, next_, val, st, k, o, t, 0)
+    tk, tsub = toks.kind, toks.sub
+    kind, op, first, next_ = tree.kind, tree.op, tree.first, tree.next
+    node = new_node(tree, st, k, o, t, 0)
     if node < 0:
-        return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0)
-    _append(first, next_, st, node)
+        return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0)
+    _append(tree, st, node)
     if e0 < 0:
-        return _end_simple(tk, tsub, ts, te, i, err)
-    e, j = parse_expr(tk, tsub, ts, te, tv, e0, kind, op, tok, first, next_, val, st, err)
+        return _end_simple(toks, i, err)
+    e, j = parse_expr(toks, e0, tree, st, err)
     if e < 0:
         return -1
     first[node] = e
-    if k == N.N_ASSERT and is_op(tk, tsub, j, T.OP_COMMA):
-        return fail_tok(err, ts, te, j, j, E_UNSUPPORTED, errors.C_ASSERT_MESSAGE)
+    if k == N.N_ASSERT and is_op(toks, j, T.OP_COMMA):
+        return fail_tok(err, toks, j, j, E_UNSUPPORTED, errors.C_ASSERT_MESSAGE)
     if k == N.N_EXPR_STMT and tk[j] == TK_OP:
         s = tsub[j]
         a = _augop(s)
         if kind[e] == N.N_SUBSCRIPT and (s == T.OP_ASSIGN or a >= 0):  # xs[i] = v, xs[i] += v
             kind[node] = N.N_SETITEM
             op[node] = -1 if s == T.OP_ASSIGN else a
-            v, j = parse_expr(tk, tsub, ts, te, tv, j + 1, kind, op, tok, first, next_, val, st, err)
+            v, j = parse_expr(toks, j + 1, tree, st, err)
             if v < 0:
                 return -1
             next_[e] = v
-            if is_op(tk, tsub, j, T.OP_ASSIGN):
-                return fail_tok(err, ts, te, j, j, E_UNSUPPORTED, errors.C_CHAINED_ASSIGN)
+            if is_op(toks, j, T.OP_ASSIGN):
+                return fail_tok(err, toks, j, j, E_UNSUPPORTED, errors.C_CHAINED_ASSIGN)
         elif a == -2:
-            return fail_tok(err, ts, te, j, j, errors.E_UNSUPPORTED_OPERATOR, s)
+            return fail_tok(err, toks, j, j, errors.E_UNSUPPORTED_OPERATOR, s)
         elif s == T.OP_ASSIGN or s == T.OP_COLON or a != -1:  # f(x) = 1, (a) += 1
-            return fail_tok(err, ts, te, e0, e0, E_UNSUPPORTED, errors.C_ASSIGN_TARGET)
-    return _end_simple(tk, tsub, ts, te, j, err)
+            return fail_tok(err, toks, e0, e0, E_UNSUPPORTED, errors.C_ASSIGN_TARGET)
+    return _end_simple(toks, j, err)
 
 
 @register_jitable
-def _statement(src, tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err):
+def _statement(src, toks, i, tree, st, err):
     """One statement inside a function body at token i.  Returns the next token or -1."""
+    tk, tsub = toks.kind, toks.sub
     k = tk[i]
     s = tsub[i]
     single = st[S_BLOCK + 4 * (st[S_NBLK] - 1) + 3] == 1
     if k == TK_KEYWORD:
         if s == T.KW_IF or s == T.KW_WHILE or s == T.KW_FOR:
             if single:  # `if a: while b: ...` is not Python either
-                return fail_tok(err, ts, te, i, i, E_SYNTAX, 0)
+                return fail_tok(err, toks, i, i, E_SYNTAX, 0)
             if s == T.KW_FOR:
-                return _for(src, tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err)
-            node = new_node(kind, op, tok, first, next_, val, st, N.N_IF if s == T.KW_IF else N.N_WHILE, 0, i, 0)
+                return _for(src, toks, i, tree, st, err)
+            node = new_node(tree, st, N.N_IF if s == T.KW_IF else N.N_WHILE, 0, i, 0)
             if node < 0:
-                return fail_tok(err, ts, te, i, i, E_PROGRAM_TOO_LARGE, 0)
-            _append(first, next_, st, node)
-            return _header(tk, tsub, ts, te, tv, i + 1, kind, op, tok, first, next_, val, st, err, node)
+                return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0)
+            _append(tree, st, node)
+            return _header(toks, i + 1, tree, st, err, node)
         if s == T.KW_DEF:
-            return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_NESTED_DEF)
+            return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_NESTED_DEF)
         if s == T.KW_RETURN:
-            bare = tk[i + 1] == TK_NEWLINE or is_op(tk, tsub, i + 1, T.OP_SEMI)
-            return _simple(tk, tsub, ts, te, tv, i + 1, kind, op, tok, first, next_, val, st, err,
-                           N.N_RETURN, 0, i, -1 if bare else i + 1)  # fmt: skip
+            bare = tk[i + 1] == TK_NEWLINE or is_op(toks, i + 1, T.OP_SEMI)
+            return _simple(toks, i + 1, tree, st, err, N.N_RETURN, 0, i, -1 if bare else i + 1)
         if s == T.KW_ASSERT:
-            return _simple(tk, tsub, ts, te, tv, i + 1, kind, op, tok, first, next_, val, st, err,
-                           N.N_ASSERT, 0, i, i + 1)  # fmt: skip
+            return _simple(toks, i + 1, tree, st, err, N.N_ASSERT, 0, i, i + 1)
         if s == T.KW_PASS or s == T.KW_BREAK or s == T.KW_CONTINUE:
             nk = N.N_PASS if s == T.KW_PASS else (N.N_BREAK if s == T.KW_BREAK else N.N_CONTINUE)
-            return _simple(tk, tsub, ts, te, tv, i + 1, kind, op, tok, first, next_, val, st, err, nk, 0, i, -1)
+            return _simple(toks, i + 1, tree, st, err, nk, 0, i, -1)
         if s == T.KW_ELIF or s == T.KW_ELSE:
-            return fail_tok(err, ts, te, i, i, E_SYNTAX, 0)
+            return fail_tok(err, toks, i, i, E_SYNTAX, 0)
         if kw_unsupported(s) and s != T.KW_AWAIT and s != T.KW_YIELD:
-            return fail_tok(err, ts, te, i, i, E_UNSUPPORTED_KEYWORD, s)
+            return fail_tok(err, toks, i, i, E_UNSUPPORTED_KEYWORD, s)
     elif k == TK_OP and s == T.OP_AT:
-        return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_DECORATORS)
+        return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_DECORATORS)
     elif k == TK_OP and s == T.OP_ELLIPSIS and tk[i + 1] == TK_NEWLINE:
-        return _simple(tk, tsub, ts, te, tv, i + 1, kind, op, tok, first, next_, val, st, err, N.N_ELLIPSIS, 0, i, -1)
+        return _simple(toks, i + 1, tree, st, err, N.N_ELLIPSIS, 0, i, -1)
     elif k == TK_STRING:
-        j = docstring_end(src, tk, ts, te, i, err)
+        j = docstring_end(src, toks, i, err)
         if j < 0:
             return -1
-        if tk[j] == TK_NEWLINE or is_op(tk, tsub, j, T.OP_SEMI):
-            return _simple(tk, tsub, ts, te, tv, j, kind, op, tok, first, next_, val, st, err, N.N_DOCSTRING, 0, i, -1)
+        if tk[j] == TK_NEWLINE or is_op(toks, j, T.OP_SEMI):
+            return _simple(toks, j, tree, st, err, N.N_DOCSTRING, 0, i, -1)
     elif k == TK_NAME and tk[i + 1] == TK_OP:
         s1 = tsub[i + 1]
         if s1 == T.OP_ASSIGN:
-            return _simple(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err,
-                           N.N_ASSIGN, N.NO_TYPE, i, i + 2)  # fmt: skip
+            return _simple(toks, i, tree, st, err, N.N_ASSIGN, N.NO_TYPE, i, i + 2)
         if s1 == T.OP_COLON:
-            t = annotation_type(src, tk, tsub, ts, te, i + 2, err)
+            t = annotation_type(src, toks, i + 2, err)
             if t < 0:
                 return -1
-            a = i + 2 + annotation_width(src, tk, tsub, ts, te, i + 2)  # after the annotation
+            a = i + 2 + annotation_width(src, toks, i + 2)  # after the annotation
             if tk[a] == TK_NEWLINE:
-                return fail_tok(err, ts, te, i, a - 1, E_UNSUPPORTED, errors.C_BARE_ANNOTATION)
-            if not is_op(tk, tsub, a, T.OP_ASSIGN):
-                return fail_tok(err, ts, te, a, a, E_EXPECTED_OP, T.OP_ASSIGN)
-            return _simple(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err, N.N_ASSIGN, t, i, a + 1)
+                return fail_tok(err, toks, i, a - 1, E_UNSUPPORTED, errors.C_BARE_ANNOTATION)
+            if not is_op(toks, a, T.OP_ASSIGN):
+                return fail_tok(err, toks, a, a, E_EXPECTED_OP, T.OP_ASSIGN)
+            return _simple(toks, i, tree, st, err, N.N_ASSIGN, t, i, a + 1)
         a = _augop(s1)
         if a == -2:
-            return fail_tok(err, ts, te, i + 1, i + 1, errors.E_UNSUPPORTED_OPERATOR, s1)
+            return fail_tok(err, toks, i + 1, i + 1, errors.E_UNSUPPORTED_OPERATOR, s1)
         if a >= 0:
-            return _simple(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err, N.N_AUGASSIGN, a, i, i + 2)
-    return _simple(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err, N.N_EXPR_STMT, 0, i, i)
+            return _simple(toks, i, tree, st, err, N.N_AUGASSIGN, a, i, i + 2)
+    return _simple(toks, i, tree, st, err, N.N_EXPR_STMT, 0, i, i)
 
 
 @register_jitable
-def _module_statement(src, tk, tsub, ts, te, i, kind, op, tok, first, next_, val, st, err):
+def _module_statement(src, toks, i, tree, st, err):
     """A top-level statement: only `def` (and a module docstring, which makes no node)."""
+    tk, tsub = toks.kind, toks.sub
     k = tk[i]
     s = tsub[i]
-    if is_kw(tk, tsub, i, T.KW_DEF):
-        return _funcdef(src, tk, tsub, ts, te, i, kind, op, tok, first, next_, val, st, err)
-    if is_op(tk, tsub, i, T.OP_AT):
-        return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_DECORATORS)
+    if is_kw(toks, i, T.KW_DEF):
+        return _funcdef(src, toks, i, tree, st, err)
+    if is_op(toks, i, T.OP_AT):
+        return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_DECORATORS)
     if k == TK_STRING:
-        j = docstring_end(src, tk, ts, te, i, err)
+        j = docstring_end(src, toks, i, err)
         if j < 0:
             return -1
         if tk[j] == TK_NEWLINE:
             return j + 1
     if k == TK_KEYWORD and (kw_unsupported(s) or s == T.KW_LAMBDA):
-        return fail_tok(err, ts, te, i, i, E_UNSUPPORTED_KEYWORD, s)
-    return fail_tok(err, ts, te, i, i, E_UNSUPPORTED, errors.C_MODULE_STATEMENT)
+        return fail_tok(err, toks, i, i, E_UNSUPPORTED_KEYWORD, s)
+    return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_MODULE_STATEMENT)
 
 
 @register_jitable
-def parse(src, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n_tok,
-          kind, op, tok, first, next_, val, stack, err):  # fmt: skip
-    """Build the AST of one token stream (src: that source's bytes).  Returns the node count,
-    or -1 with err = (code, start, end, arg)."""
-    tk, tsub, ts, te, tv, st = tok_kind, tok_sub, tok_start, tok_end, tok_val, stack
-    for j in range(4):
-        err[j] = 0
+def parse(src, toks, n_tok, tree, stack, err):
+    """Build the syntax tree (Tree) of one unit's n_tok tokens (src: that unit's bytes; stack:
+    the parser's scratch, scratch_size entries).  Returns the node count, or -1 with err set."""
+    tk, st = toks.kind, stack
+    clear_error(err)
     st[S_COUNT] = 0
-    if kind.shape[0] < 1 or n_tok < 1:
-        err[0] = E_PROGRAM_TOO_LARGE
-        return -1
-    new_node(kind, op, tok, first, next_, val, st, N.N_MODULE, 0, 0, 0)
+    if tree.kind.shape[0] < 1 or n_tok < 1:
+        return fail(err, E_PROGRAM_TOO_LARGE, 0, 0, 0)
+    new_node(tree, st, N.N_MODULE, 0, 0, 0)
     st[S_BLOCK] = 0
     st[S_BLOCK + 1] = -1
     st[S_BLOCK + 2] = -1
@@ -435,39 +443,31 @@ def parse(src, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n_tok,
         k = tk[i]
         if k == TK_END:
             if st[S_NBLK] != 1:
-                return fail_tok(err, ts, te, i, i, E_SYNTAX, 0)
+                return fail_tok(err, toks, i, i, E_SYNTAX, 0)
             return st[S_COUNT]
         if k == TK_DEDENT:
             if st[S_NBLK] <= 1:
-                return fail_tok(err, ts, te, i, i, E_SYNTAX, 0)
+                return fail_tok(err, toks, i, i, E_SYNTAX, 0)
             st[S_NBLK] -= 1
             owner = st[S_BLOCK + 4 * st[S_NBLK] + 2]
-            i = _after_block(tk, tsub, ts, te, tv, i + 1, kind, op, tok, first, next_, val, st, err, owner)
+            i = _after_block(toks, i + 1, tree, st, err, owner)
             if i < 0:
                 return -1
             continue
         if k == TK_INDENT:
-            return fail_tok(err, ts, te, i, i, errors.E_UNEXPECTED_INDENT, 0)
+            return fail_tok(err, toks, i, i, errors.E_UNEXPECTED_INDENT, 0)
         if k == TK_NEWLINE:
-            return fail_tok(err, ts, te, i, i, E_SYNTAX, 0)
+            return fail_tok(err, toks, i, i, E_SYNTAX, 0)
         if st[S_NBLK] == 1:
-            i = _module_statement(src, tk, tsub, ts, te, i, kind, op, tok, first, next_, val, st, err)
+            i = _module_statement(src, toks, i, tree, st, err)
         else:
-            i = _statement(src, tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err)
+            i = _statement(src, toks, i, tree, st, err)
         if i < 0:
             return -1
         d = S_BLOCK + 4 * (st[S_NBLK] - 1)
         if st[d + 3] == 1 and st[d + 1] >= 0:  # a single-line block ends with its statement
             st[S_NBLK] -= 1
-            i = _after_block(tk, tsub, ts, te, tv, i, kind, op, tok, first, next_, val, st, err, st[d + 2])
+            i = _after_block(toks, i, tree, st, err, st[d + 2])
             if i < 0:
                 return -1
 
-
-def __getattr__(name):
-    """Host helpers live in compiler.syntax_tree (imported lazily: it imports this module)."""
-    if name in ("parse_source", "Ast", "ParseError", "dump"):
-        from gpucc.compiler import syntax_tree
-
-        return getattr(syntax_tree, name)
-    raise AttributeError(name)

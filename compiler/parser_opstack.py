@@ -177,8 +177,9 @@ def pop_val(st):
 
 
 @register_jitable
-def _reduce_top(kind, op, tok, first, next_, val, st):
+def _reduce_top(tree, st):
     """Apply the (non-marker) operator on top of the stack; False when out of nodes."""
+    first, next_ = tree.first, tree.next
     o = S_OPS + 4 * (st[S_NOPS] - 1)
     code, t, a, b = st[o], st[o + 1], st[o + 2], st[o + 3]
     st[S_NOPS] -= 1
@@ -189,7 +190,7 @@ def _reduce_top(kind, op, tok, first, next_, val, st):
     if code == X_IFE:  # vals: body, cond, orelse
         cond = pop_val(st)
         body = pop_val(st)
-        node = new_node(kind, op, tok, first, next_, val, st, N_IFEXP, 0, t, 0)
+        node = new_node(tree, st, N_IFEXP, 0, t, 0)
         if node < 0:
             return False
         first[node] = body
@@ -200,7 +201,7 @@ def _reduce_top(kind, op, tok, first, next_, val, st):
         un = nodes.UN_NOT if code == X_NOT else (nodes.UN_NEG if code == X_NEG else nodes.UN_POS)
         if code == X_INV:
             un = nodes.UN_INVERT
-        node = new_node(kind, op, tok, first, next_, val, st, N_UNARY, un, t, 0)
+        node = new_node(tree, st, N_UNARY, un, t, 0)
         if node < 0:
             return False
         first[node] = x
@@ -208,9 +209,9 @@ def _reduce_top(kind, op, tok, first, next_, val, st):
         left = pop_val(st)
         if code == X_AND or code == X_OR:
             sub = nodes.BOOL_AND if code == X_AND else nodes.BOOL_OR
-            node = new_node(kind, op, tok, first, next_, val, st, N_BOOLOP, sub, t, 0)
+            node = new_node(tree, st, N_BOOLOP, sub, t, 0)
         else:
-            node = new_node(kind, op, tok, first, next_, val, st, N_BINARY, code - X_BIN, t, 0)
+            node = new_node(tree, st, N_BINARY, code - X_BIN, t, 0)
         if node < 0:
             return False
         first[node] = left
@@ -219,18 +220,19 @@ def _reduce_top(kind, op, tok, first, next_, val, st):
 
 
 @register_jitable
-def reduce_above(kind, op, tok, first, next_, val, st, p):
+def reduce_above(tree, st, p):
     """Reduce while the top operator binds at least as tightly as precedence p."""
     while st[S_NOPS] > 0 and prec(top_op(st)) >= p:
-        if not _reduce_top(kind, op, tok, first, next_, val, st):
+        if not _reduce_top(tree, st):
             return False
     return True
 
 
 @register_jitable
-def slice_part(op, next_, val, st):
+def slice_part(tree, st):
     """At `:` or `]` inside the subscript on top of the stack: link the part just completed
     (start, stop or step: the node's val counts the colons before it).  False for a fourth."""
+    op, next_, val = tree.op, tree.next, tree.val
     o = S_OPS + 4 * (st[S_NOPS] - 1)
     node = st[o + 2]
     k = val[node]
@@ -244,11 +246,12 @@ def slice_part(op, next_, val, st):
 
 
 @register_jitable
-def compare_link(kind, op, tok, first, next_, val, st, c, i):
+def compare_link(tree, st, c, i):
     """Comparison operator c at token i: start a COMPARE or extend the chain on top."""
-    if not reduce_above(kind, op, tok, first, next_, val, st, P_CMP + 1):
+    if not reduce_above(tree, st, P_CMP + 1):
         return False
-    link = new_node(kind, op, tok, first, next_, val, st, N_CMP_LINK, c, i, 0)
+    first, next_ = tree.first, tree.next
+    link = new_node(tree, st, N_CMP_LINK, c, i, 0)
     if link < 0:
         return False
     x = pop_val(st)
@@ -258,7 +261,7 @@ def compare_link(kind, op, tok, first, next_, val, st, c, i):
         next_[st[o + 3]] = link
         st[o + 3] = link
         return True
-    cmp = new_node(kind, op, tok, first, next_, val, st, N_COMPARE, 0, i, 0)
+    cmp = new_node(tree, st, N_COMPARE, 0, i, 0)
     if cmp < 0:
         return False
     first[cmp] = x
@@ -267,25 +270,25 @@ def compare_link(kind, op, tok, first, next_, val, st, c, i):
 
 
 @register_jitable
-def close(kind, op, tok, first, next_, val, st):
+def close(tree, st):
     """Reduce every operator down to the innermost bracket, completed conditional
     expressions included (at `)`, `,` and the end)."""
     while True:
-        if not reduce_above(kind, op, tok, first, next_, val, st, 1):
+        if not reduce_above(tree, st, 1):
             return False
         if top_op(st) != X_IFE:
             return True
-        if not _reduce_top(kind, op, tok, first, next_, val, st):
+        if not _reduce_top(tree, st):
             return False
 
 
 @register_jitable
-def add_arg(first, next_, st):
+def add_arg(tree, st):
     """Link the completed operand as the next argument of the CALL on top of the stack."""
     o = S_OPS + 4 * (st[S_NOPS] - 1)
     x = pop_val(st)
     if st[o + 3] < 0:
-        first[st[o + 2]] = x
+        tree.first[st[o + 2]] = x
     else:
-        next_[st[o + 3]] = x
+        tree.next[st[o + 3]] = x
     st[o + 3] = x

@@ -1,6 +1,6 @@
 """Helpers shared by the statement parser (compiler.parser) and the expression parser
 (compiler.parser_expr, compiler.parser_opstack): the scratch-array layout, node allocation,
-error filling, token tests, type annotations and docstrings.  Numba subset: nothing allocates
+error recording, token tests, type annotations and docstrings.  Numba subset: nothing allocates
 or raises.
 """
 
@@ -10,6 +10,7 @@ import numpy as np
 from numba.extending import register_jitable
 
 from gpucc.compiler import errors, limits, tokens
+from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import E_SYNTAX, E_UNSUPPORTED
 from gpucc.contract import valuetypes
 
@@ -32,39 +33,35 @@ WORD_RANGE = np.frombuffer(b"range", dtype=np.uint8)
 
 
 @register_jitable
-def fail_tok(err, ts, te, i, j, code, arg):
-    """Fill err with `code` spanning tokens i..j (inclusive); returns -1."""
-    err[0] = code
-    err[1] = ts[i]
-    err[2] = max(te[j], ts[i])
-    err[3] = arg
-    return -1
+def fail_tok(err, toks, i, j, code, arg):
+    """Record error `code` spanning tokens i..j (inclusive); returns -1."""
+    return fail(err, code, toks.start[i], max(toks.end[j], toks.start[i]), arg)
 
 
 @register_jitable
-def new_node(kind, op, tok, first, next_, val, st, k, o, t, v):
+def new_node(tree, st, k, o, t, v):
     """Append a node; returns its index, or -1 when the node arrays are full."""
     n = st[S_COUNT]
-    if n >= kind.shape[0]:
+    if n >= tree.kind.shape[0]:
         return -1
-    kind[n] = k
-    op[n] = o
-    tok[n] = t
-    first[n] = -1
-    next_[n] = -1
-    val[n] = v
+    tree.kind[n] = k
+    tree.op[n] = o
+    tree.tok[n] = t
+    tree.first[n] = -1
+    tree.next[n] = -1
+    tree.val[n] = v
     st[S_COUNT] = n + 1
     return n
 
 
 @register_jitable
-def is_op(tk, tsub, i, sub):
-    return tk[i] == TK_OP and tsub[i] == sub
+def is_op(toks, i, sub):
+    return toks.kind[i] == TK_OP and toks.sub[i] == sub
 
 
 @register_jitable
-def is_kw(tk, tsub, i, sub):
-    return tk[i] == TK_KEYWORD and tsub[i] == sub
+def is_kw(toks, i, sub):
+    return toks.kind[i] == TK_KEYWORD and toks.sub[i] == sub
 
 
 @register_jitable
@@ -79,51 +76,53 @@ def kw_unsupported(s):
 
 
 @register_jitable
-def word_is(src, ts, te, i, word):
-    if te[i] - ts[i] != word.shape[0]:
+def word_is(src, toks, i, word):
+    s = toks.start[i]
+    if toks.end[i] - s != word.shape[0]:
         return False
     for j in range(word.shape[0]):
-        if src[ts[i] + j] != word[j]:
+        if src[s + j] != word[j]:
             return False
     return True
 
 
 @register_jitable
-def annotation_width(src, tk, tsub, ts, te, i):
+def annotation_width(src, toks, i):
     """Tokens the annotation at token i spans: 4 for `list[T]`, else 1."""
-    if tk[i] == TK_NAME and word_is(src, ts, te, i, WORD_LIST) and is_op(tk, tsub, i + 1, T.OP_LSQB):
+    if toks.kind[i] == TK_NAME and word_is(src, toks, i, WORD_LIST) and is_op(toks, i + 1, T.OP_LSQB):
         return 4
     return 1
 
 
 @register_jitable
-def annotation_type(src, tk, tsub, ts, te, i, err):
+def annotation_type(src, toks, i, err):
     """Type code of the annotation at token i (int, float, bool, None, list[int], list[float]), or -1 with err set."""
-    if tk[i] == TK_NAME and word_is(src, ts, te, i, WORD_INT):
+    tk = toks.kind
+    if tk[i] == TK_NAME and word_is(src, toks, i, WORD_INT):
         return valuetypes.T_INT
-    if tk[i] == TK_NAME and word_is(src, ts, te, i, WORD_BOOL):
+    if tk[i] == TK_NAME and word_is(src, toks, i, WORD_BOOL):
         return valuetypes.T_BOOL
-    if tk[i] == TK_NAME and word_is(src, ts, te, i, WORD_FLOAT):
+    if tk[i] == TK_NAME and word_is(src, toks, i, WORD_FLOAT):
         return valuetypes.T_FLOAT
-    if annotation_width(src, tk, tsub, ts, te, i) == 4:  # list[int] / list[float]
-        if not is_op(tk, tsub, i + 3, T.OP_RSQB):
-            return fail_tok(err, ts, te, i + 3, i + 3, errors.E_EXPECTED_OP, T.OP_RSQB)
-        if tk[i + 2] == TK_NAME and word_is(src, ts, te, i + 2, WORD_INT):
+    if annotation_width(src, toks, i) == 4:  # list[int] / list[float]
+        if not is_op(toks, i + 3, T.OP_RSQB):
+            return fail_tok(err, toks, i + 3, i + 3, errors.E_EXPECTED_OP, T.OP_RSQB)
+        if tk[i + 2] == TK_NAME and word_is(src, toks, i + 2, WORD_INT):
             return valuetypes.T_LIST_INT
-        if tk[i + 2] == TK_NAME and word_is(src, ts, te, i + 2, WORD_FLOAT):
+        if tk[i + 2] == TK_NAME and word_is(src, toks, i + 2, WORD_FLOAT):
             return valuetypes.T_LIST_FLOAT
-        return fail_tok(err, ts, te, i, i + 3, errors.E_UNKNOWN_TYPE, 0)
-    if is_kw(tk, tsub, i, T.KW_NONE):
+        return fail_tok(err, toks, i, i + 3, errors.E_UNKNOWN_TYPE, 0)
+    if is_kw(toks, i, T.KW_NONE):
         return valuetypes.T_NONE
     if tk[i] == TK_NAME or tk[i] == TK_STRING or tk[i] == TK_KEYWORD:
-        return fail_tok(err, ts, te, i, i, errors.E_UNKNOWN_TYPE, 0)
-    return fail_tok(err, ts, te, i, i, errors.E_EXPECTED_TYPE, 0)
+        return fail_tok(err, toks, i, i, errors.E_UNKNOWN_TYPE, 0)
+    return fail_tok(err, toks, i, i, errors.E_EXPECTED_TYPE, 0)
 
 
 @register_jitable
-def prefix_has(src, ts, i, letter):
+def prefix_has(src, toks, i, letter):
     """Whether the prefix of the string token at i contains `letter` (lower case) in any case."""
-    p = ts[i]
+    p = toks.start[i]
     while src[p] != 39 and src[p] != 34:
         if src[p] | 32 == letter:
             return True
@@ -132,15 +131,15 @@ def prefix_has(src, ts, i, letter):
 
 
 @register_jitable
-def docstring_end(src, tk, ts, te, i, err):
+def docstring_end(src, toks, i, err):
     """Token after the adjacent string literals at i, or -1 (err set) if they cannot be a no-op
     docstring: f-strings run code, bytes mixed with str is a SyntaxError."""
     j = i
-    is_bytes = prefix_has(src, ts, i, 98)
-    while tk[j] == TK_STRING:
-        if prefix_has(src, ts, j, 102):
-            return fail_tok(err, ts, te, j, j, E_UNSUPPORTED, errors.C_STRING)
-        if prefix_has(src, ts, j, 98) != is_bytes:
-            return fail_tok(err, ts, te, j, j, E_SYNTAX, 0)
+    is_bytes = prefix_has(src, toks, i, 98)
+    while toks.kind[j] == TK_STRING:
+        if prefix_has(src, toks, j, 102):
+            return fail_tok(err, toks, j, j, E_UNSUPPORTED, errors.C_STRING)
+        if prefix_has(src, toks, j, 98) != is_bytes:
+            return fail_tok(err, toks, j, j, E_SYNTAX, 0)
         j += 1
     return j

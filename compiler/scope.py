@@ -11,6 +11,7 @@ from __future__ import annotations
 from numba.extending import register_jitable
 
 from gpucc.compiler import limits
+from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import (
     E_DUPLICATE_FUNCTION,
     E_DUPLICATE_PARAM,
@@ -40,7 +41,8 @@ MAX_PARAMS, MAX_LOCALS, MAX_FUNCTIONS = limits.MAX_PARAMS, limits.MAX_LOCALS, li
 # function-table columns
 F_NODE, F_NPARAMS, F_NLOCALS, F_RET, F_IMPORT, F_NAME_S, F_NAME_E, F_ENTRY, F_MAX_STACK, F_PTYPE = range(10)
 F_WIDTH = F_PTYPE + MAX_PARAMS
-L_START, L_END, L_TYPE = range(3)
+L_START, L_END, L_TYPE = range(3)  # local-table columns (Scratch.locs: int32[MAX_LOCALS, L_WIDTH])
+L_WIDTH = 3
 
 # Python builtins: the first N_SUPPORTED_BUILTINS may be called (B_* codes); calling any
 # other is E_NOT_CALLABLE_BUILTIN ("not supported yet").
@@ -59,17 +61,6 @@ M_APPEND, M_SORT = range(len(METHODS))
 METHOD_BYTES, METHOD_LENS = _byte_table(METHODS)
 # Names the language gives a fixed meaning (`for i in range(...)`): never redefined.
 RESERVED_BYTES, RESERVED_LENS = _byte_table(("range",))
-
-
-@register_jitable
-def fail(err, code, start, end, arg):
-    """Record an error (the first one wins) and return -1."""
-    if err[0] == 0:
-        err[0] = code
-        err[1] = start
-        err[2] = end
-        err[3] = arg
-    return -1
 
 
 @register_jitable
@@ -140,7 +131,8 @@ def find_local(src, locs, nloc, s, e):
 
 
 @register_jitable
-def last_child(first, next_, n):
+def last_child(tree, n):
+    first, next_ = tree.first, tree.next
     c = first[n]
     while c != -1 and next_[c] != -1:
         c = next_[c]
@@ -148,8 +140,9 @@ def last_child(first, next_, n):
 
 
 @register_jitable
-def is_stub(kind, first, next_, body):
+def is_stub(tree, body):
     """A body that is only `...` (optionally after docstrings): an interface stub."""
+    kind, first, next_ = tree.kind, tree.first, tree.next
     c = first[body]
     while c != -1 and kind[c] == N_DOCSTRING:
         c = next_[c]
@@ -157,10 +150,13 @@ def is_stub(kind, first, next_, body):
 
 
 @register_jitable
-def collect_functions(src, tok_start, tok_end, kind, op, tok, first, next_, slot, fn, err):
+def collect_functions(src, toks, tree, types, err):
     """First pass over the MODULE: one fn row per FUNCDEF (calls may go forward).
 
     Returns the number of functions, or -1 with err set."""
+    tok_start, tok_end = toks.start, toks.end
+    kind, op, tok, first, next_ = tree.kind, tree.op, tree.tok, tree.first, tree.next
+    slot, fn = types.slot, types.fn
     nf = 0
     d = first[0]
     while d != -1:
@@ -203,7 +199,7 @@ def collect_functions(src, tok_start, tok_end, kind, op, tok, first, next_, slot
             fn[nf, F_PTYPE + p] = T_NONE
         fn[nf, F_NPARAMS] = np_
         fn[nf, F_NLOCALS] = np_
-        fn[nf, F_IMPORT] = 1 if c != -1 and is_stub(kind, first, next_, c) else 0
+        fn[nf, F_IMPORT] = 1 if c != -1 and is_stub(tree, c) else 0
         slot[d] = nf
         nf += 1
         d = next_[d]
@@ -213,10 +209,13 @@ def collect_functions(src, tok_start, tok_end, kind, op, tok, first, next_, slot
 
 
 @register_jitable
-def collect_locals(src, tok_start, tok_end, kind, tok, first, next_, slot, fn, f, locs, stk, err):
+def collect_locals(src, toks, tree, types, f, scratch, err):
     """Python scoping: parameters are slots 0..n-1, then every name assigned anywhere in the
     function (assignment, augmented assignment, for target) in order of first appearance.
-    Sets slot[] of those statements and fills locs; returns the slot count or -1."""
+    Sets slot[] of those statements and fills the local table; returns the slot count or -1."""
+    tok_start, tok_end = toks.start, toks.end
+    kind, tok, first, next_ = tree.kind, tree.tok, tree.first, tree.next
+    slot, fn, locs, stk = types.slot, types.fn, scratch.locs, scratch.walk
     d = fn[f, F_NODE]
     nloc = 0
     c = first[d]

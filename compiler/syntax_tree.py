@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from gpucc.compiler import errors, limits, nodes
+from gpucc.compiler.arrays import ERR_END, ERR_START, ERR_WIDTH, Tree
 from gpucc.compiler.lexer import LexError, lex_source
 from gpucc.compiler.parser import parse, scratch_size
 from gpucc.contract.cachekey import source_fingerprint
@@ -69,17 +70,15 @@ class Ast:
 
 def _make_parse_one(fp):
     @njit(cache=True)
-    def parse_one(src, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n_tok,
-                  kind, op, tok, first, next_, val, stack, err):  # fmt: skip
-        return parse(src, tok_kind, tok_sub, tok_start, tok_end, tok_line, tok_val, n_tok,
-                     kind, op, tok, first, next_, val, stack, err) + 0 * len(fp)  # fmt: skip
+    def parse_one(src, toks, n_tok, tree, stack, err):
+        return parse(src, toks, n_tok, tree, stack, err) + 0 * len(fp)
 
     return parse_one
 
 
 _parse_one = _make_parse_one(source_fingerprint(
     "compiler/parser.py", "compiler/parser_expr.py", "compiler/parser_opstack.py", "compiler/parser_util.py",
-    "compiler/tokens.py", "compiler/nodes.py", "compiler/errors.py", "compiler/limits.py", "contract/isa.py",
+    "compiler/arrays.py", "compiler/tokens.py", "compiler/nodes.py", "compiler/errors.py", "compiler/limits.py", "contract/isa.py",
     "contract/valuetypes.py", "contract/limits.py",
 ))  # fmt: skip
 
@@ -87,19 +86,23 @@ _parse_one = _make_parse_one(source_fingerprint(
 def parse_source(source: str, filename: str = "<candidate>") -> Ast:
     """Lex and parse one source with the compiled kernels; raises ParseError on a compile error."""
     try:
-        n_tok, *tok_arrays = lex_source(source, filename)
+        n_tok, toks = lex_source(source, filename)
     except LexError as e:
         raise ParseError(e.error, e.span) from None
     src = np.frombuffer(source.encode(), dtype=np.uint8)
-    cap = limits.node_capacity(len(src))
-    node_arrays = [np.zeros(cap, dtype=np.int32) for _ in range(5)] + [np.zeros(cap, dtype=np.int64)]
+    tree = tree_arrays(len(src))
     stack = np.zeros(scratch_size(n_tok), dtype=np.int32)
-    err = np.zeros(4, dtype=np.int32)
-    n = _parse_one(src, *tok_arrays, n_tok, *node_arrays, stack, err)
+    err = np.zeros(ERR_WIDTH, dtype=np.int32)
+    n = _parse_one(src, toks, n_tok, tree, stack, err)
     if n < 0:
-        error = errors.render(source, int(err[0]), int(err[1]), int(err[2]), int(err[3]), filename)
-        raise ParseError(error, (int(err[1]), int(err[2])))
-    return Ast(source, int(n), *node_arrays, n_tok, *tok_arrays)
+        raise ParseError(errors.render_record(source, err, filename), (int(err[ERR_START]), int(err[ERR_END])))
+    return Ast(source, int(n), *tree, n_tok, *toks)
+
+
+def tree_arrays(n_bytes: int) -> Tree:
+    """A fresh Tree sized for a source of n_bytes."""
+    cap = limits.node_capacity(n_bytes)
+    return Tree(*[np.zeros(cap, dtype=np.int32) for _ in range(5)], np.zeros(cap, dtype=np.int64))
 
 
 def _expr(a: Ast, i: int) -> str:

@@ -24,13 +24,13 @@ from __future__ import annotations
 from numba.extending import register_jitable
 
 from gpucc.compiler import errors
+from gpucc.compiler.arrays import ERR_CODE, Scope, clear_error, fail
 from gpucc.compiler.errors import (
     E_BREAK_OUTSIDE_LOOP,
     E_MISSING_RETURN,
     E_NESTING_TOO_DEEP,
     E_NONE_VALUE,
     E_OPERAND_TYPES,
-    E_RETRY,
     E_RETURN_TYPE,
     E_SYNTAX,
     E_TOO_MANY_LOCALS,
@@ -71,22 +71,26 @@ from gpucc.compiler.scope import (
     L_TYPE,
     collect_functions,
     collect_locals,
-    fail,
     last_child,
 )
-from gpucc.compiler.typecheck_expr import (  # noqa: F401 - S_*, scratch_rows: re-exported (codegen, batch)
+from gpucc.compiler.typecheck_expr import (  # noqa: F401 - S_*, widths, scratch_rows: re-exported (codegen, batch)
     ALL,
+    M_BEFORE,
+    M_JOIN,
+    MASK_WIDTH,
     ONE,
     S_A,
     S_B,
     S_C,
     S_NODE,
     S_STATE,
+    WALK_WIDTH,
     ZERO,
     bit,
     calls_in,
     expr_fail,
     is_const_true,
+    node_fail,
     scratch_rows,
     type_expr,
     widen_or_fail,
@@ -103,41 +107,40 @@ from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, 
 
 
 @register_jitable
-def _push(stk, sp, n, err, tok_start, tok_end, tok):
-    if sp >= stk.shape[0]:
-        return fail(err, E_NESTING_TOO_DEEP, tok_start[tok[n]], tok_end[tok[n]], MAX_NESTING)
-    stk[sp, S_NODE] = n
-    stk[sp, S_STATE] = 0
+def _push(walk, sp, n, toks, tree, err):
+    if sp >= walk.shape[0]:
+        return node_fail(err, E_NESTING_TOO_DEEP, toks, tree, n, MAX_NESTING)
+    walk[sp, S_NODE] = n
+    walk[sp, S_STATE] = 0
     return sp + 1
 
 
 @register_jitable
-def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
-                   type_, slot, fn, nf, locs, stk, masks, widen, err):  # fmt: skip
+def check_function(f, src, toks, tree, types, nf, scratch, widen, err):
     """Check one function's body (statements walked in source order); sets F_NLOCALS.
     Returns 0, -1 (err set) or -2 - v: local v is assigned a float after an int, so it must
     be checked again as a float (`widen`: the bits of locals that hold floats).  A statement
-    that fails does not end the walk (soft_fail): a later one may still widen a local the
-    failing one reads (`[z] + floats` before `z = 0.5`); the first error is returned last."""
-    nloc = collect_locals(src, tok_start, tok_end, kind, tok, first, next_, slot, fn, f, locs, stk, err)
+    that fails does not end the walk (its error is recorded, the first one wins): a later
+    one may still widen a local the failing one reads (`[z] + floats` before `z = 0.5`)."""
+    nloc = collect_locals(src, toks, tree, types, f, scratch, err)
     if nloc < 0:
         return -1
-    ret = fn[f, F_RET]
+    kind, op, first, next_, val = tree.kind, tree.op, tree.first, tree.next, tree.val
+    type_, slot, fn = types.type, types.slot, types.fn
+    locs, stk, masks = scratch.locs, scratch.walk, scratch.masks
+    scope = Scope(nf, nloc, fn[f, F_RET], widen)
     mask = ZERO
     for p in range(fn[f, F_NPARAMS]):
         mask |= bit(p)
     live = 1
     depth = 0  # for-loop nesting
     max_depth = 0
-    failed = False  # a statement failed: its error is e0..e3 (soft_fail)
-    e0 = e1 = e2 = e3 = 0
-    sp = _push(stk, 0, last_child(first, next_, fn[f, F_NODE]), err, tok_start, tok_end, tok)
+    sp = _push(stk, 0, last_child(tree, fn[f, F_NODE]), toks, tree, err)
     while sp > 0:
         top = sp - 1
         n = stk[top, S_NODE]
         k = kind[n]
         st = stk[top, S_STATE]
-        s, e = tok_start[tok[n]], tok_end[tok[n]]
         if k == N_BLOCK:
             if st == 0:
                 stk[top, S_STATE] = 1
@@ -148,7 +151,7 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
                 sp -= 1
             else:
                 stk[top, S_A] = next_[c]
-                sp = _push(stk, sp, c, err, tok_start, tok_end, tok)
+                sp = _push(stk, sp, c, toks, tree, err)
             if sp < 0:
                 return -1
             continue
@@ -158,69 +161,63 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
                 if k == N_FOR_RANGE or k == N_FOR_LIST:
                     et = T_INT  # the loop variable's type (int also where the list failed to check)
                     for _ in range(op[n] if k == N_FOR_RANGE else 1):
-                        t = type_expr(c, 0, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
-                                      type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
+                        t = type_expr(c, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
                         if t >= 0 and k == N_FOR_RANGE and not is_integral(t):
-                            t = expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c, T_INT * 16 + t)
+                            t = expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, T_INT * 16 + t)
                         if t >= 0 and k == N_FOR_LIST:
                             if is_list(t):
                                 et = element_type(t)
                             else:
-                                t = expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c,
-                                              T_LIST_INT * 16 + t)  # fmt: skip
-                        if t < 0:
-                            if err[0] == E_RETRY:
-                                return -1
-                            failed, e0, e1, e2, e3 = soft_fail(err, failed, e0, e1, e2, e3)
+                                t = expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, T_LIST_INT * 16 + t)
+                        if t <= -2:
+                            return t
                         c = next_[c]
                     v = slot[n]
                     if locs[v, L_TYPE] < 0:
                         locs[v, L_TYPE] = et
                     elif locs[v, L_TYPE] != et:
-                        return fail(err, E_TYPE_MISMATCH, s, e, locs[v, L_TYPE] * 16 + et)
+                        return node_fail(err, E_TYPE_MISMATCH, toks, tree, n, locs[v, L_TYPE] * 16 + et)
                     val[n] = nloc + 3 * depth
                     depth += 1
                     if nloc + 3 * depth > MAX_LOCALS:
-                        return fail(err, E_TOO_MANY_LOCALS, s, e, MAX_LOCALS)
+                        return node_fail(err, E_TOO_MANY_LOCALS, toks, tree, n, MAX_LOCALS)
                     max_depth = max(max_depth, depth)
                 else:
-                    if type_expr(c, 1, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
-                                 type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err) < 0:  # fmt: skip
-                        if err[0] == E_RETRY:
-                            return -1
-                        failed, e0, e1, e2, e3 = soft_fail(err, failed, e0, e1, e2, e3)
+                    t = type_expr(c, 1, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
+                    if t <= -2:
+                        return t
                     c = next_[c]
-                masks[top, 0] = mask  # before the body
-                masks[top, 1] = ALL  # AND of the masks at breaks / after the then-branch
+                masks[top, M_BEFORE] = mask  # before the body
+                masks[top, M_JOIN] = ALL  # AND of the masks at breaks / after the then-branch
                 stk[top, S_B] = 0  # some break (then-branch end) is reachable
                 stk[top, S_C] = live  # live before the statement
                 if k == N_FOR_RANGE or k == N_FOR_LIST:
                     mask |= bit(slot[n])
                 stk[top, S_STATE] = 1
-                sp = _push(stk, sp, c, err, tok_start, tok_end, tok)
+                sp = _push(stk, sp, c, toks, tree, err)
                 if sp < 0:
                     return -1
                 continue
             if k == N_IF and st == 1:  # then-branch done: the else-branch starts from before
                 els = next_[next_[c]]
-                masks[top, 1] = mask
+                masks[top, M_JOIN] = mask
                 stk[top, S_B] = live
-                mask = masks[top, 0]
+                mask = masks[top, M_BEFORE]
                 live = stk[top, S_C]
                 if els != -1:
                     stk[top, S_STATE] = 2
-                    sp = _push(stk, sp, els, err, tok_start, tok_end, tok)
+                    sp = _push(stk, sp, els, toks, tree, err)
                     if sp < 0:
                         return -1
                     continue
             if k == N_IF:
-                mask &= masks[top, 1]
+                mask &= masks[top, M_JOIN]
                 live |= stk[top, S_B]
-            elif k == N_WHILE and is_const_true(kind, val, c):
-                mask = masks[top, 1]
+            elif k == N_WHILE and is_const_true(tree, c):
+                mask = masks[top, M_JOIN]
                 live = stk[top, S_B]
             else:
-                mask = masks[top, 0]
+                mask = masks[top, M_BEFORE]
                 live = stk[top, S_C]
                 if k == N_FOR_RANGE or k == N_FOR_LIST:
                     depth -= 1
@@ -228,46 +225,32 @@ def check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
             sp -= 1
             continue
         sp -= 1
-        r, mask, live = check_statement(n, first[n], s, e, ret, src, tok_start, tok_end, kind, op, tok, first, next_,
-                                        val, type_, slot, fn, nf, locs, nloc, mask, live, widen, stk, sp, top,
-                                        masks, err)  # fmt: skip
-        if r <= -2 or (r == -1 and err[0] == E_RETRY):
+        r, mask, live = check_statement(n, src, toks, tree, types, scope, mask, live, scratch, sp, top, err)
+        if r <= -2:
             return r
-        if r == -1:
-            failed, e0, e1, e2, e3 = soft_fail(err, failed, e0, e1, e2, e3)
         type_[n] = live
-    if failed:  # the first error: no later statement widened a local that would have saved it
-        err[0], err[1], err[2], err[3] = e0, e1, e2, e3
+    if err[ERR_CODE] != 0:  # the first error: no later statement widened a local that would have saved it
         return -1
-    if live and ret != T_NONE:
+    if live and scope.ret != T_NONE:
         return fail(err, E_MISSING_RETURN, fn[f, F_NAME_S], fn[f, F_NAME_E], 0)
     fn[f, F_NLOCALS] = nloc + 3 * max_depth
     return 0
 
 
 @register_jitable
-def soft_fail(err, failed, e0, e1, e2, e3):
-    """A statement failed to check (err set): keep the first error, clear err and go on, so
-    that a later statement can still ask for a local to be widened (a local assigned a float
-    anywhere is a float everywhere, also before that assignment) -> (failed, e0..e3)."""
-    if not failed:
-        e0, e1, e2, e3 = err[0], err[1], err[2], err[3]
-    for q in range(4):
-        err[q] = 0
-    return True, e0, e1, e2, e3
-
-
-@register_jitable
-def check_statement(n, c, s, e, ret, src, tok_start, tok_end, kind, op, tok, first, next_, val, type_, slot, fn, nf,
-                    locs, nloc, mask, live, widen, stk, sp, top, masks, err):  # fmt: skip
-    """Check simple statement n (first child c, source span s..e) -> (r, mask, live): r as
-    check_function returns it; mask / live after the statement."""
+def check_statement(n, src, toks, tree, types, scope, mask, live, scratch, sp, top, err):
+    """Check simple statement n -> (r, mask, live): r as check_function returns it; mask /
+    live after the statement."""
+    kind, op, first, next_, val = tree.kind, tree.op, tree.first, tree.next, tree.val
+    type_, slot, locs, stk = types.type, types.slot, scratch.locs, scratch.walk
     k = kind[n]
+    c = first[n]
+    s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
+    widen = scope.widen
     if k == N_ASSIGN or k == N_AUGASSIGN:
-        t = type_expr(c, 0, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
-                      type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
+        t = type_expr(c, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
         if t < 0:
-            return -1, mask, live
+            return t, mask, live
         v = slot[n]
         have = locs[v, L_TYPE]
         if k == N_AUGASSIGN:
@@ -298,45 +281,44 @@ def check_statement(n, c, s, e, ret, src, tok_start, tok_end, kind, op, tok, fir
             if t == T_FLOAT and have == T_INT and want == NO_TYPE and (widen & bit(v)) == ZERO:
                 return -2 - v, mask, live
             if not converts(have, t):
-                return expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c, have * 16 + t), mask, live
+                return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, have * 16 + t), mask, live
             mask |= bit(v)
         val[n] = have  # codegen converts an int value stored into a float
     elif k == N_SETITEM:  # children: SUBSCRIPT(obj, index), value
-        et = type_expr(c, 0, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
-                       type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
+        et = type_expr(c, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
         if et < 0:
-            return -1, mask, live
+            return et, mask, live
         v = next_[c]
-        vt = type_expr(v, 0, 0, src, tok_start, tok_end, kind, op, tok, first, next_,
-                       type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
+        vt = type_expr(v, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
         if vt < 0:
-            return -1, mask, live
+            return vt, mask, live
         if op[n] >= 0:  # xs[i] op= v evaluates xs and i twice: they must be pure
-            if kind[first[c]] != N_NAME or calls_in(kind, first, next_, next_[first[c]], stk, sp):
+            if kind[first[c]] != N_NAME or calls_in(tree, next_[first[c]], scratch, sp):
                 return fail(err, E_UNSUPPORTED, s, e, errors.C_SUBSCRIPT_AUGASSIGN), mask, live
             vt = binary_type(op[n], et, vt)
             if vt < 0:
                 return fail(err, E_OPERAND_TYPES, s, e, et * 16 + type_[v]), mask, live
         if not converts(et, vt):
-            return widen_or_fail(kind, tok, first, tok_start, tok_end, slot, widen, first[c], et, vt, v, err), mask, live
+            return widen_or_fail(toks, tree, types, widen, first[c], et, vt, v, err), mask, live
         val[n] = et
     elif k == N_EXPR_STMT or k == N_ASSERT:
-        if type_expr(c, 1 if k == N_ASSERT else 0, 1 if k == N_EXPR_STMT else 0, src, tok_start, tok_end,
-                     kind, op, tok, first, next_, type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err) < 0:  # fmt: skip
-            return -1, mask, live
+        t = type_expr(c, 1 if k == N_ASSERT else 0, 1 if k == N_EXPR_STMT else 0, src, toks, tree, types, scope,
+                      mask, scratch, sp, err)  # fmt: skip
+        if t < 0:
+            return t, mask, live
     elif k == N_RETURN:
+        ret = scope.ret
         t = T_NONE
         if c != -1 and kind[c] == N_NONE:
             type_[c] = T_NONE
         elif c != -1:
-            t = type_expr(c, 0, 1 if ret == T_NONE else 0, src, tok_start, tok_end, kind, op, tok, first,
-                          next_, type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp, err)  # fmt: skip
+            t = type_expr(c, 0, 1 if ret == T_NONE else 0, src, toks, tree, types, scope, mask, scratch, sp, err)
             if t < 0:
-                return -1, mask, live
+                return t, mask, live
         val[n] = ret
         if not converts(ret, t):
             if c != -1:
-                return expr_fail(err, E_RETURN_TYPE, kind, tok, first, tok_start, tok_end, c, ret * 16 + t), mask, live
+                return expr_fail(err, E_RETURN_TYPE, toks, tree, c, ret * 16 + t), mask, live
             return fail(err, E_RETURN_TYPE, s, e, ret * 16 + t), mask, live
         mask = ALL
         live = 0
@@ -348,7 +330,7 @@ def check_statement(n, c, s, e, ret, src, tok_start, tok_end, kind, op, tok, fir
         if j < 0:
             return fail(err, E_BREAK_OUTSIDE_LOOP, s, e, 0), mask, live
         if k == N_BREAK:
-            masks[j, 1] &= mask
+            scratch.masks[j, M_JOIN] &= mask
             stk[j, S_B] |= live
         mask = ALL
         live = 0
@@ -358,16 +340,15 @@ def check_statement(n, c, s, e, ret, src, tok_start, tok_end, kind, op, tok, fir
 
 
 @register_jitable
-def typecheck(src, tok_start, tok_end, kind, op, tok, first, next_, val, n_nodes,
-              type_, slot, fn, locs, stk, masks, err):  # fmt: skip
-    """Check one unit's AST.  src: the unit's bytes; fn: int32[>= functions, F_WIDTH];
-    locs: int32[MAX_LOCALS, 3]; stk: int32[scratch_rows(n_nodes), 5]; masks:
-    uint64[scratch_rows(n_nodes), 2].  Returns the number of functions, or -1 with
-    err = (code, start, end, arg)."""
+def typecheck(src, toks, tree, n_nodes, types, scratch, err):
+    """Check one unit's syntax tree (src: the unit's bytes) and fill types (Types: fn has a
+    row per function, at least) and tree.val; scratch.walk and scratch.masks have
+    scratch_rows(n_nodes) rows.  Returns the number of functions, or -1 with err set."""
+    type_, slot, fn = types.type, types.slot, types.fn
     for i in range(n_nodes):
         type_[i] = -1
         slot[i] = -1
-    nf = collect_functions(src, tok_start, tok_end, kind, op, tok, first, next_, slot, fn, err)
+    nf = collect_functions(src, toks, tree, types, err)
     if nf < 0:
         return -1
     for f in range(nf):
@@ -375,14 +356,10 @@ def typecheck(src, tok_start, tok_end, kind, op, tok, first, next_, val, n_nodes
             widen = ZERO
             r = -2
             while r <= -2:  # at most once per local: each retry widens one more
-                r = check_function(f, src, tok_start, tok_end, kind, op, tok, first, next_, val,
-                                   type_, slot, fn, nf, locs, stk, masks, widen, err)  # fmt: skip
-                if r == -1 and err[0] == E_RETRY:  # a list of ints from `[]` takes floats
-                    r = -2 - err[3]
-                    for q in range(4):
-                        err[q] = 0
+                r = check_function(f, src, toks, tree, types, nf, scratch, widen, err)
                 if r == -1:
                     return -1
-                if r <= -2:
+                if r <= -2:  # the errors of this pass are moot: check again, local -2 - r widened
+                    clear_error(err)
                     widen |= bit(-2 - r)
     return nf

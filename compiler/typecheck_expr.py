@@ -1,7 +1,7 @@
 """Type checker, expressions: types of expression trees, calls, builtins and list methods
 (a part of phase 3, see compiler/typecheck.py; the rules themselves are compiler/typerules.py).
 
-Kernel bodies (numba subset, no recursion: explicit stacks on the type checker's `stk`).
+Kernel bodies (numba subset, no recursion: explicit stacks on Scratch.walk).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import numpy as np
 from numba.extending import register_jitable
 
 from gpucc.compiler import errors
+from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import (
     E_BUILTIN_ARGS,
     E_CALL_ARITY,
@@ -18,7 +19,6 @@ from gpucc.compiler.errors import (
     E_NOT_A_FUNCTION,
     E_NOT_CALLABLE_BUILTIN,
     E_OPERAND_TYPES,
-    E_RETRY,
     E_SYNTAX,
     E_TYPE_MISMATCH,
     E_UNBOUND,
@@ -58,7 +58,6 @@ from gpucc.compiler.scope import (
     M_APPEND,
     N_SUPPORTED_BUILTINS,
     builtin_code,
-    fail,
     find_function,
     find_local,
     is_builtin,
@@ -81,13 +80,19 @@ ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
-# traversal stack columns (int32[cap, 5]; masks: uint64[cap, 2])
+# the walk stack's columns (Scratch.walk: int32[scratch_rows, WALK_WIDTH]): the node, the
+# visit state, three values whose meaning depends on the walker and the node's kind
 S_NODE, S_STATE, S_A, S_B, S_C = range(5)
+WALK_WIDTH = 5
+# the definite-assignment masks of an if / loop row (Scratch.masks: uint64[scratch_rows,
+# MASK_WIDTH]): before its body, and the AND of the masks where its paths join
+M_BEFORE, M_JOIN = range(2)
+MASK_WIDTH = 2
 
 
 @register_jitable
 def scratch_rows(n_nodes):
-    """Rows of the traversal stack (`stk`, `masks`) for an AST of n_nodes nodes."""
+    """Rows of the walk stack and the masks (Scratch.walk, Scratch.masks) for n_nodes nodes."""
     return n_nodes + 8
 
 
@@ -97,33 +102,43 @@ def bit(s):
 
 
 @register_jitable
-def is_const_true(kind, val, n):
+def is_const_true(tree, n):
     """`while True:` / `while 1:` (a loop left only by break or return)."""
-    return (kind[n] == N_BOOL or kind[n] == N_INT) and val[n] != 0
+    return (tree.kind[n] == N_BOOL or tree.kind[n] == N_INT) and tree.val[n] != 0
 
 
 @register_jitable
-def expr_start(kind, tok, first, tok_start, n):
+def expr_start(toks, tree, n):
     """Byte offset of an expression's leftmost token (where a caret should point)."""
+    kind = tree.kind
     while kind[n] == N_BINARY or kind[n] == N_BOOLOP or kind[n] == N_COMPARE:
-        n = first[n]
-    return tok_start[tok[n]]
+        n = tree.first[n]
+    return toks.start[tree.tok[n]]
 
 
 @register_jitable
-def expr_fail(err, code, kind, tok, first, tok_start, tok_end, n, arg):
-    s = expr_start(kind, tok, first, tok_start, n)
-    return fail(err, code, s, max(s, tok_end[tok[n]]), arg)
+def expr_fail(err, code, toks, tree, n, arg):
+    """Record error `code` spanning expression n (from its leftmost token); returns -1."""
+    s = expr_start(toks, tree, n)
+    return fail(err, code, s, max(s, toks.end[tree.tok[n]]), arg)
 
 
 @register_jitable
-def _resolve_call(src, tok_start, tok_end, kind, op, tok, first, next_, slot, fn, nf, locs, nloc, n, err):
-    s, e = tok_start[tok[n]], tok_end[tok[n]]
-    if find_local(src, locs, nloc, s, e) >= 0:  # Python would call the local's value
+def node_fail(err, code, toks, tree, n, arg):
+    """Record error `code` spanning node n's token; returns -1."""
+    t = tree.tok[n]
+    return fail(err, code, toks.start[t], toks.end[t], arg)
+
+
+@register_jitable
+def _resolve_call(src, toks, tree, types, scope, scratch, n, err):
+    s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
+    fn, next_ = types.fn, tree.next
+    if find_local(src, scratch.locs, scope.nloc, s, e) >= 0:  # Python would call the local's value
         return fail(err, E_NOT_A_FUNCTION, s, e, 0)
-    f = find_function(src, fn, nf, s, e)
+    f = find_function(src, fn, scope.nf, s, e)
     nargs = 0
-    c = first[n]
+    c = tree.first[n]
     while c != -1:
         nargs += 1
         c = next_[c]
@@ -134,21 +149,24 @@ def _resolve_call(src, tok_start, tok_end, kind, op, tok, first, next_, slot, fn
         want = 2 if b == B_MIN or b == B_MAX else 1
         if nargs != want and not (want == 2 and nargs > 2) and not (want == 2 and nargs == 1):
             return fail(err, E_BUILTIN_ARGS, s, e, want * 256 + nargs)
-        op[n] = 1 + b
+        tree.op[n] = 1 + b
         return 0
     if nargs != fn[f, F_NPARAMS]:
         return fail(err, E_CALL_ARITY, s, e, fn[f, F_NPARAMS] * 256 + nargs)
-    slot[n] = f
+    types.slot[n] = f
     return f
 
 
 @register_jitable
-def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, first, next_,
-              type_, slot, fn, nf, locs, nloc, mask, widen, stk, sp0, err):  # fmt: skip
-    """Type the expression at root (postorder walk on stk above sp0).
+def type_expr(root, truth, void_ok, src, toks, tree, types, scope, mask, scratch, sp0, err):
+    """Type the expression at root (postorder walk on the walk stack above sp0; mask: the
+    locals definitely assigned here).
 
     truth: only its truth value is used; void_ok: root may be a call of a `-> None` function.
-    Returns the root's type, or -1 with err set."""
+    Returns the root's type, -1 with err set, or -2 - v: check the function again with local
+    v widened (see widen_request)."""
+    kind, op, first, next_ = tree.kind, tree.op, tree.first, tree.next
+    type_, slot, fn, locs, stk = types.type, types.slot, types.fn, scratch.locs, scratch.walk
     sp = sp0
     stk[sp, S_NODE] = root
     stk[sp, S_STATE] = 0
@@ -162,13 +180,12 @@ def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, firs
             stk[top, S_STATE] = 1
             stk[top, S_B] = first[n]
             if k == N_CALL:
-                if _resolve_call(src, tok_start, tok_end, kind, op, tok, first, next_, slot, fn, nf, locs, nloc, n,
-                                 err) < 0:  # fmt: skip
+                if _resolve_call(src, toks, tree, types, scope, scratch, n, err) < 0:
                     return -1
         c = stk[top, S_B]
         if c != -1:  # type the next child first
             if sp >= stk.shape[0]:
-                return fail(err, E_NESTING_TOO_DEEP, tok_start[tok[n]], tok_end[tok[n]], MAX_NESTING)
+                return node_fail(err, E_NESTING_TOO_DEEP, toks, tree, n, MAX_NESTING)
             stk[top, S_B] = next_[c]
             ctx = 0
             if k == N_BOOLOP:
@@ -193,12 +210,12 @@ def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, firs
             while link != -1:
                 if not compare_ok(op[link], type_[left], type_[link]):
                     lt, rt = type_[left], type_[link]
-                    return fail(err, E_OPERAND_TYPES, tok_start[tok[link]], tok_end[tok[link]], lt * 16 + rt)
+                    return node_fail(err, E_OPERAND_TYPES, toks, tree, link, lt * 16 + rt)
                 left = first[link]
                 link = next_[link]
         elif k == N_NAME:
-            s, e = tok_start[tok[n]], tok_end[tok[n]]
-            v = find_local(src, locs, nloc, s, e)
+            s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
+            v = find_local(src, locs, scope.nloc, s, e)
             if v < 0:
                 return fail(err, E_UNDEFINED_NAME, s, e, 0)
             if (mask & bit(v)) == ZERO or locs[v, L_TYPE] < 0:
@@ -211,12 +228,12 @@ def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, firs
             ct = type_[first[n]]
             t = T_BOOL if op[n] == UN_NOT else (T_FLOAT if ct == T_FLOAT else T_INT)
             if (op[n] == UN_INVERT and ct == T_FLOAT) or (op[n] != UN_NOT and is_list(ct)):
-                return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], ct * 16 + ct)
+                return node_fail(err, E_OPERAND_TYPES, toks, tree, n, ct * 16 + ct)
         elif k == N_BINARY:
             lt, rt = type_[first[n]], type_[next_[first[n]]]
             t = binary_type(op[n], lt, rt)
             if t < 0:
-                return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], lt * 16 + rt)
+                return node_fail(err, E_OPERAND_TYPES, toks, tree, n, lt * 16 + rt)
         elif k == N_IFEXP:
             bt, ot = type_[first[n]], type_[next_[next_[first[n]]]]
             t = bt
@@ -228,71 +245,73 @@ def type_expr(root, truth, void_ok, src, tok_start, tok_end, kind, op, tok, firs
                 else:
                     t = -1
                 if t < 0:
-                    return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], bt * 16 + ot)
+                    return node_fail(err, E_OPERAND_TYPES, toks, tree, n, bt * 16 + ot)
         elif k == N_LIST:
             t = list_literal_type(first, next_, type_, n)
             if t < 0:
-                return fail(err, E_UNSUPPORTED, tok_start[tok[n]], tok_end[tok[n]],
-                            errors.C_LIST_OF_BOOLS if t == -2 else errors.C_NESTED_LISTS)  # fmt: skip
+                what = errors.C_LIST_OF_BOOLS if t == -2 else errors.C_NESTED_LISTS
+                return node_fail(err, E_UNSUPPORTED, toks, tree, n, what)
         elif k == N_SUBSCRIPT or k == N_SLICE:
             ot = type_[first[n]]
             c = next_[first[n]]
             while c != -1:
                 if not is_integral(type_[c]):
-                    return expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c, T_INT * 16 + type_[c])
+                    return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, T_INT * 16 + type_[c])
                 c = next_[c]
             if not is_list(ot):
-                return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], ot * 16 + T_INT)
+                return node_fail(err, E_OPERAND_TYPES, toks, tree, n, ot * 16 + T_INT)
             t = element_type(ot) if k == N_SUBSCRIPT else ot
         elif k == N_METHOD:
-            t = _method_type(src, tok_start, tok_end, kind, op, tok, first, next_, type_, slot, locs, widen, n, err)
+            t = _method_type(src, toks, tree, types, scope, n, err)
             if t < 0:
-                return -1
+                return t
             if not (void_ok and n == root):
-                return fail(err, E_VOID_VALUE, tok_start[tok[n]], tok_end[tok[n]], 0)
+                return node_fail(err, E_VOID_VALUE, toks, tree, n, 0)
         elif k == N_BOOLOP:
             lt, rt = type_[first[n]], type_[next_[first[n]]]
             if lt == rt:
                 t = lt
             elif stk[sp, S_A] == 0:
-                if widen_int_local(kind, type_, slot, first[n], next_, widen, err):
-                    return -1  # E_RETRY: an int local here holds floats too
-                return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], lt * 16 + rt)
+                r = widen_request(tree, types, first[n], scope.widen)
+                if r <= -2:  # an int local here holds floats too
+                    return r
+                return node_fail(err, E_OPERAND_TYPES, toks, tree, n, lt * 16 + rt)
         elif k == N_CMP_LINK:
             t = type_[first[n]]
         elif k == N_CALL and op[n] > 0:
             t = builtin_type(op[n] - 1, first, next_, type_, n)
             if t < 0 and (op[n] - 1 == B_MIN or op[n] - 1 == B_MAX):
-                if widen_int_local(kind, type_, slot, first[n], next_, widen, err):
-                    return -1  # E_RETRY: an int local among float arguments holds floats too
+                r = widen_request(tree, types, first[n], scope.widen)
+                if r <= -2:  # an int local among float arguments holds floats too
+                    return r
             if t < 0:
-                return fail(err, E_OPERAND_TYPES, tok_start[tok[n]], tok_end[tok[n]], -t - 1)
+                return node_fail(err, E_OPERAND_TYPES, toks, tree, n, -t - 1)
         elif k == N_CALL:
             f = slot[n]
             c = first[n]
             p = 0
             while c != -1:
                 if not converts(fn[f, F_PTYPE + p], type_[c]):
-                    return expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, c,
-                                      fn[f, F_PTYPE + p] * 16 + type_[c])  # fmt: skip
+                    return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, fn[f, F_PTYPE + p] * 16 + type_[c])
                 p += 1
                 c = next_[c]
             t = fn[f, F_RET]
             if t == T_NONE and not (void_ok and n == root):
-                return fail(err, E_VOID_VALUE, tok_start[tok[n]], tok_end[tok[n]], 0)
+                return node_fail(err, E_VOID_VALUE, toks, tree, n, 0)
         elif k == N_NONE:
-            return fail(err, E_NONE_VALUE, tok_start[tok[n]], tok_end[tok[n]], 0)
+            return node_fail(err, E_NONE_VALUE, toks, tree, n, 0)
         else:
-            return fail(err, E_SYNTAX, tok_start[tok[n]], tok_end[tok[n]], 0)
+            return node_fail(err, E_SYNTAX, toks, tree, n, 0)
         type_[n] = t
     return type_[root]
 
 
 @register_jitable
-def widen_int_local(kind, type_, slot, c, next_, widen, err):
-    """Operands c, next_[c], ... mix ints and floats where one type is needed (min, max, the
-    value of and / or): if one is an int local not widened yet, ask for a check with it a
-    float (E_RETRY: a local that meets floats holds floats, the numeric tower); else False."""
+def widen_request(tree, types, c, widen):
+    """Operands c, next[c], ... mix ints and floats where one type is needed (min, max, the
+    value of and / or): if one is an int local v not widened yet, -2 - v asks for a check
+    with it a float (a local that meets floats holds floats, the numeric tower); else 0."""
+    kind, next_, type_, slot = tree.kind, tree.next, types.type, types.slot
     has_float = False
     d = c
     while d != -1:
@@ -300,28 +319,30 @@ def widen_int_local(kind, type_, slot, c, next_, widen, err):
         d = next_[d]
     while has_float and c != -1:
         if kind[c] == N_NAME and type_[c] == T_INT and (widen & bit(slot[c])) == ZERO:
-            fail(err, E_RETRY, 0, 0, slot[c])
-            return True
+            return -2 - slot[c]
         c = next_[c]
-    return False
+    return 0
 
 
 @register_jitable
-def widen_or_fail(kind, tok, first, tok_start, tok_end, slot, widen, obj, et, vt, value, err):
+def widen_or_fail(toks, tree, types, widen, obj, et, vt, value, err):
     """A value of type vt goes into a list obj of element type et that does not take it: if
-    obj is a local list of ints (from `[]`) not widened yet, ask for a check with it a list
-    of floats (E_RETRY); else the type error."""
-    if et == T_INT and vt == T_FLOAT and kind[obj] == N_NAME and (widen & bit(slot[obj])) == ZERO:
-        return fail(err, E_RETRY, 0, 0, slot[obj])
-    return expr_fail(err, E_TYPE_MISMATCH, kind, tok, first, tok_start, tok_end, value, et * 16 + vt)
+    obj is a local list of ints (from `[]`) not widened yet, -2 - its slot asks for a check
+    with it a list of floats; else the type error (-1)."""
+    v = types.slot[obj]
+    if et == T_INT and vt == T_FLOAT and tree.kind[obj] == N_NAME and (widen & bit(v)) == ZERO:
+        return -2 - v
+    return expr_fail(err, E_TYPE_MISMATCH, toks, tree, value, et * 16 + vt)
 
 
 @register_jitable
-def _method_type(src, tok_start, tok_end, kind, op, tok, first, next_, type_, slot, locs, widen, n, err):
-    """Type (None) of the list method call n: xs.append(v), xs.sort(); -1 with err set."""
-    s, e = tok_start[tok[n]], tok_end[tok[n]]
+def _method_type(src, toks, tree, types, scope, n, err):
+    """Type (None) of the list method call n: xs.append(v), xs.sort(); -1 with err set, or
+    a widen request (widen_or_fail)."""
+    next_, type_ = tree.next, types.type
+    s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
     m = method_code(src, s, e)
-    obj = first[n]
+    obj = tree.first[n]
     if m < 0:
         return fail(err, E_UNSUPPORTED, s, e, errors.C_METHOD)
     nargs = 0
@@ -333,17 +354,18 @@ def _method_type(src, tok_start, tok_end, kind, op, tok, first, next_, type_, sl
         return fail(err, E_BUILTIN_ARGS, s, e, (1 if m == M_APPEND else 0) * 256 + nargs)
     if not is_list(type_[obj]):
         return fail(err, E_OPERAND_TYPES, s, e, type_[obj] * 16 + type_[obj])
-    op[n] = 1 + m
+    tree.op[n] = 1 + m
     if m == M_APPEND:
         et, v = element_type(type_[obj]), next_[obj]
         if not converts(et, type_[v]):
-            return widen_or_fail(kind, tok, first, tok_start, tok_end, slot, widen, obj, et, type_[v], v, err)
+            return widen_or_fail(toks, tree, types, scope.widen, obj, et, type_[v], v, err)
     return T_NONE
 
 
 @register_jitable
-def calls_in(kind, first, next_, root, stk, sp0):
-    """Whether the expression at root calls a function or method (walk on stk above sp0)."""
+def calls_in(tree, root, scratch, sp0):
+    """Whether the expression at root calls a function or method (walk stack above sp0)."""
+    kind, first, next_, stk = tree.kind, tree.first, tree.next, scratch.walk
     sp = sp0
     stk[sp, S_NODE] = root
     sp += 1

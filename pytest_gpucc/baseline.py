@@ -169,7 +169,7 @@ def pytest_gpucc_results(config, results):
 
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session, exitstatus):
-    """After the results hook ran (plugin.py's pytest_sessionfinish): fail on a regression."""
+    """After the results hook ran (the session plugin's pytest_sessionfinish): fail on a regression."""
     cmp = session.config.stash.get(COMPARISON, None)
     if cmp is not None and cmp.regressions and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED

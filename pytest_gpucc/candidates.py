@@ -94,9 +94,15 @@ def completion_source(suite: Suite, completion: str) -> str:
     return suite.stubs[0].prompt + completion
 
 
-def candidates_for(suite: Suite, samples: list[Sample] | None = None, samples_path: Path | None = None):
-    """All candidates of a suite: its directory's files, then its JSONL samples."""
-    found = from_directory(suite)
+def candidates_for(suite: Suite, samples: list[Sample] | None = None, samples_path: Path | None = None,
+                   files: list[Path] | None = None) -> list[Candidate]:  # fmt: skip
+    """All candidates of a suite: the given `files` (default: its directory's), then its JSONL samples."""
+    found = from_directory(suite) if files is None else [from_file(f) for f in files]
     if samples:
         found += from_samples(suite, samples, samples_path)
     return found
+
+
+def unmatched_task_ids(samples: list[Sample], tasks: set[str]) -> list[str]:
+    """The task ids of `samples` that are none of `tasks` (the run's suites'), sorted."""
+    return sorted({s.task_id for s in samples if s.task_id not in tasks})

@@ -14,7 +14,6 @@ import argparse
 import fnmatch
 import inspect
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -186,39 +185,30 @@ def run(ns: argparse.Namespace) -> int:
         raise CommandError("--step-limit must be at least 1")
     if ns.backend == "cuda":
         _check_cuda()
-    from pytest_gpucc.candidates import SamplesError, candidates_for, from_samples, load_samples
-    from pytest_gpucc.report import RunResults, header_lines, summary_rows
-    from pytest_gpucc.session import GpuccSession, Options, backend_name
+    from pytest_gpucc.candidates import SamplesError, candidates_for, load_samples, unmatched_task_ids
+    from pytest_gpucc.session import GpuccSession, Options
 
     gs = GpuccSession(Options(backend=ns.backend, step_limit=ns.step_limit), Path.cwd())
-    t = time.perf_counter()
-    suite = _suite(ns.suite)
-    try:
-        samples = load_samples(Path(ns.samples)) if ns.samples else []
-    except SamplesError as e:
-        raise CommandError(str(e)) from None
-    samples_path = Path(ns.samples) if ns.samples else None
-    if ns.candidates:
-        cands = _candidate_files(ns.candidates) + from_samples(suite, samples, samples_path)
-    else:
-        cands = candidates_for(suite, samples, samples_path)
-    _check_names(cands)
-    gs.timings["collect"] = time.perf_counter() - t
+    with gs.timed("collect"):
+        suite = _suite(ns.suite)
+        samples_path = Path(ns.samples) if ns.samples else None
+        try:
+            samples = load_samples(samples_path) if samples_path else []
+        except SamplesError as e:
+            raise CommandError(str(e)) from None
+        files = _candidate_files(ns.candidates) if ns.candidates else None
+        cands = candidates_for(suite, samples, samples_path, files)
+        _check_names(cands)
     if not cands:
         where = "the given paths" if ns.candidates else f"{suite.candidates_dir} (or give candidate files)"
         raise CommandError(f"{ns.suite}: no candidates: no *.py files in {where}, "
                            f"no --samples records with task_id {suite.task!r}")  # fmt: skip
     gs.add(suite, cands)
-    if ns.quiet <= 0:
-        n = f"{len(cands)} candidate{'s' if len(cands) != 1 else ''}"
-        print(f"gpucc: compiling {n} in one batch, then one VM launch "
-              f"({backend_name(ns.backend)} backend)", file=sys.stderr)  # fmt: skip
-    gs.run()
-    results = RunResults(gs.summaries, gs.json_info())
-    header = header_lines(results.info, results.summaries)
-    for line, _markup in summary_rows(results.summaries, header, verbosity=ns.verbose - ns.quiet):
+    gs.run(announce=None if ns.quiet > 0 else lambda line: print(line, file=sys.stderr))
+    results = gs.results()
+    for line, _markup in results.summary_rows(verbosity=ns.verbose - ns.quiet):
         print(line)
-    unmatched = sorted({s.task_id for s in samples if s.task_id != suite.task})
+    unmatched = unmatched_task_ids(samples, {suite.task})
     if unmatched:
         print(f"samples whose task_id is not this suite's task ({suite.task}): {', '.join(unmatched)}")
     if ns.json:
@@ -246,10 +236,8 @@ def _check_cuda() -> None:
                            "numba-cuda: pip install -e '.[cuda]'); use --backend cpu or auto")  # fmt: skip
 
 
-def _candidate_files(paths: list[str]) -> list:
-    """Candidates from files and directories (every *.py in a directory, by name)."""
-    from pytest_gpucc.candidates import from_file
-
+def _candidate_files(paths: list[str]) -> list[Path]:
+    """The candidate files of files and directories (every *.py in a directory, by name)."""
     files = []
     for p in map(Path, paths):
         if p.is_dir():
@@ -258,7 +246,7 @@ def _candidate_files(paths: list[str]) -> list:
             files.append(p)
         else:
             raise CommandError(f"candidate file or directory not found: {p}")
-    return [from_file(f) for f in files]
+    return files
 
 
 def _check_names(cands: list) -> None:

@@ -12,7 +12,8 @@ xdist serialises it with the report, like any extra report attribute):
 
 The process that logs the reports (pytest itself, or the xdist controller) feeds them to a
 :class:`ResultsCollector`, which re-ranks each suite with :func:`report.summarize` and merges the
-workers' run info.  :func:`pytest_gpucc.plugin.run_results` returns what it builds.
+workers' run info; :meth:`pytest_gpucc.session_plugin.SessionPlugin.results` returns what it
+builds.
 """
 
 from __future__ import annotations

@@ -6,23 +6,23 @@ its candidates: the passing ones by rank (cost, x-factor vs the fastest, a cost 
 the slowest passing one), then the failing ones with their reason and full report.  pytest-html's
 own results table gains Rank, gpucc status and Cost columns (sortable: ``report.html?sort=gpuccRank``).
 
-The summary is read from :func:`pytest_gpucc.plugin.run_results`; a results-table row, which
+The summary is read from the run's results, which the plugin's ``pytest_configure`` hands to
+:func:`register` (so this module imports no plugin module); a results-table row, which
 pytest-html renders as its report arrives, from the outcome that report carries
-(:mod:`pytest_gpucc.collect_results`).  Candidate-derived text (names,
-file names, reasons, source lines) is untrusted and always goes through :func:`html.escape`.
-:func:`register` is called from the plugin's ``pytest_configure``; the hooks are optional, so
-nothing changes without pytest-html.
+(:mod:`pytest_gpucc.collect_results`).  Candidate-derived text (names, file names, reasons,
+source lines) is untrusted and always goes through :func:`html.escape`.  The hooks are optional,
+so nothing changes without pytest-html.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 import pytest
 
 from pytest_gpucc import collect_results
-from pytest_gpucc.plugin import run_results
-from pytest_gpucc.report import PASSED, CandidateOutcome, SuiteSummary
+from pytest_gpucc.report import PASSED, CandidateOutcome, RunResults, SuiteSummary
 from pytest_gpucc.report import (
     x_factor as factor,  # the terminal summary's x-factor format
 )
@@ -43,21 +43,22 @@ STYLE = """<style>
 </style>"""
 
 
-def register(config) -> None:
-    """Add the HTML hooks when pytest-html will write a report (``--html`` given)."""
+def register(config, results: Callable[[], RunResults | None]) -> None:
+    """Add the HTML hooks when pytest-html will write a report (``--html`` given); `results`
+    gives the run's results (None on an xdist worker or before any candidate reported)."""
     if config.pluginmanager.hasplugin("html") and config.getoption("htmlpath", None):
-        config.pluginmanager.register(HtmlReport(config), PLUGIN_NAME)
+        config.pluginmanager.register(HtmlReport(results), PLUGIN_NAME)
 
 
 class HtmlReport:
-    """pytest-html hook implementations, bound to the run's config."""
+    """pytest-html hook implementations, bound to the run's results."""
 
-    def __init__(self, config):
-        self.config = config
+    def __init__(self, results: Callable[[], RunResults | None]):
+        self.results = results
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_html_results_summary(self, prefix, summary, postfix, session):
-        results = run_results(self.config)
+        results = self.results()
         if results is None:
             return
         prefix.append(STYLE)

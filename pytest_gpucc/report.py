@@ -89,12 +89,18 @@ class SuiteSummary:
 
 @dataclass
 class RunResults:
-    """What one pytest run found, as every consumer (terminal, JSON, JUnit, HTML, harness
-    hooks, pass@k, best-dir, compare) reads it: each suite's summary and the run's info
-    (backend, launches, jobs, units, timings, ...).  Built by :func:`pytest_gpucc.plugin.run_results`."""
+    """What one run found, as every consumer (terminal, JSON, JUnit, HTML, harness hooks,
+    pass@k, best-dir, compare, ``gpucc run``) reads it: each suite's summary and the run's info
+    (backend, launches, jobs, units, timings, ...).  Built from the candidates' test reports by
+    :class:`pytest_gpucc.collect_results.ResultsCollector`, and by ``gpucc run`` from its batch
+    (:meth:`pytest_gpucc.session.GpuccSession.results`)."""
 
     summaries: list[SuiteSummary]
     info: dict
+
+    def summary_rows(self, verbosity: int = 0) -> list[Row]:
+        """The gpucc summary as (line, markup) rows: the header, then each suite (see :func:`summary_rows`)."""
+        return summary_rows(self.summaries, header_lines(self.info, self.summaries), verbosity)
 
     def to_json(self) -> dict:
         return to_json(self.summaries, self.info)

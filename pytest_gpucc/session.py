@@ -1,5 +1,12 @@
-"""The batch: every collected suite and candidate compiled in ONE compile call, linked, and
-run in ONE VM launch; then each candidate's outcome is read from the results.
+"""The batch flow of a run, the one the pytest plugin (:mod:`pytest_gpucc.session_plugin`) and
+``gpucc run`` (:mod:`pytest_gpucc.cli`) both go through: :class:`GpuccSession` takes the suites
+and their candidates (:meth:`~GpuccSession.add`, collection :meth:`~GpuccSession.timed`),
+compiles them in ONE compile call, links them and runs them in ONE VM launch
+(:meth:`~GpuccSession.run`), then reads each candidate's outcome from the results
+(:meth:`~GpuccSession.outcome`).  Both front ends print the summary of a
+:class:`~pytest_gpucc.report.RunResults` (``summary_rows``): ``gpucc run`` takes it from
+:meth:`~GpuccSession.results`, the plugin rebuilds it from the candidates' test reports (the
+same with and without xdist, :mod:`pytest_gpucc.collect_results`).
 
 Identical sources (a candidate submitted twice, the same file in two suites) are one unit:
 compiled once, and run once per suite.  Timings of the phases (collect, compile, link,
@@ -10,6 +17,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,7 +36,6 @@ class Options:
     backend: str = "cpu"
     step_limit: int = 1_000_000
     strict: bool = False
-    json_path: str | None = None
 
 
 @dataclass
@@ -90,6 +98,8 @@ def auto_backend_note(backend: str) -> str | None:
 
 
 class GpuccSession:
+    """One run's batch: its suites and candidates, the compile / link / launch, the outcomes."""
+
     def __init__(self, options: Options, rootpath: Path | None = None):
         self.options = options
         self.rootpath = Path(rootpath or os.getcwd())
@@ -111,6 +121,15 @@ class GpuccSession:
         except ValueError:
             return str(path)
 
+    @contextmanager
+    def timed(self, phase: str) -> Iterator[None]:
+        """Add the time the block takes to phase `phase` (collect, compile, link, launch, report)."""
+        t = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.timings[phase] += time.perf_counter() - t
+
     def add(self, suite: Suite, candidates: list[Candidate]) -> SuiteEntry:
         entry = SuiteEntry(suite, candidates, self.display(suite.path))
         self.entries[entry.display] = entry
@@ -118,8 +137,9 @@ class GpuccSession:
 
     # -- the batch -------------------------------------------------------------------------
 
-    def run(self, selected: set[tuple[str, str]] | None = None) -> None:
-        """Compile, link and launch once for the selected (suite, candidate) pairs (all if None).
+    def run(self, selected: set[tuple[str, str]] | None = None, announce: Callable[[str], None] | None = None) -> None:
+        """Compile, link and launch once for the selected (suite, candidate) pairs (all if None);
+        first, `announce` gets a line saying how many candidates on which backend.
 
         Later calls do nothing, or re-raise what the first one raised."""
         if self.error is not None:
@@ -128,12 +148,12 @@ class GpuccSession:
             return
         self.ran = True
         try:
-            self._run(selected)
+            self._run(selected, announce)
         except BaseException as exc:
             self.error = exc
             raise
 
-    def _run(self, selected) -> None:
+    def _run(self, selected, announce) -> None:
         entries = []
         for e in self.entries.values():
             cands = [c for c in e.candidates if selected is None or (e.display, c.name) in selected]
@@ -146,50 +166,53 @@ class GpuccSession:
                 plan.unit(c.source)
         self.n_units = len(plan.sources)
         self.n_candidate_sources = len({c.source for e in entries for c in e.candidates})
+        backend = backend_name(self.options.backend)
+        if announce is not None:
+            n = report.plural(sum(len(e.candidates) for e in entries), "candidate")
+            announce(f"gpucc: compiling {n} in one batch, then one VM launch ({backend} backend)")
         if not entries:
             return
 
         from gpucc import vm
         from gpucc.compiler.batch import compile_batch
 
-        backend = backend_name(self.options.backend)
-        t = time.perf_counter()
-        if backend == "cuda":  # code stays on the device until the VM launch (vm/cuda.py)
-            from gpucc.compiler.cuda_batch import compile_batch_resident
+        with self.timed("compile"):
+            if backend == "cuda":  # code stays on the device until the VM launch (vm/cuda.py)
+                from gpucc.compiler.cuda_batch import compile_batch_resident
 
-            batch = compile_batch_resident(plan.sources, self.transfers)
-        else:
-            batch = compile_batch(plan.sources, backend=backend)
-        self.timings["compile"] = time.perf_counter() - t
+                batch = compile_batch_resident(plan.sources, self.transfers)
+            else:
+                batch = compile_batch(plan.sources, backend=backend)
 
-        t = time.perf_counter()
-        program = Program.from_batch(batch)
-        links = []
-        for su, e in zip(suite_units, entries):
-            tests = [(x.name, x.cases) for x in e.suite.tests]
-            links.append(SuiteLink(su, tests, sorted({plan.unit_of[c.source] for c in e.candidates})))
-        linked = link(batch, program, links)
-        self.n_jobs = len(linked.jobs)
-        self.timings["link"] = time.perf_counter() - t
+        with self.timed("link"):
+            program = Program.from_batch(batch)
+            links = []
+            for su, e in zip(suite_units, entries):
+                tests = [(x.name, x.cases) for x in e.suite.tests]
+                links.append(SuiteLink(su, tests, sorted({plan.unit_of[c.source] for c in e.candidates})))
+            linked = link(batch, program, links)
+            self.n_jobs = len(linked.jobs)
 
         results = None
         if self.n_jobs:
-            t = time.perf_counter()
-            limits = LaunchLimits(step_limit=self.options.step_limit)
-            results = vm.launch(program, linked.jobs, backend=backend, limits=limits)
-            self.launches += int(getattr(results, "launches", 1))
-            if "transfer" in results.meta:
-                self.transfers.add(results.meta["transfer"])
-            self.timings["launch"] = time.perf_counter() - t
+            with self.timed("launch"):
+                limits = LaunchLimits(step_limit=self.options.step_limit)
+                results = vm.launch(program, linked.jobs, backend=backend, limits=limits)
+                self.launches += int(getattr(results, "launches", 1))
+                if "transfer" in results.meta:
+                    self.transfers.add(results.meta["transfer"])
 
-        t = time.perf_counter()
-        for s, (su, e) in enumerate(zip(suite_units, entries)):
-            outs = [self._outcome(batch, linked, results, s, su, e, c, plan.unit_of[c.source]) for c in e.candidates]
-            for o, c in zip(outs, e.candidates):
-                o.source_text = c.source
-                self.outcomes[(e.display, o.name)] = o
-            self.summaries.append(report.summarize(e.display, outs, self.options.strict, e.suite.task))
-        self.timings["report"] = time.perf_counter() - t
+        with self.timed("report"):
+            for s, (su, e) in enumerate(zip(suite_units, entries)):
+                outs = [self._outcome(batch, linked, results, s, su, e, c, plan.unit_of[c.source]) for c in e.candidates]
+                for o, c in zip(outs, e.candidates):
+                    o.source_text = c.source
+                    self.outcomes[(e.display, o.name)] = o
+                self.summaries.append(report.summarize(e.display, outs, self.options.strict, e.suite.task))
+
+    def results(self) -> report.RunResults:
+        """This process's results: each suite's summary and the run info."""
+        return report.RunResults(self.summaries, self.json_info())
 
     def outcome(self, suite_display: str, name: str) -> report.CandidateOutcome:
         return self.outcomes[(suite_display, name)]
@@ -229,13 +252,6 @@ class GpuccSession:
         return rec
 
     # -- reports ---------------------------------------------------------------------------
-
-    def summary_lines(self, details: bool = False) -> list[str]:
-        header = report.header_lines(self.json_info(), self.summaries)
-        return [line for line, _ in report.summary_rows(self.summaries, header, 1 if details else 0)]
-
-    def json(self) -> dict:
-        return report.to_json(self.summaries, self.json_info())
 
     def json_info(self) -> dict:
         """The run-level fields of the JSON: backend, device, launches, jobs, units, limits, timings."""

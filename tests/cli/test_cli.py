@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from pytest_gpucc.cli import main
+from pytest_gpucc.session import GpuccSession
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -130,6 +131,29 @@ def test_run_agrees_with_pytest(capsys, pytester):
     pytest_out = result.stdout.str()
     for line in lines:  # the same summary (but the phase timings)
         assert line in pytest_out or line.startswith("gpucc: timings")
+
+
+def test_run_and_pytest_go_through_one_batch_flow(capsys, pytester, monkeypatch):
+    """`gpucc run` and the plugin each run one GpuccSession batch, with equal outcomes, and print
+    the summary rows of its results."""
+    batches = []
+    run_batch = GpuccSession.run
+
+    def recording_run(self, *args, **kwargs):
+        run_batch(self, *args, **kwargs)
+        batches.append(self)
+
+    monkeypatch.setattr(GpuccSession, "run", recording_run)
+    shutil.copy(GCD_SUITE, pytester.path / GCD_SUITE.name)
+    shutil.copytree(GCD_DIR, pytester.path / GCD_DIR.name)
+    rc, out, _ = gpucc(capsys, "run", "suite_gcd.py", "-q")
+    result = pytester.runpytest_inprocess("--gpu-candidates", "suite_gcd.py", "-q", "--gpucc-backend=auto",
+                                          "-p", "no:cacheprovider")  # fmt: skip
+    assert rc == result.ret == 0
+    cli, plugin = batches
+    assert len(cli.outcomes) == 7 and cli.outcomes == plugin.outcomes and cli.summaries == plugin.summaries
+    (line, _markup), = cli.results().summary_rows(verbosity=-1)
+    assert out == line + "\n" and line in result.stdout.lines
 
 
 def test_run_explicit_files_exit_1_when_none_passes(capsys, monkeypatch):

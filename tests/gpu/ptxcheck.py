@@ -27,15 +27,19 @@ def _signature(kernel_args) -> tuple:
 
 
 def compiler_args() -> list:
-    from gpucc.compiler.batch import MAX_LOCALS, PARSER_SCRATCH
-    from gpucc.compiler.codegen import CG_WIDTH
-    from gpucc.compiler.scope import F_WIDTH
+    from gpucc.compiler.arrays import NODE_ROWS, TOKEN_ROWS, BatchOutput, DeviceScratch, Regions, ScratchRegions
+    from gpucc.compiler.emit import CG_WIDTH
+    from gpucc.compiler.limits import MAX_LOCALS
+    from gpucc.compiler.scope import F_WIDTH, L_WIDTH
+    from gpucc.compiler.typecheck import MASK_WIDTH, WALK_WIDTH
+    from gpucc.compiler.unit import PARSER_SCRATCH
 
     i32, i64, z = np.int32, np.int64, np.zeros
-    return [z(2, np.uint8), *[z(2, i64)] * 7, z((2, 2), i32), z(2, i32), z(2, i64), z((2, F_WIDTH), i32),
-            z((2, 3), i64), z((2, 4), i32), z((5, 2), i32), z(2, i64), z((7, 2), i32), z(2, i64),
-            z((2, 5), i32), z((2, 2), np.uint64), z((2, PARSER_SCRATCH), i32), z((2, MAX_LOCALS, 3), i32),
-            z((2, CG_WIDTH), i64)]  # fmt: skip
+    return [z(2, np.uint8), Regions(*[z(2, i64)] * 4), ScratchRegions(*[z(2, i64)] * 3),
+            BatchOutput(z((2, 2), i32), z(2, i32), z(2, i64), z((2, F_WIDTH), i32), z((2, 3), i64), z((2, 4), i32)),
+            DeviceScratch(z((TOKEN_ROWS, 2), i32), z(2, i64), z((NODE_ROWS, 2), i32), z(2, i64),
+                          z((2, WALK_WIDTH), i32), z((2, MASK_WIDTH), np.uint64), z((2, PARSER_SCRATCH), i32),
+                          z((2, MAX_LOCALS, L_WIDTH), i32), z((2, CG_WIDTH), i64))]  # fmt: skip
 
 
 def _image():

@@ -70,7 +70,7 @@ def _resident(path):
     import numpy as np
 
     from gpucc import vm
-    from gpucc.compiler import batch as compiler_batch
+    from gpucc.compiler import batch_layout
     from gpucc.compiler.cuda_batch import compile_batch_resident
     from gpucc.contract.image import LaunchLimits, Program
     from gpucc.contract.transfer import TransferCounter, is_device_array
@@ -78,7 +78,7 @@ def _resident(path):
 
     spec = json.loads(Path(path).read_text())
     if "chunk_instructions" in spec:  # force several compile launches
-        compiler_batch.CHUNK_INSTRUCTIONS = spec["chunk_instructions"]
+        batch_layout.CHUNK_INSTRUCTIONS = spec["chunk_instructions"]
     counter = TransferCounter()
     batch = compile_batch_resident(spec["sources"], counter)
     assert all(is_device_array(getattr(batch, k)) for k in ("code", "lines", "consts"))

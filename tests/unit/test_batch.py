@@ -12,8 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gpucc.compiler import batch as batch_mod
-from gpucc.compiler import compile_batch, compile_source, errors
+from gpucc.compiler import batch_layout, compile_batch, compile_source, errors
 from gpucc.contract.image import Program
 from gpucc.vm.verify import verify
 
@@ -107,8 +106,8 @@ def test_empty_batch_and_backend_names():
 def test_chunked_launches_give_the_same_result(monkeypatch):
     sources = mixed_sources(25)
     whole = compile_batch(sources)
-    monkeypatch.setattr(batch_mod, "CHUNK_INSTRUCTIONS", 600)
-    chunks = list(batch_mod._chunks([s.encode() for s in sources]))
+    monkeypatch.setattr(batch_layout, "CHUNK_INSTRUCTIONS", 600)
+    chunks = list(batch_layout.chunks([s.encode() for s in sources]))
     assert len(chunks) > 3
     parts = compile_batch(sources)
     for u in range(len(sources)):

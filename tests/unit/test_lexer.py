@@ -72,7 +72,7 @@ def test_implicit_joining_and_backslash_continuation():
 
 def test_line_numbers_follow_strings_and_continuations():
     src = 's = """a\nb\nc"""\nx = (1,\n 2)\ny = 1 + \\\n 3\nz\n'
-    n, kind, _sub, start, _end, line, _val = lex_source(src)
+    n, (kind, _sub, start, _end, line, _val) = lex_source(src)
     by_text = {src[start[i] : start[i] + 1]: int(line[i]) for i in range(n) if kind[i] == tokens.TK_NAME}
     assert by_text == {"s": 1, "x": 4, "y": 6, "z": 8}
 
@@ -84,7 +84,7 @@ def test_line_numbers_follow_strings_and_continuations():
      ("0x7fff_ffff_ffff_ffff", 2**63 - 1)],
 )  # fmt: skip
 def test_int_literals(text, value):
-    n, kind, _sub, _start, _end, _line, val = lex_source(text)
+    n, (kind, _sub, _start, _end, _line, val) = lex_source(text)
     assert kind[0] == tokens.TK_INT and int(val[0]) == value == eval(text)
 
 
@@ -148,7 +148,7 @@ def test_unterminated_strings(text):
 
 
 def test_keywords_and_names():
-    n, kind, sub, start, end, _line, _val = lex_source("if iffy None True not_ _x Return")
+    n, (kind, sub, start, end, _line, _val) = lex_source("if iffy None True not_ _x Return")
     got = [(tokens.KIND_NAMES[kind[i]], int(sub[i])) for i in range(n - 2)]
     assert got == [
         ("KEYWORD", tokens.KW_IF), ("NAME", -1), ("KEYWORD", tokens.KW_NONE), ("KEYWORD", tokens.KW_TRUE),
@@ -158,10 +158,10 @@ def test_keywords_and_names():
 
 def test_every_keyword_and_operator_round_trips():
     for i, word in enumerate(tokens.KEYWORDS):
-        n, kind, sub, *_ = lex_source(word)
+        n, (kind, sub, *_) = lex_source(word)
         assert (kind[0], sub[0]) == (tokens.TK_KEYWORD, i)
     for i, text in enumerate(tokens.OPERATORS):
-        n, kind, sub, start, end, *_ = lex_source(f"a {text} b")
+        n, (kind, sub, start, end, *_) = lex_source(f"a {text} b")
         assert (kind[1], sub[1], end[1] - start[1]) == (tokens.TK_OP, i, len(text))
 
 
@@ -203,10 +203,10 @@ def test_offsets_are_relative_to_lo_and_plain_python_matches_compiled():
     body = "def f(x: int) -> int:\n    return x + 0x10\n"
     blob = np.frombuffer(("#" * 7 + "\n" + body + "tail").encode(), dtype=np.uint8)
     lo, hi = 8, 8 + len(body)
-    arrays = lexer.token_arrays(hi - lo)
+    toks = lexer.token_arrays(hi - lo)
     err = np.zeros(4, dtype=np.int32)
-    n = lexer.lex(blob, lo, hi, *arrays, err)  # plain Python run of the kernel body
-    expected = lex_source(body)
-    assert n == expected[0]
-    for got, want in zip(arrays, expected[1:]):
+    n = lexer.lex(blob, lo, hi, toks, err)  # plain Python run of the kernel body
+    expected_n, expected = lex_source(body)
+    assert n == expected_n
+    for got, want in zip(toks, expected):
         assert np.array_equal(got[:n], want[:n])

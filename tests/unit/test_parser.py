@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 from pyast_oracle import normalized, oracle_dump
 
-from gpucc.compiler import errors, limits, nodes, parser, syntax_tree, tokens
-from gpucc.compiler.parser import ParseError, dump, parse_source
+from gpucc.compiler import errors, nodes, parser, syntax_tree, tokens
+from gpucc.compiler.arrays import Tree
+from gpucc.compiler.syntax_tree import ParseError, dump, parse_source
 
 GCD = '''"""Greatest common divisor."""
 
@@ -218,12 +219,11 @@ def test_plain_python_run_matches_compiled():
 
     compiled = parse_source(PROGRAM)
     src = np.frombuffer(PROGRAM.encode(), dtype=np.uint8)
-    n_tok, *toks = lexer.lex_source(PROGRAM)
-    cap = limits.node_capacity(len(src))
-    arrays = [np.zeros(cap, dtype=np.int32) for _ in range(5)] + [np.zeros(cap, dtype=np.int64)]
+    n_tok, toks = lexer.lex_source(PROGRAM)
+    arrays = syntax_tree.tree_arrays(len(src))
     stack = np.zeros(parser.scratch_size(n_tok), dtype=np.int32)
     err = np.zeros(4, dtype=np.int32)
-    n = parser.parse(src, *toks, n_tok, *arrays, stack, err)
+    n = parser.parse(src, toks, n_tok, arrays, stack, err)
     assert n == compiled.n_nodes
     for got, want in zip(arrays, (compiled.kind, compiled.op, compiled.tok, compiled.first, compiled.next_, compiled.val)):
         assert np.array_equal(got[:n], want[:n])
@@ -233,11 +233,11 @@ def test_node_capacity_exceeded_is_an_error():
     src = np.frombuffer(GCD.encode(), dtype=np.uint8)
     from gpucc.compiler import lexer
 
-    n_tok, *toks = lexer.lex_source(GCD)
-    arrays = [np.zeros(8, dtype=np.int32) for _ in range(5)] + [np.zeros(8, dtype=np.int64)]
+    n_tok, toks = lexer.lex_source(GCD)
+    arrays = Tree(*[np.zeros(8, dtype=np.int32) for _ in range(5)], np.zeros(8, dtype=np.int64))
     err = np.zeros(4, dtype=np.int32)
     stack = np.zeros(parser.scratch_size(n_tok), dtype=np.int32)
-    assert syntax_tree._parse_one(src, *toks, n_tok, *arrays, stack, err) == -1
+    assert syntax_tree._parse_one(src, toks, n_tok, arrays, stack, err) == -1
     assert err[0] == errors.E_PROGRAM_TOO_LARGE
 
 

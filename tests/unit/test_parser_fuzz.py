@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pyast_oracle import normalized, oracle_dump
 
-from gpucc.compiler import errors, lexer, limits, nodes, parser, syntax_tree
+from gpucc.compiler import errors, lexer, nodes, parser, syntax_tree
 from gpucc.compiler.syntax_tree import Ast, dump
 
 SEEDS = [
@@ -44,14 +44,13 @@ def run(raw: bytes, plain: bool):
     src = np.frombuffer(raw, dtype=np.uint8)
     toks = lexer.token_arrays(len(src))
     err = np.zeros(4, dtype=np.int32)
-    n_tok = lexer.lex(src, 0, len(src), *toks, err) if plain else lexer._lex_all(src, *toks, err)
+    n_tok = lexer.lex(src, 0, len(src), toks, err) if plain else lexer._lex_all(src, toks, err)
     if n_tok < 0:
         return "lex", n_tok, tuple(err), None, None
-    cap = limits.node_capacity(len(src))
-    arrays = [np.zeros(cap, dtype=np.int32) for _ in range(5)] + [np.zeros(cap, dtype=np.int64)]
+    arrays = syntax_tree.tree_arrays(len(src))
     stack = np.zeros(parser.scratch_size(n_tok), dtype=np.int32)
     entry = parser.parse if plain else syntax_tree._parse_one
-    n = entry(src, *toks, n_tok, *arrays, stack, err)
+    n = entry(src, toks, n_tok, arrays, stack, err)
     if n < 0:
         return "parse", n, tuple(err), None, None
     return "ok", n, (0, 0, 0, 0), arrays, (n_tok, toks)

@@ -133,6 +133,9 @@ def test_the_first_error_is_reported_after_the_walk_goes_on():
     assert (errors.NAMES[err.code], err.line) == ("E_OPERAND_TYPES", 2), err.format()
     widened = "def f(u: int, fs: list[float]) -> float:\n    z = u\n    q = [z] + fs\n    if q:\n        z = fs[0]\n    return q[0]\n"
     assert compile_source(widened).ok(0)  # z holds floats (assigned one later): [z] is a list[float]
+    # an error that ends the walk at once (a for target's type) does not replace the first either
+    ends = "def f(fs: list[float]) -> int:\n    y: int = 1.5\n    for x in fs:\n        pass\n    for x in range(3):\n        pass\n    return 0\n"
+    assert compile_error(ends).line == 2, compile_error(ends).format()
 
 
 ACCEPTED = [
