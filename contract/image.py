@@ -12,15 +12,25 @@ Jump operands are relative to the current function's entry.
 
 On the cuda backend code, lines and consts may be CUDA device arrays (the session's
 device-resident path, vm/cuda.py); every other array is always a host array.
+
+The VM kernels take these as flat bundles: namedtuples of arrays, one level deep (numba CPU
+`prange` bodies and CUDA kernels take those, as arguments and as device-function parameters).
+`image_arrays` checks a Program and gives its ImageArrays, `job_arrays` a JobTable's JobArrays,
+`result_arrays` a Results' ResultArrays; JobArrays and ResultArrays take their field names
+from JobTable and Results, so a kernel's bundle and its host dataclass cannot drift apart.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections import namedtuple
+from dataclasses import dataclass, field, fields
+from typing import NamedTuple
 
 import numpy as np
 
 from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
+
+_BIG = 1 << 24  # sanity bound on per-function slot counts
 
 
 @dataclass
@@ -86,6 +96,105 @@ def _contiguous(a, dtype):
     return a if is_device_array(a) else np.ascontiguousarray(a, dtype=dtype)
 
 
+def function_ends(program: Program) -> np.ndarray:
+    """int32[F]: end of each function's code: the next function's entry in its unit, or the
+    unit's end.  Imports, functions whose entry lies outside their unit, and all but the
+    last of functions sharing an entry (empty bodies before it) span nothing, so function
+    code ranges never overlap."""
+    entry = np.asarray(program.func_entry, np.int64)
+    unit = np.asarray(program.func_unit, np.int64)
+    ucode = np.asarray(program.unit_code_start, np.int64)
+    ends = entry.copy()
+    body = np.flatnonzero((np.asarray(program.func_import) < 0) & (entry >= ucode[unit]) & (entry < ucode[unit + 1]))
+    if len(body):
+        body = body[np.lexsort((-body, entry[body], unit[body]))]  # by unit, entry, -id
+        e, u = entry[body], unit[body]
+        first = np.ones(len(body), bool)
+        first[1:] = (u[1:] != u[:-1]) | (e[1:] != e[:-1])
+        body, e, u = body[first], e[first], u[first]
+        nxt = ucode[u + 1]
+        same = u[1:] == u[:-1]
+        nxt[:-1][same] = e[1:][same]
+        ends[body] = nxt
+    return ends.astype(np.int32)
+
+
+class ImageArrays(NamedTuple):
+    """A Program as the VM kernels read it (image_arrays makes it, checked)."""
+
+    code: np.ndarray  # int32[2N]: Program.code flattened, opcode at 2 * pc, operand at 2 * pc + 1
+    lines: np.ndarray  # int32[N]
+    consts: np.ndarray  # int64[M]
+    func_entry: np.ndarray  # int32[F]
+    func_end: np.ndarray  # int32[F]: function_ends (only the verifier reads it)
+    func_nparams: np.ndarray  # int32[F]
+    func_nlocals: np.ndarray  # int32[F]
+    func_max_stack: np.ndarray  # int32[F]
+    func_unit: np.ndarray  # int32[F]
+    func_import: np.ndarray  # int32[F]
+    unit_const_start: np.ndarray  # int32[U + 1]
+    unit_func_start: np.ndarray  # int32[U + 1]
+    func_ok: np.ndarray  # int8[F]: 1 where vm.verify.check_function passed; 0 (never runs) until it is run
+
+
+def _arr(x, dtype, ndim, what, device_ok=False):
+    if is_device_array(x):
+        if not device_ok:
+            raise ValueError(f"{what} is a CUDA device array: only the cuda backend runs a device-resident Program")
+        if x.dtype != dtype or x.ndim != ndim:
+            raise ValueError(f"device array {what} must be {np.dtype(dtype)} with {ndim} dimension(s), "
+                             f"got {x.dtype} {x.shape}")  # fmt: skip
+        return x
+    a = np.ascontiguousarray(x, dtype=dtype)
+    if a.ndim != ndim:
+        raise ValueError(f"{what} must have {ndim} dimension(s), got shape {a.shape}")
+    return a
+
+
+def _monotone(a, last, what):
+    if len(a) < 1 or a[0] != 0 or a[-1] != last or (np.diff(a) < 0).any():
+        raise ValueError(f"{what} must rise from 0 to {last}")
+
+
+def image_arrays(program: Program, device_ok: bool = False) -> ImageArrays:
+    """The Program's ImageArrays, its tables checked (once per launch), func_ok all 0;
+    device_ok lets code, lines and consts be device arrays.
+
+    Raises ValueError for a malformed image (inconsistent tables).  Bad *code* is the
+    verifier's business (vm.verify.function_checks): a job entering a function that fails
+    it ends with INVALID_BYTECODE."""
+    code = _arr(program.code, np.int32, 2, "code", device_ok)
+    n = code.shape[0]
+    if code.shape[1] != 2:
+        raise ValueError(f"code must be int32[N, 2], got shape {code.shape}")
+    lines = _arr(program.lines, np.int32, 1, "lines", device_ok)
+    consts = _arr(program.consts, np.int64, 1, "consts", device_ok)
+    names = ("func_entry", "func_nparams", "func_nlocals", "func_max_stack", "func_unit", "func_import")
+    fe, fp, fl, fm, fu, fi = (_arr(getattr(program, k), np.int32, 1, k) for k in names)
+    ucode, uconst, ufunc = (_arr(getattr(program, k), np.int32, 1, k)
+                            for k in ("unit_code_start", "unit_const_start", "unit_func_start"))  # fmt: skip
+    n_funcs = len(fe)
+    if len(lines) != n or any(len(a) != n_funcs for a in (fp, fl, fm, fu, fi)):
+        raise ValueError("lines must match code, and every func_* array func_entry")
+    if not len(ucode) == len(uconst) == len(ufunc):
+        raise ValueError("unit_*_start arrays differ in length")
+    _monotone(ucode, n, "unit_code_start")
+    _monotone(uconst, len(consts), "unit_const_start")
+    _monotone(ufunc, n_funcs, "unit_func_start")
+    unit_of = np.repeat(np.arange(len(ufunc) - 1), np.diff(ufunc))
+    if (fu != unit_of).any():
+        raise ValueError("func_unit disagrees with unit_func_start")
+    body = fi < 0
+    if ((fp < 0) | (fp > MAX_PARAMS) | (fm < 0) | (fm > _BIG) | (fl > _BIG)).any() or (
+        fl[body] < fp[body]
+    ).any():
+        raise ValueError(f"need 0 <= nparams <= {MAX_PARAMS}, nparams <= nlocals, 0 <= max_stack")
+    if ((fi < -1) | (fi >= MAX_IMPORTS)).any():
+        raise ValueError(f"func_import must be -1 or an ordinal below {MAX_IMPORTS}")
+    return ImageArrays(code.reshape(-1), lines, consts, fe, function_ends(program), fp, fl, fm, fu, fi, uconst, ufunc,
+                       func_ok=np.zeros(n_funcs, np.int8))  # fmt: skip
+
+
 @dataclass
 class JobTable:
     """One row per (candidate, test, case), candidate-major.
@@ -114,6 +223,35 @@ class JobTable:
         )
 
 
+# JobTable's fields as the kernels read them: every array contiguous, arg_lists never None
+JobArrays = namedtuple("JobArrays", [f.name for f in fields(JobTable)])
+
+
+def job_arrays(jobs: JobTable) -> JobArrays:
+    """A JobTable's JobArrays, checked: every list argument's pool offset o must hold a length
+    n >= 0 with its n elements inside the pool (ValueError otherwise), so the kernel reads
+    the pool unchecked."""
+    func = _arr(jobs.func, np.int32, 1, "jobs.func")
+    link = _arr(jobs.link, np.int32, 1, "jobs.link")
+    args = _arr(jobs.args, np.int64, 2, "jobs.args")
+    links = _arr(jobs.links, np.int32, 2, "jobs.links")
+    if len(link) != len(func) or args.shape != (len(func), MAX_PARAMS):
+        raise ValueError(f"jobs need func[J], link[J], args[J, {MAX_PARAMS}]")
+    pool = _arr(jobs.pool, np.int64, 1, "jobs.pool")
+    bits = np.zeros(len(func), np.int32) if jobs.arg_lists is None else jobs.arg_lists
+    arg_lists = _arr(bits, np.int32, 1, "jobs.arg_lists")
+    if len(arg_lists) != len(func) or ((arg_lists < 0) | (arg_lists >= 1 << MAX_PARAMS)).any():
+        raise ValueError(f"jobs.arg_lists must be int32[J] with bits 0 .. {MAX_PARAMS - 1} only")
+    is_list = (arg_lists[:, None] >> np.arange(MAX_PARAMS)) & 1 == 1
+    offsets = args[is_list]
+    if len(offsets):
+        inside = (offsets >= 0) & (offsets < len(pool))
+        n = np.where(inside, pool[np.where(inside, offsets, 0)] if len(pool) else 0, -1)
+        if not (inside & (n >= 0) & (n < len(pool) - offsets)).all():
+            raise ValueError("a list argument's pool offset (or its length) points outside jobs.pool")
+    return JobArrays(func=func, link=link, args=args, links=links, pool=pool, arg_lists=arg_lists)
+
+
 def argument_slots(values, pool: list[int]) -> tuple[list[int], int]:
     """(args row, arg_lists bits) of one job's argument values: ints, bools, floats, or lists
     of them (appended to `pool` as length + elements; the row holds their offsets)."""
@@ -138,6 +276,11 @@ class LaunchLimits:
     heap_size: int = 16384  # int64 words of list storage per job (MemoryError past it)
 
 
+def _per_job(dtype, initial=0):
+    """A Results field holding one `dtype` value per job, `initial` until the job runs."""
+    return field(metadata={"dtype": dtype, "initial": initial})
+
+
 @dataclass
 class Results:
     """What each job ended with (contract.status codes) and what it cost.
@@ -155,30 +298,30 @@ class Results:
     The failure record (fail_*) describes the failing instruction: for STEP_LIMIT the next
     one, which did not run; none (-1 / 0) for OK and for failures before the first one."""
 
-    status: np.ndarray  # int32[J]
-    value: np.ndarray  # int64[J]: return value when status == OK
-    cost: np.ndarray  # int64[J]: weighted cost of the candidate's instructions (above)
-    steps: np.ndarray  # int64[J]: instructions executed
-    fail_unit: np.ndarray  # int32[J]: unit of the failing instruction, -1 if none
-    fail_line: np.ndarray  # int32[J]: its source line, -1 if none
-    fail_lhs: np.ndarray  # int64[J]: ASSERT_CMP left operand / ASSERT_TRUE value
-    fail_rhs: np.ndarray  # int64[J]: ASSERT_CMP right operand
-    fail_arg: np.ndarray  # int32[J]: operand of the failing instruction
-    fail_op: np.ndarray  # int32[J]: opcode of the failing instruction, -1 if none
+    status: np.ndarray = _per_job(np.int32)
+    value: np.ndarray = _per_job(np.int64)  # return value when status == OK
+    cost: np.ndarray = _per_job(np.int64)  # weighted cost of the candidate's instructions (above)
+    steps: np.ndarray = _per_job(np.int64)  # instructions executed
+    fail_unit: np.ndarray = _per_job(np.int32, -1)  # unit of the failing instruction, -1 if none
+    fail_line: np.ndarray = _per_job(np.int32, -1)  # its source line, -1 if none
+    fail_lhs: np.ndarray = _per_job(np.int64)  # ASSERT_CMP left operand / ASSERT_TRUE value
+    fail_rhs: np.ndarray = _per_job(np.int64)  # ASSERT_CMP right operand
+    fail_arg: np.ndarray = _per_job(np.int32)  # operand of the failing instruction
+    fail_op: np.ndarray = _per_job(np.int32, -1)  # opcode of the failing instruction, -1 if none
     launches: int = 1
     meta: dict = field(default_factory=dict)
 
     @classmethod
     def allocate(cls, n_jobs: int) -> "Results":
-        return cls(
-            status=np.zeros(n_jobs, np.int32),
-            value=np.zeros(n_jobs, np.int64),
-            cost=np.zeros(n_jobs, np.int64),
-            steps=np.zeros(n_jobs, np.int64),
-            fail_unit=np.full(n_jobs, -1, np.int32),
-            fail_line=np.full(n_jobs, -1, np.int32),
-            fail_lhs=np.zeros(n_jobs, np.int64),
-            fail_rhs=np.zeros(n_jobs, np.int64),
-            fail_arg=np.zeros(n_jobs, np.int32),
-            fail_op=np.full(n_jobs, -1, np.int32),
-        )
+        """Every per-job array of n_jobs rows, at its initial value (what a job reports until it runs)."""
+        return cls(**{f.name: np.full(n_jobs, f.metadata["initial"], f.metadata["dtype"]) for f in _PER_JOB})
+
+
+_PER_JOB = tuple(f for f in fields(Results) if "dtype" in f.metadata)
+# Results' per-job arrays, in its order: what the VM kernels write
+ResultArrays = namedtuple("ResultArrays", [f.name for f in _PER_JOB])
+
+
+def result_arrays(results: Results) -> ResultArrays:
+    """The per-job arrays of `results` (the arrays themselves: a kernel writing them fills it)."""
+    return ResultArrays(*(getattr(results, name) for name in ResultArrays._fields))

@@ -100,12 +100,18 @@ def to_host(dev, counter: TransferCounter, label: str, out: np.ndarray | None = 
 
 
 def require_device(args, what: str) -> None:
-    """Raise if a kernel argument is a host array, or a tuple holding one (numba would copy
-    it across uncounted)."""
-    held = [a if isinstance(a, tuple) else (a,) for a in args]
-    host = [i for i, xs in enumerate(held) if any(isinstance(x, np.ndarray) for x in xs)]
+    """Raise if a kernel argument, or an array of a bundle argument (a namedtuple such as
+    contract.image.ImageArrays), is a host array (numba would copy it across uncounted)."""
+    host = []
+    for i, a in enumerate(args):
+        if isinstance(a, tuple):
+            names = getattr(a, "_fields", range(len(a)))
+            host += [f"{i}.{name}" for name, x in zip(names, a) if isinstance(x, np.ndarray)]
+        elif isinstance(a, np.ndarray):
+            host.append(str(i))
     if host:
-        raise TypeError(f"{what}: arguments {host} are host arrays; move them with contract.transfer.to_device")
+        raise TypeError(f"{what}: arguments [{', '.join(host)}] are host arrays; "
+                        "move them with contract.transfer.to_device")  # fmt: skip
 
 
 def _grid(n: int) -> tuple[int, int]:

@@ -92,8 +92,6 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
-@pytest.mark.xfail(strict=True, reason="open (issue 10, in progress): "
-                   "prepare<->verify")
 def test_no_import_cycle_between_modules():
     assert cycles(import_graph()) == []
 

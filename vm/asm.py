@@ -30,7 +30,7 @@ import numpy as np
 
 from gpucc.contract import isa as O
 from gpucc.contract.flow import pops_of
-from gpucc.contract.image import JobTable, Program, argument_slots
+from gpucc.contract.image import JobTable, Program, argument_slots, image_arrays
 from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
 from gpucc.contract.valuetypes import T_INT, TYPE_NAMES
 
@@ -211,17 +211,15 @@ def assemble_named(text: str) -> tuple[Program, dict[str, int]]:
 
 def _measure_stacks(program: Program) -> None:
     """Replace each provisional max_stack by the deepest stack the code reaches."""
-    from gpucc.vm.prepare import image_arrays
     from gpucc.vm.verify import check_function
 
     image = image_arrays(program)
-    code, ends = image[0], image[4]
     depth_at, work = np.empty(len(program.code), np.int32), np.empty(len(program.code), np.int32)
     for g in np.flatnonzero(program.func_max_stack == UNCOMPUTED):
-        if check_function(g, code, *image[3:12], depth_at, work)[0] != 0:
+        if check_function(g, image, depth_at, work)[0] != 0:
             continue  # not analysable: keep the provisional value; verify() says why
         deepest = 0
-        for pc in range(int(program.func_entry[g]), int(ends[g])):
+        for pc in range(int(program.func_entry[g]), int(image.func_end[g])):
             op, arg = (int(x) for x in program.code[pc])
             if depth_at[pc] >= 0:
                 pops = int(pops_of(op, arg, program.func_nparams[int(program.unit_func_start[program.func_unit[g]]):]))

@@ -13,9 +13,9 @@ import numpy as np
 from numba import njit, prange
 
 from gpucc.contract.cachekey import source_fingerprint
-from gpucc.contract.image import JobTable, LaunchLimits, Program, Results
+from gpucc.contract.image import JobTable, LaunchLimits, Program, Results, result_arrays
 from gpucc.contract.isa import COSTS
-from gpucc.vm.kernel import KERNEL_SOURCES, run_job
+from gpucc.vm.kernel import KERNEL_SOURCES, Scratch, run_job
 from gpucc.vm.prepare import prepare_launch
 
 
@@ -23,17 +23,9 @@ def _make_runner(fingerprint):
     # compiled on its own, without parallel=True: numba's parfor passes over the whole
     # kernel body would more than double the (cold-cache) compile time for nothing
     @njit(cache=True)
-    def run_jobs(lo, hi, code, lines, consts, func_entry, func_end, func_nparams, func_nlocals,
-                 func_max_stack, func_unit, func_import, unit_const_start, unit_func_start,
-                 func_ok, job_func, job_link, job_args, links, job_pool, job_arg_lists, cost_of, step_limit,
-                 stack, frames, heap, status, value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs,
-                 fail_arg, fail_op):
+    def run_jobs(lo, hi, image, jobs, scratch, out, cost_of, step_limit):
         for j in range(lo, hi):
-            run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlocals,
-                    func_max_stack, func_unit, func_import, unit_const_start, unit_func_start,
-                    func_ok, job_func, job_link, job_args, links, job_pool, job_arg_lists, cost_of,
-                    step_limit, stack, frames, heap, status, value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs,
-                    fail_arg, fail_op)
+            run_job(j, image, jobs, scratch, out, cost_of, step_limit)
         return len(fingerprint)
 
     return run_jobs
@@ -45,23 +37,16 @@ _run_jobs = _make_runner(_SOURCES)
 
 def _make_launcher(fingerprint):
     @njit(parallel=True, cache=True)
-    def launch_chunks(code, lines, consts, func_entry, func_end, func_nparams, func_nlocals,
-                      func_max_stack, func_unit, func_import, unit_const_start, unit_func_start,
-                      func_ok, job_func, job_link, job_args, links, job_pool, job_arg_lists, cost_of,
-                      step_limit, stack_size, max_depth, heap_size, chunk, status, value, cost, steps, fail_unit,
-                      fail_line, fail_lhs, fail_rhs, fail_arg, fail_op):
-        n_jobs = job_func.shape[0]
+    def launch_chunks(image, jobs, out, cost_of, step_limit, scratch_size, chunk):
+        """Jobs in chunks of `chunk`; scratch_size = (stack_size, max_depth, heap_size)."""
+        n_jobs = jobs.func.shape[0]
         n_chunks = (n_jobs + chunk - 1) // chunk
+        stack_size, max_depth, heap_size = scratch_size
         for c in prange(n_chunks):
-            stack = np.empty(stack_size, np.int64)
-            frames = np.empty((max_depth, 3), np.int64)
-            heap = np.empty(heap_size, np.int64)  # every word a job reads it wrote first
-            _run_jobs(c * chunk, min(n_jobs, (c + 1) * chunk), code, lines, consts, func_entry,
-                      func_end, func_nparams, func_nlocals, func_max_stack, func_unit,
-                      func_import, unit_const_start, unit_func_start, func_ok, job_func,
-                      job_link, job_args, links, job_pool, job_arg_lists, cost_of, step_limit, stack,
-                      frames, heap, status,
-                      value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs, fail_arg, fail_op)
+            # every heap word a job reads it wrote first
+            scratch = Scratch(np.empty(stack_size, np.int64), np.empty((max_depth, 3), np.int64),
+                              np.empty(heap_size, np.int64))  # fmt: skip
+            _run_jobs(c * chunk, min(n_jobs, (c + 1) * chunk), image, jobs, scratch, out, cost_of, step_limit)
         return len(fingerprint)
 
     return launch_chunks
@@ -77,13 +62,12 @@ def chunk_size(n_jobs: int) -> int:
 
 def launch_cpu(program: Program, jobs: JobTable, limits: LaunchLimits | None = None) -> Results:
     """Run every job of `jobs` on `program`; one parallel launch."""
-    limits, image, job_cols, results, func_ok = prepare_launch(program, jobs, limits, "cpu")
+    limits, image, job_cols, results = prepare_launch(program, jobs, limits, "cpu")
     n_jobs = len(results.status)
     if n_jobs == 0:
         return results
-    r = results
+    scratch_size = (limits.stack_size, limits.max_depth, limits.heap_size)
     with numba.parallel_chunksize(1):
-        _launch_chunks(*image, func_ok, *job_cols, COSTS, limits.step_limit, limits.stack_size,
-                       limits.max_depth, limits.heap_size, chunk_size(n_jobs), r.status, r.value, r.cost,
-                       r.steps, r.fail_unit, r.fail_line, r.fail_lhs, r.fail_rhs, r.fail_arg, r.fail_op)
+        _launch_chunks(image, job_cols, result_arrays(results), COSTS, limits.step_limit, scratch_size,
+                       chunk_size(n_jobs))  # fmt: skip
     return results

@@ -14,8 +14,8 @@ ASSERT_CMP by comparison and operand type, packed operands field by field.
 from __future__ import annotations
 
 from gpucc.contract import isa as O
+from gpucc.contract.image import function_ends
 from gpucc.contract.valuetypes import TYPE_NAMES
-from gpucc.vm.prepare import function_ends
 
 
 def disassemble(program, unit: int | None = None, names: dict[int, str] | None = None) -> str:

@@ -1,12 +1,13 @@
 """The VM kernel body: run one job.  Written once, run as plain Python, numba CPU and CUDA.
 
-`run_job` takes flat arrays only, allocates nothing and raises nothing: it writes the job's
-row of the result arrays.  vm/reference.py is the readable spec it must agree with bit for
-bit.  Only functions that passed vm.verify.check_function run (a job entering any other
-ends with INVALID_BYTECODE), so the loop checks no opcode, operand, jump or stack depth:
+`run_job` takes flat bundles of arrays (contract.image's ImageArrays, JobArrays and
+ResultArrays, and the job's Scratch below), allocates nothing and raises nothing: it writes
+the job's row of the result arrays.  vm/reference.py is the readable spec it must agree with
+bit for bit.  Only functions that passed vm.verify.check_function run (a job entering any
+other ends with INVALID_BYTECODE), so the loop checks no opcode, operand, jump or stack depth:
 every access stays inside the job's scratch because the verifier bounded it statically and
-each CALL checks that the callee's frame (nlocals + max_stack) fits.  vm/prepare.py checks
-the image's tables once per launch.
+each CALL checks that the callee's frame (nlocals + max_stack) fits.  contract.image checks
+the image's tables once per launch (vm/prepare.py).
 
 A frame is `fp` (its first local; operands follow its nlocals slots), the function's
 entry (jumps are relative to it) and its unit's first function id `ubase` (CALL operands
@@ -21,9 +22,11 @@ stretches begin (`mark`) and add their length to `hidden`: no per-instruction te
 superinstruction costs its table cost; one failing midway (INC_VAR / ADD_TO_VAR overflow)
 gives back the cost of the part of its sequence that did not run (vm/reference.py).
 
-Speed notes: the dispatch is one if/elif chain that LLVM turns into a jump table; LLVM
-inlines arith/compare and folds their dispatch on the (constant) op; array indices go
-through ix().  No numba-level inline="always": numba-cuda cannot compile that IR to PTX.
+Speed notes: run_job reads the bundles' arrays that the loop uses into locals once, before
+it: in the loop they are plain locals, as separate parameters were.  The dispatch is one
+if/elif chain that LLVM turns into a jump table; LLVM inlines arith/compare and folds their
+dispatch on the (constant) op; array indices go through ix().  No numba-level
+inline="always": numba-cuda cannot compile that IR to PTX.
 The hot loop holds only the int instructions: ASSERT_CMP, the numeric and the list
 instructions (calls) leave it and run in the loop around it.  LLVM weighs every arm of the
 dispatch alike, so arms with calls inside the hot loop took registers from the int
@@ -34,6 +37,8 @@ bytes as (arg >> 16) & 0xFF, arg >> 24).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba.extending import register_jitable
@@ -134,7 +139,16 @@ from gpucc.vm.kernel_numeric import numeric_value
 
 # the modules this body is compiled from: launchers hash them into numba's cache key
 KERNEL_SOURCES = ("vm/kernel.py", "vm/kernel_numeric.py", "vm/kernel_lists.py", "vm/intmath.py", "vm/floats.py",
-                  "contract/isa.py", "contract/status.py", "contract/valuetypes.py")  # fmt: skip
+                  "contract/isa.py", "contract/status.py", "contract/valuetypes.py", "contract/jitable.py",
+                  "contract/image.py")  # fmt: skip
+
+
+class Scratch(NamedTuple):
+    """One job's working memory; a thread reuses it for each job it runs."""
+
+    stack: np.ndarray  # int64[stack_size]: every frame's locals, then its operands
+    frames: np.ndarray  # int64[max_depth, 3]: the call records (see the module doc)
+    heap: np.ndarray  # int64[heap_size]: the job's lists (vm/kernel_lists.py)
 
 
 @register_jitable
@@ -185,24 +199,33 @@ def resolve(g, link_row, func_import, func_nparams, func_ok, links):
     return t
 
 
-@register_jitable
-def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlocals,
-            func_max_stack, func_unit, func_import, unit_const_start, unit_func_start, func_ok,
-            job_func, job_link, job_args, links, job_pool, job_arg_lists, cost_of, step_limit, stack,
-            frames, heap, status, value, cost, steps, fail_unit, fail_line, fail_lhs, fail_rhs, fail_arg,
-            fail_op):
-    """Run job j to its end and write row j of the result arrays.
-
-    `code` is the Program's code flattened (int32[2N]: opcode at 2 * pc, operand at
-    2 * pc + 1); func_ok[g] is 1 where vm.verify.check_function passed (only those functions
-    run: their operands, jumps and stack depths need no checks here); `stack` (int64) and
-    `frames` (int64[max_depth, 3]) and `heap` (int64[heap_size]: its lists, see
-    vm/kernel_lists.py) are the job's scratch; cost_of has every opcode's cost.  The
-    arguments up to unit_func_start are vm.prepare.image_arrays' tuple as is (func_end only
-    matters to the verifier), job_func .. job_arg_lists vm.prepare.job_arrays'."""
+# compiled without NRT (it allocates nothing): numba CPU would otherwise count references to
+# every array of the bundles at each job's start and end, dozens of atomic increfs / decrefs
+# on arrays all threads share (CUDA has no NRT)
+@register_jitable(_nrt=False)
+def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
+    """Run job j of `jobs` (JobArrays) on `image` (ImageArrays) to its end and write row j of
+    `out` (ResultArrays), with `scratch` (Scratch) as its working memory; cost_of has every
+    opcode's cost.  Only functions with image.func_ok[g] == 1 run (their operands, jumps and
+    stack depths need no checks here)."""
+    code = image.code
+    consts = image.consts
+    func_entry = image.func_entry
+    func_nparams = image.func_nparams
+    func_nlocals = image.func_nlocals
+    func_max_stack = image.func_max_stack
+    func_unit = image.func_unit
+    func_import = image.func_import
+    unit_const_start = image.unit_const_start
+    unit_func_start = image.unit_func_start
+    func_ok = image.func_ok
+    links = jobs.links
+    stack = scratch.stack
+    frames = scratch.frames
+    heap = scratch.heap
     stack_size = stack.shape[0]
     max_depth = frames.shape[0]
-    link_row = job_link[j]
+    link_row = jobs.link[j]
     left = step_limit  # instructions the job may still execute
     n_cost = 0  # cost of every instruction run
     hidden = 0  # the part of n_cost run outside candidate code (not counted)
@@ -213,7 +236,7 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
     rhs = 0
     result = 0
     pc = -1  # the failing instruction, -1 while none runs
-    g = resolve(job_func[j], link_row, func_import, func_nparams, func_ok, links)
+    g = resolve(jobs.func[j], link_row, func_import, func_nparams, func_ok, links)
     if g < 0:
         st = INVALID_BYTECODE
         g = 0
@@ -225,10 +248,10 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
         st = OK
     hp = 0  # the heap's bump pointer
     if st == OK:  # the arguments (list arguments copied into the heap)
-        st, hp = enter_arguments(j, func_nparams[g], job_args, job_pool, job_arg_lists, stack, heap)
+        st, hp = enter_arguments(j, func_nparams[g], jobs, stack, heap)
     if st == OK:
         if link_row >= 0:
-            entry_unit = func_unit[job_func[j]]
+            entry_unit = func_unit[jobs.func[j]]
             counting = func_unit[g] != entry_unit
         # enter the job's function like a CALL at depth 0, its arguments already pushed
         n_params = func_nparams[g]
@@ -520,14 +543,14 @@ def run_job(j, code, lines, consts, func_entry, func_end, func_nparams, func_nlo
             pc = -1
     if not counting:
         hidden += n_cost - mark
-    status[j] = st
-    value[j] = result if st == OK else 0
-    cost[j] = n_cost - hidden
-    steps[j] = step_limit - left
+    out.status[j] = st
+    out.value[j] = result if st == OK else 0
+    out.cost[j] = n_cost - hidden
+    out.steps[j] = step_limit - left
     if st != OK and pc >= 0:
-        fail_unit[j] = func_unit[g]
-        fail_line[j] = lines[pc]
-        fail_arg[j] = code[2 * pc + 1]
-        fail_op[j] = code[2 * pc]
-        fail_lhs[j] = lhs
-        fail_rhs[j] = rhs
+        out.fail_unit[j] = func_unit[g]
+        out.fail_line[j] = image.lines[pc]
+        out.fail_arg[j] = code[2 * pc + 1]
+        out.fail_op[j] = code[2 * pc]
+        out.fail_lhs[j] = lhs
+        out.fail_rhs[j] = rhs

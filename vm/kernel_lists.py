@@ -121,14 +121,15 @@ def new_list(heap, hp, n):
 
 
 @nrt_free
-def enter_arguments(j, n_params, job_args, pool, arg_lists, stack, heap):
-    """(status, hp): the job's arguments into stack[0 .. n_params), each list argument (bit k
-    of arg_lists[j]; args[j, k] an offset into pool: pool[o] = n, then the elements) copied
-    into a new heap list.  MEMORY_LIMIT when they do not fit."""
+def enter_arguments(j, n_params, jobs, stack, heap):
+    """(status, hp): job j's arguments (jobs: contract.image.JobArrays) into stack[0 .. n_params),
+    each list argument (bit k of arg_lists[j]; args[j, k] an offset into pool: pool[o] = n,
+    then the elements) copied into a new heap list.  MEMORY_LIMIT when they do not fit."""
+    pool = jobs.pool
     hp = np.int64(0)
-    bits = arg_lists[j]
+    bits = jobs.arg_lists[j]
     for k in range(n_params):
-        v = job_args[j, k]
+        v = jobs.args[j, k]
         if (bits >> k) & 1:
             o = v
             n = pool[o]

@@ -43,9 +43,9 @@ from __future__ import annotations
 
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
-from gpucc.contract.image import JobTable, LaunchLimits, Program, Results
+from gpucc.contract.image import ImageArrays, JobArrays, JobTable, LaunchLimits, Program, Results
 from gpucc.vm import reference_lists, reference_numeric
-from gpucc.vm.prepare import check_limits, image_arrays, job_arrays
+from gpucc.vm.prepare import prepare_launch
 from gpucc.vm.reference_numeric import (
     COMPARISONS,
     INT64_MAX,
@@ -54,7 +54,6 @@ from gpucc.vm.reference_numeric import (
     int64,
     typed_compare,
 )
-from gpucc.vm.verify import function_checks
 
 
 def floordiv(a: int, b: int) -> int:
@@ -82,15 +81,12 @@ BINARY = {
 class Job:
     """The state of one running job; `run()` returns (status, value, lhs, rhs)."""
 
-    def __init__(self, image: tuple, func_ok, job_cols: tuple, limits: LaunchLimits, j: int):
-        (self.code, self.lines, self.consts, self.func_entry, self.func_end, self.func_nparams,
-         self.func_nlocals, self.func_max_stack, self.func_unit, self.func_import,
-         self.unit_const_start, self.unit_func_start) = image  # fmt: skip
-        self.code = self.code.reshape(-1, 2)
-        self.func_ok = func_ok
-        job_func, job_link, job_args, self.links, self.pool, job_arg_lists = job_cols
-        self.func, self.link, self.args = int(job_func[j]), int(job_link[j]), job_args[j]
-        self.arg_lists = int(job_arg_lists[j])
+    def __init__(self, image: ImageArrays, jobs: JobArrays, limits: LaunchLimits, j: int):
+        self.image = image
+        self.code = image.code.reshape(-1, 2)
+        self.links, self.pool = jobs.links, jobs.pool
+        self.func, self.link, self.args = int(jobs.func[j]), int(jobs.link[j]), jobs.args[j]
+        self.arg_lists = int(jobs.arg_lists[j])
         self.heap = reference_lists.Heap(limits.heap_size)
         self.counts = True  # whether the running instruction's cost is the candidate's
         self.limits = limits
@@ -104,48 +100,49 @@ class Job:
 
     # -- functions and frames
     def resolve(self, g: int) -> int:
-        if not 0 <= g < len(self.func_import):
+        if not 0 <= g < len(self.image.func_import):
             raise Stop(S.INVALID_BYTECODE)
-        imp = int(self.func_import[g])
+        imp = int(self.image.func_import[g])
         target = g
         if imp >= 0:
             if not (0 <= self.link < self.links.shape[0] and imp < self.links.shape[1]):
                 raise Stop(S.INVALID_BYTECODE)
             target = int(self.links[self.link, imp])
-            if not 0 <= target < len(self.func_import) or self.func_import[target] >= 0:
+            if not 0 <= target < len(self.image.func_import) or self.image.func_import[target] >= 0:
                 raise Stop(S.INVALID_BYTECODE)
-            if self.func_nparams[target] != self.func_nparams[g]:
+            if self.image.func_nparams[target] != self.image.func_nparams[g]:
                 raise Stop(S.INVALID_BYTECODE)
-        if not self.func_ok[target]:
+        if not self.image.func_ok[target]:
             raise Stop(S.INVALID_BYTECODE)
         return target
 
     @property
     def base(self) -> int:  # first operand slot of the running frame
-        return self.fp + int(self.func_nlocals[self.g])
+        return self.fp + int(self.image.func_nlocals[self.g])
 
     @property
     def unit(self) -> int:
-        return int(self.func_unit[self.g])
+        return int(self.image.func_unit[self.g])
 
     def enter(self, g: int, fp: int) -> None:
         self.g, self.fp = g, fp
         for k in range(self.sp, self.base):
             self.stack[k] = 0
         self.sp = self.base
-        self.pc = int(self.func_entry[g])
+        self.pc = int(self.image.func_entry[g])
 
     def call(self, f: int) -> None:
         u = self.unit
-        lo, hi = int(self.unit_func_start[u]), int(self.unit_func_start[u + 1])
+        lo, hi = int(self.image.unit_func_start[u]), int(self.image.unit_func_start[u + 1])
         if not 0 <= f < hi - lo:
             raise Stop(S.INVALID_BYTECODE)
         callee = self.resolve(lo + f)
-        new_fp = self.sp - int(self.func_nparams[callee])
+        new_fp = self.sp - int(self.image.func_nparams[callee])
         self.need(self.sp - new_fp, 1)  # its arguments, then room for its result
         if len(self.frames) + 1 >= self.limits.max_depth:
             raise Stop(S.RECURSION_LIMIT)
-        if new_fp + int(self.func_nlocals[callee]) + int(self.func_max_stack[callee]) > self.limits.stack_size:
+        frame = int(self.image.func_nlocals[callee]) + int(self.image.func_max_stack[callee])
+        if new_fp + frame > self.limits.stack_size:
             raise Stop(S.STACK_LIMIT)
         self.frames.append((self.pc + 1, self.fp, self.g))
         self.enter(callee, new_fp)
@@ -163,7 +160,7 @@ class Job:
 
     # -- the operand stack
     def need(self, pops: int, pushes: int = 0) -> None:
-        room = self.base + int(self.func_max_stack[self.g]) + self.headroom
+        room = self.base + int(self.image.func_max_stack[self.g]) + self.headroom
         if self.sp - pops < self.base or self.sp - pops + pushes > room:
             raise Stop(S.INVALID_BYTECODE)
 
@@ -179,7 +176,7 @@ class Job:
 
     def slot(self, arg: int, width: int = 1) -> int:
         """Stack index of local slot arg (width slots must lie inside nlocals)."""
-        if not 0 <= arg <= int(self.func_nlocals[self.g]) - width:
+        if not 0 <= arg <= int(self.image.func_nlocals[self.g]) - width:
             raise Stop(S.INVALID_BYTECODE)
         return self.fp + arg
 
@@ -187,12 +184,12 @@ class Job:
     def run(self) -> tuple[int, int, int, int]:
         try:
             g = self.resolve(self.func)
-            self.entry_unit = int(self.func_unit[self.func])
+            self.entry_unit = int(self.image.func_unit[self.func])
             if self.limits.max_depth < 1:
                 raise Stop(S.RECURSION_LIMIT)
-            if int(self.func_nlocals[g]) + int(self.func_max_stack[g]) > self.limits.stack_size:
+            if int(self.image.func_nlocals[g]) + int(self.image.func_max_stack[g]) > self.limits.stack_size:
                 raise Stop(S.STACK_LIMIT)
-            n = int(self.func_nparams[g])
+            n = int(self.image.func_nparams[g])
             self.stack[:n] = reference_lists.enter_arguments(self.heap, self.args[:n], self.arg_lists, self.pool)
             self.sp = n
             self.enter(g, 0)
@@ -207,8 +204,8 @@ class Job:
         """Run one instruction; the job's value when it returned from depth 0."""
         if self.steps >= self.limits.step_limit:
             raise Stop(S.STEP_LIMIT)
-        entry, pc = int(self.func_entry[self.g]), self.pc
-        if not entry <= pc < int(self.func_end[self.g]):
+        entry, pc = int(self.image.func_entry[self.g]), self.pc
+        if not entry <= pc < int(self.image.func_end[self.g]):
             raise Stop(S.INVALID_BYTECODE)
         op, arg = int(self.code[pc, 0]), int(self.code[pc, 1])
         if not 0 <= op < O.NUM_OPCODES:
@@ -237,10 +234,10 @@ class Job:
             pass
         elif op == O.LOAD_CONST:
             u = self.unit
-            lo, hi = int(self.unit_const_start[u]), int(self.unit_const_start[u + 1])
+            lo, hi = int(self.image.unit_const_start[u]), int(self.image.unit_const_start[u + 1])
             if not 0 <= arg < hi - lo:
                 raise Stop(S.INVALID_BYTECODE)
-            self.push(int(self.consts[lo + arg]))
+            self.push(int(self.image.consts[lo + arg]))
         elif op == O.LOAD_INT:
             self.push(arg)
         elif op == O.LOAD_VAR:
@@ -340,15 +337,10 @@ class Job:
 
 def run_reference(program: Program, jobs: JobTable, limits: LaunchLimits | None = None) -> Results:
     """Run every job of `jobs` on `program`, one after the other, in plain Python."""
-    limits = limits or LaunchLimits()
-    check_limits(limits)
-    image, job_cols = image_arrays(program), job_arrays(jobs)
-    func_ok = function_checks(image, jit=False)[:, 0] == 0
-    code, lines, func_unit = image[0].reshape(-1, 2), image[1], image[8]
-    results = Results.allocate(len(job_cols[0]))
-    results.meta["backend"] = "reference"
+    limits, image, job_cols, results = prepare_launch(program, jobs, limits, "reference")
+    code, lines, func_unit = image.code.reshape(-1, 2), image.lines, image.func_unit
     for j in range(len(results.status)):
-        job = Job(image, func_ok, job_cols, limits, j)
+        job = Job(image, job_cols, limits, j)
         st, value, lhs, rhs = job.run()
         results.status[j], results.value[j] = st, value
         results.cost[j], results.steps[j] = job.cost, job.steps

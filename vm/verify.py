@@ -28,6 +28,7 @@ from gpucc.contract import flow
 from gpucc.contract import isa as O
 from gpucc.contract.cachekey import source_fingerprint
 from gpucc.contract.flow import FLOW_OK, stack_depths
+from gpucc.contract.image import ImageArrays, image_arrays
 from gpucc.contract.isa import (
     ARG_CONST,
     ARG_FUNC,
@@ -52,7 +53,10 @@ from gpucc.contract.isa import (
 )
 from gpucc.contract.jitable import typed_cmp_fields
 from gpucc.contract.valuetypes import TYPE_NAMES
-from gpucc.vm.prepare import image_arrays
+
+# the modules check_function is compiled from: its launchers (here, vm/cuda.py) hash them into numba's cache key
+VERIFIER_SOURCES = ("vm/verify.py", "contract/isa.py", "contract/valuetypes.py", "contract/flow.py",
+                    "contract/jitable.py", "contract/image.py")  # fmt: skip
 
 N_CMPS, N_TYPES = len(O.CMP_NAMES), len(TYPE_NAMES)
 # problem codes of check_function: name, message ({pc}, {a}, {b}: its details), then the
@@ -79,22 +83,23 @@ assert PROBLEM_NAMES.index("V_FALLS_OFF") == V_FALLS_OFF and PROBLEM_NAMES.index
 
 
 @register_jitable
-def check_function(g, code, func_entry, func_end, func_nparams, func_nlocals, func_max_stack,
-                   func_unit, func_import, unit_const_start, unit_func_start, depth_at, work):
-    """(problem, pc, a, b) of global function g; problem 0 (V_OK) when it is safe to run.
+def check_function(g, image, depth_at, work):
+    """(problem, pc, a, b) of global function g of `image` (contract.image.ImageArrays);
+    problem 0 (V_OK) when it is safe to run.
 
-    `code` is flat (int32[2N]); depth_at / work (int32[N]) are scratch, used only on the
-    function's own range [entry, end)."""
-    if func_import[g] >= 0:
+    depth_at / work (int32[N]) are scratch, used only on the function's own range [entry, end)."""
+    if image.func_import[g] >= 0:
         return V_OK, -1, 0, 0  # stubs never run: calls resolve through the link table
-    entry = func_entry[g]
-    end = func_end[g]
+    code = image.code
+    entry = image.func_entry[g]
+    end = image.func_end[g]
     if end <= entry:
         return V_NO_CODE, entry, 0, 0
-    u = func_unit[g]
-    n_consts = unit_const_start[u + 1] - unit_const_start[u]
-    f_lo = unit_func_start[u]
-    n_funcs = unit_func_start[u + 1] - f_lo
+    nlocals = image.func_nlocals[g]
+    u = image.func_unit[g]
+    n_consts = image.unit_const_start[u + 1] - image.unit_const_start[u]
+    f_lo = image.unit_func_start[u]
+    n_funcs = image.unit_func_start[u + 1] - f_lo
     for pc in range(entry, end):
         op = code[2 * pc]
         arg = code[2 * pc + 1]
@@ -105,7 +110,7 @@ def check_function(g, code, func_entry, func_end, func_nparams, func_nlocals, fu
         if kind == ARG_NONE:
             bad = arg != 0
         elif kind == ARG_LOCAL:
-            bad = arg < 0 or arg > func_nlocals[g] - SLOT_WIDTH[op]
+            bad = arg < 0 or arg > nlocals - SLOT_WIDTH[op]
         elif kind == ARG_CONST:
             bad = arg < 0 or arg >= n_consts
         elif kind == ARG_JUMP:
@@ -118,24 +123,24 @@ def check_function(g, code, func_entry, func_end, func_nparams, func_nlocals, fu
         elif kind == ARG_IMM:
             bad = IMM_MAX[op] >= 0 and (arg < 0 or arg > IMM_MAX[op])
         elif kind == ARG_LOCAL2:
-            bad = (arg & 0xFFFF) >= func_nlocals[g] or arg < 0 or (arg >> 16) >= func_nlocals[g]
+            bad = (arg & 0xFFFF) >= nlocals or arg < 0 or (arg >> 16) >= nlocals
         elif kind == ARG_LOCAL_IMM:
-            bad = (arg & 0xFFFF) >= func_nlocals[g]
+            bad = (arg & 0xFFFF) >= nlocals
         elif kind == ARG_IMM_JUMP:
             bad = (arg & 0xFFFF) >= end - entry
         elif kind == ARG_LOCAL_JUMP:
-            bad = (arg & 0xFFFF) >= end - entry or arg < 0 or (arg >> 16) > func_nlocals[g] - 3
+            bad = (arg & 0xFFFF) >= end - entry or arg < 0 or (arg >> 16) > nlocals - 3
         elif kind == ARG_LOCAL2_JUMP:
-            bad = (arg & 0xFFFF) >= end - entry or arg < 0 or ((arg >> 16) & 0xFF) >= func_nlocals[g]
-            bad = bad or (arg >> 24) >= func_nlocals[g]
+            bad = (arg & 0xFFFF) >= end - entry or arg < 0 or ((arg >> 16) & 0xFF) >= nlocals
+            bad = bad or (arg >> 24) >= nlocals
         elif kind == ARG_LOCAL_IMM_JUMP:
-            bad = (arg & 0xFFFF) >= end - entry or ((arg >> 16) & 0xFF) >= func_nlocals[g]
+            bad = (arg & 0xFFFF) >= end - entry or ((arg >> 16) & 0xFF) >= nlocals
         if bad:
             return V_OPERAND, pc, arg, 0
         if (op == FOR_RANGE or op == FOR_LIST) and (pc + 2 >= end or code[2 * pc + 2] != JUMP):
             return V_FOR_RANGE, pc, 0, 0
     problem, i, a, b = stack_depths(code[2 * entry : 2 * end : 2], code[2 * entry + 1 : 2 * end : 2],
-                                    func_nparams[f_lo : f_lo + n_funcs], func_max_stack[g],
+                                    image.func_nparams[f_lo : f_lo + n_funcs], image.func_max_stack[g],
                                     depth_at[entry:end], work[entry:end])  # fmt: skip
     if problem != FLOW_OK:
         return V_FLOW + problem, entry + i, a, b
@@ -144,15 +149,12 @@ def check_function(g, code, func_entry, func_end, func_nparams, func_nlocals, fu
 
 def _make_checker(fingerprint):
     @njit(parallel=True, cache=True)
-    def check_all(code, func_entry, func_end, func_nparams, func_nlocals, func_max_stack,
-                  func_unit, func_import, unit_const_start, unit_func_start, out):
-        n = code.shape[0] // 2
+    def check_all(image, out):
+        n = image.code.shape[0] // 2
         depth_at = np.empty(n, np.int32)
         work = np.empty(n, np.int32)
-        for g in prange(func_entry.shape[0]):
-            problem, pc, a, b = check_function(
-                g, code, func_entry, func_end, func_nparams, func_nlocals, func_max_stack,
-                func_unit, func_import, unit_const_start, unit_func_start, depth_at, work)
+        for g in prange(image.func_entry.shape[0]):
+            problem, pc, a, b = check_function(g, image, depth_at, work)
             out[g, 0] = problem
             out[g, 1] = pc
             out[g, 2] = a
@@ -162,21 +164,20 @@ def _make_checker(fingerprint):
     return check_all
 
 
-_check_all = _make_checker(source_fingerprint("vm/verify.py", "contract/isa.py", "contract/valuetypes.py", "contract/flow.py",
-                                             "contract/jitable.py"))
+_check_all = _make_checker(source_fingerprint(*VERIFIER_SOURCES))
 
 
-def function_checks(image: tuple, jit: bool = True) -> np.ndarray:
-    """int64[F, 4]: (problem, pc, a, b) of every function of a prepared image
-    (vm.prepare.image_arrays); jit=False runs check_function as plain Python."""
-    code, _, _, fe, fend, fp, fl, fm, fu, fi, uconst, ufunc = image
-    out = np.zeros((len(fe), 4), np.int64)
-    if jit and len(fe):
-        _check_all(code, fe, fend, fp, fl, fm, fu, fi, uconst, ufunc, out)
-    elif len(fe):
-        depth_at, work = np.empty(len(code) // 2, np.int32), np.empty(len(code) // 2, np.int32)
-        for g in range(len(fe)):
-            out[g] = check_function(g, code, fe, fend, fp, fl, fm, fu, fi, uconst, ufunc, depth_at, work)
+def function_checks(image: ImageArrays, jit: bool = True) -> np.ndarray:
+    """int64[F, 4]: (problem, pc, a, b) of every function of `image` (contract.image.image_arrays);
+    jit=False runs check_function as plain Python."""
+    n_funcs = len(image.func_entry)
+    out = np.zeros((n_funcs, 4), np.int64)
+    if jit and n_funcs:
+        _check_all(image, out)
+    elif n_funcs:
+        depth_at, work = np.empty(len(image.code) // 2, np.int32), np.empty(len(image.code) // 2, np.int32)
+        for g in range(n_funcs):
+            out[g] = check_function(g, image, depth_at, work)
     return out
 
 
@@ -187,7 +188,7 @@ def verify(program, unit: int | None = None) -> list[str]:
     except ValueError as e:
         return [f"malformed image: {e}"]
     checks = function_checks(image)
-    ends = image[4]
+    ends = image.func_end
     problems: list[str] = []
     for u in range(program.n_units) if unit is None else [unit]:
         problems += _layout_problems(program, u, ends)

@@ -42,20 +42,30 @@ def compiler_args() -> list:
                           z((2, MAX_LOCALS, L_WIDTH), i32), z((2, CG_WIDTH), i64))]  # fmt: skip
 
 
-def vm_args() -> list:
-    from gpucc.contract.image import Results
-    from gpucc.vm.cuda import result_arrays
+def _image():
+    """An ImageArrays of two instructions and two functions (the kernels' argument types)."""
+    from gpucc.contract.image import ImageArrays
 
-    i8, i32, i64, z = np.int8, np.int32, np.int64, np.zeros
-    image = [z(4, i32), z(2, i32), z(2, i64)] + [z(2, i32)] * 7 + [z(2, i32)] * 2
-    # func_ok, job_func, job_link, job_args, links, pool, arg_lists, cost_of, step_limit
-    jobs = [z(2, i8), z(2, i32), z(2, i32), z((2, 8), i64), z((2, 8), i32), z(4, i64), z(2, i32), z(4, i64), i64(1)]
-    return image + jobs + [z((4, 2), i64), z((4, 3, 2), i64), z((4, 2), i64)] + result_arrays(Results.allocate(2))
+    z = np.zeros
+    tables = {name: z(2, np.int32) for name in ImageArrays._fields}  # lines, func_*, unit_*: int32[2]
+    return ImageArrays(**{**tables, "code": z(4, np.int32), "consts": z(2, np.int64), "func_ok": z(2, np.int8)})
+
+
+def vm_args() -> list:
+    from gpucc.contract.image import JobArrays, Results, result_arrays
+    from gpucc.vm.kernel import Scratch
+
+    i32, i64, z = np.int32, np.int64, np.zeros
+    jobs = JobArrays(func=z(2, i32), link=z(2, i32), args=z((2, 8), i64), links=z((2, 8), i32), pool=z(4, i64),
+                     arg_lists=z(2, i32))  # fmt: skip
+    scratch = Scratch(z((4, 2), i64), z((4, 3, 2), i64), z((4, 2), i64))  # every thread's: (slots, threads)
+    # image, jobs, scratch, out, cost_of, step_limit
+    return [_image(), jobs, scratch, result_arrays(Results.allocate(2)), z(4, i64), i64(1)]
 
 
 def verify_args() -> list:
-    i8, i32, z = np.int8, np.int32, np.zeros
-    return [z(4, i32)] + [z(2, i32)] * 9 + [z(2, i32), z(2, i32), z(2, i8)]
+    # image, depth_at, work, has_lists
+    return [_image(), np.zeros(2, np.int32), np.zeros(2, np.int32), np.zeros(1, np.int8)]
 
 
 def helper_args() -> dict:

@@ -18,12 +18,11 @@ from gpucc import vm
 from gpucc.compiler.batch import compile_batch
 from gpucc.compiler.scope import F_WIDTH
 from gpucc.contract import status as S
-from gpucc.contract.image import LaunchLimits, Program, Results
+from gpucc.contract.image import LaunchLimits, Program, ResultArrays, Results, image_arrays
 from gpucc.contract.isa import COSTS
 from gpucc.contract.limits import MAX_IMPORTS
 from gpucc.contract.transfer import TransferCounter, is_device_array, require_device, run_info
 from gpucc.vm.link import SuiteLink, link
-from gpucc.vm.prepare import image_arrays
 
 SUITE = """
 def f(n: int) -> int:
@@ -150,6 +149,10 @@ def test_kernel_launches_refuse_host_arrays():
     require_device((_FakeDeviceArray(np.zeros(2)), np.int64(3)), "k")  # scalars are kernel parameters
     with pytest.raises(TypeError, match=r"k: arguments \[1\] are host arrays"):
         require_device((_FakeDeviceArray(np.zeros(2)), np.zeros(2)), "k")
+    bundle = ResultArrays(*[_FakeDeviceArray(np.zeros(2))] * len(ResultArrays._fields))
+    require_device((bundle,), "k")  # a bundle of device arrays
+    with pytest.raises(TypeError, match=r"k: arguments \[0.cost\] are host arrays"):
+        require_device((bundle._replace(cost=np.zeros(2)),), "k")
 
 
 def test_results_are_sixty_bytes_a_job():

@@ -74,8 +74,8 @@ def test_suite_that_does_not_compile_links_nothing():
 
 
 def test_list_arguments_go_into_the_pool_once_for_every_candidate():
+    from gpucc.contract.image import job_arrays
     from gpucc.contract.valuetypes import T_LIST_FLOAT, T_LIST_INT, float_to_bits
-    from gpucc.vm.prepare import job_arrays
 
     suite = [("f", [T_LIST_INT], T_INT, 1), ("test_l", [T_INT, T_LIST_INT, T_LIST_FLOAT], T_NONE, 0)]
     batch = fake_batch([suite, [("f", [T_LIST_INT], T_INT, 0)], [("f", [T_LIST_INT], T_INT, 0)]])

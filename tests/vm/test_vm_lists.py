@@ -12,11 +12,10 @@ import pytest
 from vmcheck import MAX, MIN, launch_all, line_of, outcome, run_asm
 
 from gpucc.contract import status as S
-from gpucc.contract.image import LaunchLimits
+from gpucc.contract.image import LaunchLimits, job_arrays
 from gpucc.contract.isa import BY_NAME, TABLE
 from gpucc.contract.valuetypes import T_LIST_FLOAT, T_LIST_INT, bits_to_float, float_to_bits, render
 from gpucc.vm.asm import assemble_named, make_jobs
-from gpucc.vm.prepare import job_arrays
 from gpucc.vm.verify import verify
 
 RESULT = """

@@ -17,9 +17,8 @@ from vmcheck import launch_all
 from gpucc.compiler import compile_batch
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
-from gpucc.contract.image import LaunchLimits, Program
+from gpucc.contract.image import LaunchLimits, Program, function_ends
 from gpucc.vm.asm import assemble_named, make_jobs
-from gpucc.vm.prepare import function_ends
 from gpucc.vm.verify import verify
 
 _spec = importlib.util.spec_from_file_location(

@@ -7,9 +7,8 @@ import pytest
 from vmcheck import launch_all, outcome
 
 from gpucc.contract import isa as O
-from gpucc.contract.image import JobTable
+from gpucc.contract.image import JobTable, image_arrays
 from gpucc.vm.asm import assemble, assemble_named, make_jobs
-from gpucc.vm.prepare import image_arrays
 from gpucc.vm.verify import PROBLEM_NAMES, function_checks, verify, verify_jobs
 
 GOOD = """

@@ -6,19 +6,17 @@ import numpy as np
 
 from gpucc import vm
 from gpucc.contract import status as S
-from gpucc.contract.image import LaunchLimits, Results
+from gpucc.contract.image import LaunchLimits, ResultArrays, Results, image_arrays, job_arrays, result_arrays
 from gpucc.contract.isa import COSTS
 from gpucc.vm.asm import assemble_named, make_jobs
-from gpucc.vm.kernel import run_job
-from gpucc.vm.prepare import image_arrays, job_arrays
+from gpucc.vm.kernel import Scratch, run_job
 from gpucc.vm.verify import function_checks
 
-FIELDS = ("status", "value", "cost", "steps", "fail_unit", "fail_line", "fail_lhs", "fail_rhs", "fail_arg", "fail_op")
 MIN, MAX = -(2**63), 2**63 - 1
 
 
 def assert_same(a: Results, b: Results) -> None:
-    for f in FIELDS:
+    for f in ResultArrays._fields:
         x, y = getattr(a, f), getattr(b, f)
         bad = np.flatnonzero(x != y)
         assert not len(bad), f"{f} differs at jobs {bad[:10]}: {x[bad[:10]]} vs {y[bad[:10]]}"
@@ -27,15 +25,14 @@ def assert_same(a: Results, b: Results) -> None:
 def run_plain(program, jobs, limits: LaunchLimits) -> Results:
     """The kernel body run as plain Python (no numba), job by job."""
     image, cols = image_arrays(program), job_arrays(jobs)
-    ok = (function_checks(image, jit=False)[:, 0] == 0).astype(np.int8)
+    image.func_ok[:] = function_checks(image, jit=False)[:, 0] == 0
     r = Results.allocate(len(jobs))
-    stack = np.zeros(limits.stack_size, np.int64)
-    frames = np.zeros((limits.max_depth, 3), np.int64)
-    heap = np.full(limits.heap_size, -7, np.int64)  # never read before a job writes it
+    scratch = Scratch(np.zeros(limits.stack_size, np.int64), np.zeros((limits.max_depth, 3), np.int64),
+                      np.full(limits.heap_size, -7, np.int64))  # a heap word is never read before a job writes it
+    out = result_arrays(r)
     with np.errstate(all="raise"):  # the kernel must never compute a wrapped result
         for j in range(len(jobs)):
-            run_job(j, *image, ok, *cols, COSTS, limits.step_limit, stack, frames, heap, r.status, r.value,
-                    r.cost, r.steps, r.fail_unit, r.fail_line, r.fail_lhs, r.fail_rhs, r.fail_arg, r.fail_op)
+            run_job(j, image, cols, scratch, out, COSTS, limits.step_limit)
     return r
 
 
