@@ -199,10 +199,7 @@ def resolve(g, link_row, func_import, func_nparams, func_ok, links):
     return t
 
 
-# compiled without NRT (it allocates nothing): numba CPU would otherwise count references to
-# every array of the bundles at each job's start and end, dozens of atomic increfs / decrefs
-# on arrays all threads share (CUDA has no NRT)
-@register_jitable(_nrt=False)
+@register_jitable
 def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
     """Run job j of `jobs` (JobArrays) on `image` (ImageArrays) to its end and write row j of
     `out` (ResultArrays), with `scratch` (Scratch) as its working memory; cost_of has every
