@@ -7,7 +7,8 @@
 * ``gpucc-xdist``: under pytest-xdist, the suite-file scheduler (:mod:`pytest_gpucc.distribute`);
 * ``gpucc-html``: with pytest-html writing a report, its hooks (:mod:`pytest_gpucc.html_report`);
 * the modules :mod:`~pytest_gpucc.humaneval` and :mod:`~pytest_gpucc.baseline` (results JSONL,
-  pass@k, best-dir, compare).
+  pass@k, best-dir, compare) and :mod:`~pytest_gpucc.linear_summary` (pytest's failure summary
+  in time linear in the failures).
 
 Without ``--gpu-candidates`` none is registered, and numba (or torch, cupy) is not imported.
 
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_gpucc import baseline, distribute, hookspecs, html_report, humaneval
+from pytest_gpucc import baseline, distribute, hookspecs, html_report, humaneval, linear_summary
 from pytest_gpucc.candidates import SamplesError, load_samples
 from pytest_gpucc.problems import ProblemsError, load_problems
 from pytest_gpucc.session import Options
@@ -84,8 +85,8 @@ def pytest_configure(config):
     config.pluginmanager.register(session, PLUGIN_NAME)
     config.pluginmanager.register(session.collector, "gpucc-results")
     distribute.register(config)  # xdist: whole suite files per worker, assigned up front
-    for harness_plugin in (humaneval, baseline):  # results jsonl, pass@k, best-dir, compare
-        config.pluginmanager.register(harness_plugin)
+    for harness_plugin in (humaneval, baseline, linear_summary):  # results jsonl, pass@k, best-dir, compare;
+        config.pluginmanager.register(harness_plugin)  # pytest's failure summary, linear in failures
     html_report.register(config, session.results)  # pytest-html's hooks, only when it writes a report
 
 
