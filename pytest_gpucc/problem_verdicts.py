@@ -44,7 +44,7 @@ def judge(outcomes: list[CandidateOutcome], reference: CandidateOutcome | None,
     suite_error = next((o for o in outcomes if o.status == report.SUITE_ERROR), None)
     if suite_error is not None or (reference is not None and reference.status == report.SUITE_ERROR):
         why = (suite_error or reference).reason.removeprefix(f"{report.SUITE_ERROR}: ")
-        return _not_run(outcomes, f"cannot state its tests in gpucc: {why}"), info
+        return _not_run(outcomes, f"cannot state it in gpucc: {why}"), info
     outcomes = _supported(outcomes)
     if reference is None or reference.status in (report.COMPILE_ERROR, report.LINK_ERROR, report.SYNTAX_ERROR):
         return outcomes, info

