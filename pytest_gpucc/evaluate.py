@@ -51,7 +51,7 @@ def evaluate(problems, samples, *, ks: Sequence[int] = (1, 10, 100), backend: st
              step_limit: int = 1_000_000, write: bool = True,
              progress: Callable[[str], None] | None = None) -> Evaluation:  # fmt: skip
     """Evaluate the `samples` file (human-eval JSONL: task_id, completion) against the
-    `problems` file (human-eval JSONL or .jsonl.gz).  `progress` gets a line per phase.
+    `problems` file (human-eval or MBPP JSONL, or .jsonl.gz).  `progress` gets a line per phase.
 
     :raises EvaluateError: when either file cannot be read at all (a malformed samples line, a
         problems file that is not gzip, ...); lines of the problems file that are no usable
@@ -62,13 +62,14 @@ def evaluate(problems, samples, *, ks: Sequence[int] = (1, 10, 100), backend: st
     with gs.timed("collect"):
         try:
             problem_set = load_problems(problems)
-            sample_list = load_samples(Path(samples))
+            sample_list = load_samples(Path(samples), numbered_tasks=True)
         except (ProblemsError, SamplesError) as e:
             raise EvaluateError(str(e)) from None
         messages, unknown = problem_file_notes(problem_set, sample_list, Path(samples))
         gs.add_problems(problem_set, sample_list, Path(samples))
     stated = sum(p.suite is not None for p in problem_set.problems)
-    say(f"gpucc: {len(sample_list)} samples of {len(problem_set.problems)} problems ({stated} translated to gpucc suites)")
+    n = len(problem_set.problems)
+    say(f"gpucc: {len(sample_list)} samples of {n} problems ({stated} translated to gpucc suites)")
     gs.run(announce=say)
     t = gs.timings
     say(f"gpucc: compiled in {t['compile']:.2f} s, ran {gs.n_jobs} jobs in {t['launch']:.2f} s")

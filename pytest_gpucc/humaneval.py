@@ -149,7 +149,7 @@ def result_records(records: list[dict], results: RunResults) -> list[dict]:
             by_name.setdefault(f"{s.task}\0{o.name}", []).append(o)
     out = []
     for i, record in enumerate(records):
-        task = record["task_id"]
+        task = str(record["task_id"])  # an MBPP task_id is an int
         found = by_name.get(f"{task}\0{task}#{i}")
         record = dict(record)
         if not found:

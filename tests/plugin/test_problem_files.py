@@ -177,3 +177,31 @@ def gpucc_read_gz(path) -> str:
     import gzip
 
     return gzip.decompress(Path(path).read_bytes()).decode()
+
+
+MBPP = Path(__file__).parent / "data" / "mbpp_small.jsonl"  # written for these tests in MBPP's format
+MBPP_SAMPLES = [  # (task_id, completion: a whole source, as MBPP asks, result)
+    (601, "def smaller(a, b):\n    if a < b:\n        return a\n    return b\n", "passed"),  # its own names
+    (601, "def smaller(x, y):\n    return x\n",
+     "failed: test_check(x=19, y=15, expected=15): assert smaller(x, y) == expected, where 19 == 15"),
+    (602, "def sum_squares(nums):\n    total = 0\n    for x in nums:\n        total += x * x\n    return total\n", "passed"),
+    (603, "def is_even(n):\n    return n % 2 == 1\n",
+     "failed: test_check(n=4, expected=True): assert is_even(n) == expected, where False == True"),
+    (603, "def is_even(n):\n    return n % 2 == 0\n", "passed"),
+    (604, "def reverse_string(s):\n    return s[::-1]\n",
+     "not run: its tests do not say the types of reverse_string: parameter 's': 'abc' is a str, which gpucc does not have"),
+    (605, "def shift(n):\n    return n + 3\n", "not run: its test_setup_code runs before the tests"),
+    (606, "def quot_rem_sum(a, b):\n    return a // b + a % b\n", "passed"),
+]  # fmt: skip
+
+
+def test_an_mbpp_file_runs_with_types_inferred_from_its_asserts(gpucc):
+    shutil.copy(MBPP, gpucc.path / "mbpp.jsonl")
+    lines = [json.dumps({"task_id": t, "completion": c}) + "\n" for t, c, _ in MBPP_SAMPLES]
+    (gpucc.path / "samples.jsonl").write_text("".join(lines))
+    result, doc = run(gpucc, "--gpucc-problems=mbpp.jsonl", "--gpucc-samples=samples.jsonl")
+    assert result.ret == 0
+    assert [(r["task_id"], r["result"]) for r in results(gpucc)] == [(t, r) for t, _, r in MBPP_SAMPLES]
+    suites = {s["task"]: s for s in doc["suites"]}
+    assert suites["601"]["reference"]["status"] == "passed"  # its code, the canonical solution
+    assert suites["606"]["reference"]["status"] == "compile error"  # tuples: the step limit is the budget

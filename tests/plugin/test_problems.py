@@ -103,7 +103,7 @@ def test_bad_lines_are_named_by_file_and_line_and_the_rest_is_read(tmp_path):
         f"{path}:4: expected an object with a string 'task_id'",
         f"{path}:5: task_id 'HumanEval/2' again (first on line 1); this line is ignored",
         f"{path}:6: HumanEval/3: bad problem: the prompt defines no function 'nowhere' (its entry_point)",
-        f"{path}:7: T/9: bad problem: no string 'entry_point', 'test'",
+        f"{path}:7: T/9: bad problem: no str 'entry_point', no str 'test'",
     ]
     assert [(p.task_id, p.line, p.suite is not None) for p in problems.problems] == [
         ("HumanEval/2", 1, True), ("HumanEval/3", 6, False), ("T/9", 7, False)]  # fmt: skip
