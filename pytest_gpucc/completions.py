@@ -71,7 +71,7 @@ def gpucc_source(text: str, headers: dict[str, str] | None = None) -> str:
     text = "".join(lines)
     if headers:
         text = _retype(text, [n for n in last_def.values() if n.name in headers and untyped(n)], headers)
-    return _rename(text, aliases) if aliases else text
+    return rename(text, aliases) if aliases else text
 
 
 def _lines(node: ast.stmt) -> range:
@@ -105,11 +105,12 @@ def untyped(node: ast.FunctionDef) -> bool:
     return any(a is None or isinstance(a, ast.Name) and a.id in ("list", "List") for a in annotations)
 
 
-def _rename(text: str, names: dict[str, str]) -> str:
-    """`text` with every NAME token in `names` replaced (same length or not: columns after it on
-    its line move, line numbers do not)."""
+def rename(text: str, names: dict[str, str], lines: range | None = None) -> str:
+    """`text` with every NAME token in `names` replaced (on `lines` only, 1-based, when given;
+    same length or not: columns after it on its line move, line numbers do not)."""
     out = text.splitlines(keepends=True)
-    edits = [t for t in _tokens(text) if t.type == tokenize.NAME and t.string in names]
+    edits = [t for t in _tokens(text) if t.type == tokenize.NAME and t.string in names
+             and (lines is None or t.start[0] in lines)]  # fmt: skip
     for t in reversed(edits):  # right to left, so earlier columns stay valid
         (row, col), (_, end) = t.start, t.end
         line = out[row - 1]

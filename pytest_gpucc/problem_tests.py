@@ -15,13 +15,15 @@ written ``a == b`` (the same comparison for the lists gpucc functions return).
 * test code with statements other than asserts is one test, ``test_check``, as written.
 
 :func:`evidence` gathers the literal values the entry point is called with and compared to
-(:mod:`pytest_gpucc.infer_types` turns them into types).  Whatever the translation leaves that
+(:mod:`pytest_gpucc.infer_types` turns them into types); :func:`doctest_checks` reads them
+from a prompt's ``>>>`` examples.  Whatever the translation leaves that
 the language does not have, the compiler names when it compiles the suite.
 """
 
 from __future__ import annotations
 
 import ast
+import doctest
 from dataclasses import dataclass, field
 
 from gpucc.compiler.limits import MAX_FUNCTIONS
@@ -84,6 +86,25 @@ def statement_checks(tests: list[str], entry: str) -> Checks:
                 if hasattr(node, "lineno"):
                     node.lineno = node.end_lineno = n
         body += [_Bind(None, entry).visit(s) for s in module.body if not _is_noop(s)]
+    return Checks(entry, body)
+
+
+def doctest_checks(docstring: str, entry: str) -> Checks:
+    """A docstring's examples ``>>> entry(<args>)`` whose output line is a literal, as checks
+    ``assert entry(<args>) == <output>``: what the prompt says the entry point returns."""
+    try:
+        examples = doctest.DocTestParser().get_examples(docstring)
+    except ValueError:  # a malformed example: the docstring says nothing usable
+        return Checks(entry, [])
+    body = []
+    for example in examples:
+        try:
+            call = ast.parse(example.source.strip(), mode="eval").body
+            output = ast.parse(example.want.strip(), mode="eval").body
+        except SyntaxError:
+            continue
+        if _is_call(call, entry) and _literals([output]) is not None:
+            body.append(ast.Assert(ast.Compare(call, [ast.Eq()], [output])))
     return Checks(entry, body)
 
 

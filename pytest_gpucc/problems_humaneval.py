@@ -19,28 +19,28 @@ from pathlib import Path
 
 from gpucc.compiler.limits import MAX_FUNCTIONS
 from pytest_gpucc.completions import TYPING_ALIASES, PythonSyntaxError, gpucc_source, untyped
-from pytest_gpucc.infer_types import CannotInfer, infer
+from pytest_gpucc.infer_types import CannotInfer, Evidence, infer
 from pytest_gpucc.problem_tests import Unstateable, bool_identity_as_equality, evidence, human_eval_checks, suite_tests
 from pytest_gpucc.suite import Suite, SuiteError, parse_suite
 
-FIELDS = ("prompt", "entry_point", "test")  # the string fields a record needs
+FIELDS = dict.fromkeys(("prompt", "entry_point", "test"), str)  # the fields a record needs, and their types
 
 
 def human_eval_suite(path: Path, task_id: str, record: dict) -> Suite:
     """The suite of a human-eval record; Unstateable when the language cannot state it (a
     reason starting "bad problem" means the record itself is wrong)."""
     entry = record["entry_point"]
-    prompt = _prompt(record["prompt"])
-    stub = _stub(prompt, entry)
+    prompt = interface_prompt(record["prompt"])
+    stub = entry_stub(prompt, entry)
     checks = human_eval_checks(record["test"], entry)
     headers = {}
     if untyped(stub):
         headers[entry] = _inferred_header(stub, checks)
-        prompt = _prompt(record["prompt"], headers)
-        stub = _stub(prompt, entry)
+        prompt = interface_prompt(record["prompt"], headers)
+        stub = entry_stub(prompt, entry)
     if ast.unparse(stub.returns) == "bool":
         bool_identity_as_equality(checks)
-    if not (len(stub.body) == 1 and _is_docstring(stub.body[0])):
+    if not (len(stub.body) == 1 and is_docstring(stub.body[0])):
         raise Unstateable(f"the prompt's {entry} has a body: expected a docstring only")
     functions = {n.name for n in ast.parse(prompt).body if isinstance(n, ast.FunctionDef)}
     lines = prompt.splitlines(keepends=True)
@@ -54,7 +54,7 @@ def human_eval_suite(path: Path, task_id: str, record: dict) -> Suite:
     return dataclasses.replace(suite, task=task_id, name=task_id, prompt=record["prompt"], headers=headers)
 
 
-def _prompt(text: str, headers: dict[str, str] | None = None) -> str:
+def interface_prompt(text: str, headers: dict[str, str] | None = None) -> str:
     """The prompt as gpucc source; Unstateable when it is not valid Python or still imports
     (a typing name gpucc does not have, such as Tuple)."""
     try:
@@ -70,7 +70,7 @@ def _prompt(text: str, headers: dict[str, str] | None = None) -> str:
     return prompt
 
 
-def _stub(prompt: str, entry: str) -> ast.FunctionDef:
+def entry_stub(prompt: str, entry: str) -> ast.FunctionDef:
     functions = [n for n in ast.parse(prompt).body if isinstance(n, ast.FunctionDef) and n.name == entry]
     if not functions:
         raise Unstateable(f"bad problem: the prompt defines no function {entry!r} (its entry_point)")
@@ -82,15 +82,24 @@ def _stub(prompt: str, entry: str) -> ast.FunctionDef:
 
 def _inferred_header(stub: ast.FunctionDef, checks) -> str:
     """`stub`'s typed header, its missing types inferred from the literals of `checks`."""
-    args = stub.args.posonlyargs + stub.args.args
-    params = [a.arg for a in args]
-    given = [None if a.annotation is None else ast.unparse(a.annotation) for a in args]
     try:
-        types, returns = infer(evidence(checks, params), given, stub.returns and ast.unparse(stub.returns))
+        return typed_header(stub, evidence(checks, param_names(stub)))
     except CannotInfer as e:
         raise Unstateable(f"the prompt does not type {stub.name} and its tests do not say the types: {e}") from None
-    return f"def {stub.name}({', '.join(f'{p}: {t}' for p, t in zip(params, types))}) -> {returns}:"
 
 
-def _is_docstring(stmt: ast.stmt) -> bool:
+def param_names(stub: ast.FunctionDef) -> list[str]:
+    return [a.arg for a in stub.args.posonlyargs + stub.args.args]
+
+
+def typed_header(stub: ast.FunctionDef, found: Evidence) -> str:
+    """`stub`'s header with its missing types inferred from the literals in `found`
+    (CannotInfer when they do not say them)."""
+    args = stub.args.posonlyargs + stub.args.args
+    given = [None if a.annotation is None else ast.unparse(a.annotation) for a in args]
+    types, returns = infer(found, given, stub.returns and ast.unparse(stub.returns))
+    return f"def {stub.name}({', '.join(f'{p}: {t}' for p, t in zip(param_names(stub), types))}) -> {returns}:"
+
+
+def is_docstring(stmt: ast.stmt) -> bool:
     return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)

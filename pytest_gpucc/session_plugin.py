@@ -77,6 +77,13 @@ class SessionPlugin:
             results.info.update(input_errors=self.input_messages, unknown_tasks=self.unknown_tasks)
         return results
 
+    def collected_tasks(self) -> set[str]:
+        """The tasks this process collected a suite for, and a problem file's tasks (known on
+        every process; the xdist controller collects no suite files): the tasks of the
+        candidates that were deselected are among them."""
+        tasks = {e.task for e in self.batch.entries.values()}
+        return tasks | set(self.problems.by_task()) if self.problems is not None else tasks
+
     # -- collection ------------------------------------------------------------------------
 
     def is_suite(self, path: Path) -> bool:
@@ -174,7 +181,8 @@ class SessionPlugin:
             terminalreporter.write_line(line, **markup)
         for line in self.input_messages:
             terminalreporter.write_line(f"gpucc: {line}", yellow=True)
-        unmatched = [] if self.problems else unmatched_task_ids(self.samples, {s.task for s in results.summaries})
+        tasks = {s.task for s in results.summaries} | self.collected_tasks()
+        unmatched = [] if self.problems else unmatched_task_ids(self.samples, tasks)
         if unmatched:
             terminalreporter.write_line(f"samples whose task_id matches no collected suite: {', '.join(unmatched)}")
 

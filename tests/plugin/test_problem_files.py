@@ -141,6 +141,20 @@ def test_bad_problem_lines_are_named_and_the_rest_runs(gpucc):
     assert [r["result"] for r in results(gpucc)] == [ours(s) for s in SAMPLES[:2]]
 
 
+def test_a_problem_whose_samples_are_all_deselected_says_so(gpucc):
+    """-k deselecting every sample of a problem: its records were not selected; the problem was
+    collected (not "no collected suite has task ...")."""
+    write_inputs(gpucc, [s for s in SAMPLES if s[0] in ("HumanEval/2", "HumanEval/13")])
+    result, _ = run(gpucc, "--gpucc-problems=problems.jsonl", "--gpucc-samples=samples.jsonl", "-k", "not 13")
+    assert result.ret == 0
+    assert result.parseoutcomes() == {"passed": 2, "rejected": 2, "deselected": 3}
+    by_task = {}
+    for r in results(gpucc):
+        by_task.setdefault(r["task_id"], set()).add(r["result"])
+    assert by_task["HumanEval/13"] == {"not run: its candidate was not selected"}
+    assert "not run: its candidate was not selected" not in by_task["HumanEval/2"]
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
