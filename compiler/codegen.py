@@ -22,7 +22,8 @@ from __future__ import annotations
 from numba.extending import register_jitable
 
 from gpucc.compiler.arrays import ERR_CODE
-from gpucc.compiler.codegen_expr import emit_branch, emit_expr
+from gpucc.compiler.codegen_branch import emit_branch
+from gpucc.compiler.codegen_expr import emit_expr
 from gpucc.compiler.emit import (
     BIN_OPCODES,
     CG_DEPTH,
