@@ -2,9 +2,10 @@
 of phase 4, see compiler/codegen.py, whose statement walk calls these handlers).
 
 Loops test at the bottom, one jump per iteration: `JUMP test; top: body; test: cond;
-JUMP_IF_TRUE top`.  A `for` loop's test is FOR_LOOP (FOR_RANGE or FOR_LIST; JUMP exit;
-JUMP top where FOR_LOOP's jump field is too small), which pushes the next value and jumps to
-the top, where STORE_VAR takes it.  `while True` has no test: its body ends in JUMP top.
+JUMP_IF_TRUE top`.  A `for` loop over a range tests with FOR_LOOP (FOR_RANGE; JUMP exit;
+JUMP top where FOR_LOOP's jump field is too small), one over a list with FOR_LIST; JUMP
+exit; JUMP top: the next value is pushed and taken by STORE_VAR at the top.  `while True`
+has no test: its body ends in JUMP top.
 A loop's frame on the statement walk keeps the chains of jumps waiting for its exit and its
 test; `break` and `continue` join them (`if c: break` / `continue`, no else: one
 conditional jump).
