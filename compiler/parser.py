@@ -19,6 +19,7 @@ from gpucc.compiler import parser_util as pu
 from gpucc.compiler.arrays import clear_error, fail
 from gpucc.compiler.errors import E_EXPECTED_OP, E_PROGRAM_TOO_LARGE, E_SYNTAX, E_UNSUPPORTED, E_UNSUPPORTED_KEYWORD
 from gpucc.compiler.parser_expr import parse_expr
+from gpucc.compiler.parser_tables import AUGMENTED_OF_OP, AUGMENTED_UNSUPPORTED
 from gpucc.compiler.parser_util import (
     MAX_NESTING,
     S_BLOCK,
@@ -270,38 +271,6 @@ def _for(src, toks, i, tree, st, err):
 
 
 @register_jitable
-def _augop(s):
-    """BIN_* code of an augmented assignment operator, -2 for unsupported ones, -1 for others."""
-    if s == T.OP_PLUS_ASSIGN:
-        return N.BIN_ADD
-    if s == T.OP_MINUS_ASSIGN:
-        return N.BIN_SUB
-    if s == T.OP_STAR_ASSIGN:
-        return N.BIN_MUL
-    if s == T.OP_DSLASH_ASSIGN:
-        return N.BIN_FLOORDIV
-    if s == T.OP_PERCENT_ASSIGN:
-        return N.BIN_MOD
-    if s == T.OP_SLASH_ASSIGN:
-        return N.BIN_DIV
-    if s == T.OP_DSTAR_ASSIGN:
-        return N.BIN_POW
-    if s == T.OP_AMP_ASSIGN:
-        return N.BIN_AND
-    if s == T.OP_VBAR_ASSIGN:
-        return N.BIN_OR
-    if s == T.OP_CARET_ASSIGN:
-        return N.BIN_XOR
-    if s == T.OP_LSHIFT_ASSIGN:
-        return N.BIN_LSHIFT
-    if s == T.OP_RSHIFT_ASSIGN:
-        return N.BIN_RSHIFT
-    if T.OP_PLUS_ASSIGN <= s <= T.OP_CARET_ASSIGN:
-        return -2
-    return -1
-
-
-@register_jitable
 def _simple(toks, i, tree, st, err, k, o, t, e0):
     """A statement node (k, o, t) whose optional value expression starts at token e0 (-1: none),
     ending at NEWLINE.  Returns the next token or -1."""
@@ -321,7 +290,7 @@ def _simple(toks, i, tree, st, err, k, o, t, e0):
         return fail_tok(err, toks, j, j, E_UNSUPPORTED, errors.C_ASSERT_MESSAGE)
     if k == N.N_EXPR_STMT and tk[j] == TK_OP:
         s = tsub[j]
-        a = _augop(s)
+        a = AUGMENTED_OF_OP[s]
         if kind[e] == N.N_SUBSCRIPT and (s == T.OP_ASSIGN or a >= 0):  # xs[i] = v, xs[i] += v
             kind[node] = N.N_SETITEM
             op[node] = -1 if s == T.OP_ASSIGN else a
@@ -331,9 +300,9 @@ def _simple(toks, i, tree, st, err, k, o, t, e0):
             next_[e] = v
             if is_op(toks, j, T.OP_ASSIGN):
                 return fail_tok(err, toks, j, j, E_UNSUPPORTED, errors.C_CHAINED_ASSIGN)
-        elif a == -2:
+        elif a == AUGMENTED_UNSUPPORTED:
             return fail_tok(err, toks, j, j, errors.E_UNSUPPORTED_OPERATOR, s)
-        elif s == T.OP_ASSIGN or s == T.OP_COLON or a != -1:  # f(x) = 1, (a) += 1
+        elif s == T.OP_ASSIGN or s == T.OP_COLON or a >= 0:  # f(x) = 1, (a) += 1
             return fail_tok(err, toks, e0, e0, E_UNSUPPORTED, errors.C_ASSIGN_TARGET)
     return _end_simple(toks, j, err)
 
@@ -394,8 +363,8 @@ def _statement(src, toks, i, tree, st, err):
             if not is_op(toks, a, T.OP_ASSIGN):
                 return fail_tok(err, toks, a, a, E_EXPECTED_OP, T.OP_ASSIGN)
             return _simple(toks, i, tree, st, err, N.N_ASSIGN, t, i, a + 1)
-        a = _augop(s1)
-        if a == -2:
+        a = AUGMENTED_OF_OP[s1]
+        if a == AUGMENTED_UNSUPPORTED:
             return fail_tok(err, toks, i + 1, i + 1, errors.E_UNSUPPORTED_OPERATOR, s1)
         if a >= 0:
             return _simple(toks, i, tree, st, err, N.N_AUGASSIGN, a, i, i + 2)

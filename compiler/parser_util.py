@@ -18,11 +18,20 @@ T = tokens
 TK_NAME, TK_STRING, TK_KEYWORD, TK_OP = T.TK_NAME, T.TK_STRING, T.TK_KEYWORD, T.TK_OP
 MAX_NESTING = limits.MAX_NESTING
 
+# an operator-stack entry: one per pending operator or open bracket (compiler.parser_opstack)
+O_CODE = 0  # the operator's X_* code (compiler.parser_tables)
+O_TOKEN = 1  # its token
+O_NODE = 2  # the node it builds while open (CALL, METHOD, LIST, SUBSCRIPT or SLICE, COMPARE); -1 for the
+#             other operators, whose node is made when they are reduced
+O_LAST = 3  # that node's last child linked so far (argument, element, slice part, CMP_LINK; at first the
+#             object of a METHOD or subscript), -1 before the first
+O_WIDTH = 4
+
 # scratch layout (int32): counters, block stack, operator stack, operand stack
 S_COUNT, S_NOPS, S_NVALS, S_NBLK = 0, 1, 2, 3
 S_BLOCK = 4  # MAX_NESTING entries of 4: block node, last statement, owner node, single-line
-S_OPS = S_BLOCK + 4 * MAX_NESTING  # MAX_NESTING entries of 4: code, token, a, b
-S_VALS = S_OPS + 4 * MAX_NESTING  # MAX_NESTING + 2 operand nodes
+S_OPS = S_BLOCK + 4 * MAX_NESTING  # the operator stack: MAX_NESTING entries of O_WIDTH
+S_VALS = S_OPS + O_WIDTH * MAX_NESTING  # MAX_NESTING + 2 operand nodes
 SCRATCH_SIZE = S_VALS + MAX_NESTING + 2
 
 WORD_INT = np.frombuffer(b"int", dtype=np.uint8)
