@@ -45,12 +45,9 @@ from gpucc.compiler.nodes import (
     N_SLICE,
     N_SUBSCRIPT,
     N_UNARY,
-    UN_INVERT,
     UN_NOT,
 )
 from gpucc.compiler.scope import (
-    B_MAX,
-    B_MIN,
     F_NPARAMS,
     F_PTYPE,
     F_RET,
@@ -64,7 +61,13 @@ from gpucc.compiler.scope import (
     method_code,
 )
 from gpucc.compiler.typerules import (
+    A_LIST_OR_NUMBERS,
+    BUILTIN_ARG,
+    BUILTIN_NARGS,
+    BUILTIN_RULES,
+    METHOD_NARGS,
     binary_type,
+    builtin_arity_ok,
     builtin_type,
     compare_ok,
     converts,
@@ -73,6 +76,7 @@ from gpucc.compiler.typerules import (
     is_list,
     join_lists,
     list_literal_type,
+    unary_type,
 )  # fmt: skip
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE
 
@@ -146,9 +150,8 @@ def _resolve_call(src, toks, tree, types, scope, scratch, n, err):
         b = builtin_code(src, s, e)
         if b < 0 or b >= N_SUPPORTED_BUILTINS:
             return fail(err, E_NOT_CALLABLE_BUILTIN if is_builtin(src, s, e) else E_UNKNOWN_FUNCTION, s, e, 0)
-        want = 2 if b == B_MIN or b == B_MAX else 1
-        if nargs != want and not (want == 2 and nargs > 2) and not (want == 2 and nargs == 1):
-            return fail(err, E_BUILTIN_ARGS, s, e, want * 256 + nargs)
+        if not builtin_arity_ok(b, nargs):
+            return fail(err, E_BUILTIN_ARGS, s, e, BUILTIN_RULES[b, BUILTIN_NARGS] * 256 + nargs)
         tree.op[n] = 1 + b
         return 0
     if nargs != fn[f, F_NPARAMS]:
@@ -226,8 +229,8 @@ def type_expr(root, truth, void_ok, src, toks, tree, types, scope, mask, scratch
             t = T_FLOAT
         elif k == N_UNARY:
             ct = type_[first[n]]
-            t = T_BOOL if op[n] == UN_NOT else (T_FLOAT if ct == T_FLOAT else T_INT)
-            if (op[n] == UN_INVERT and ct == T_FLOAT) or (op[n] != UN_NOT and is_list(ct)):
+            t = unary_type(op[n], ct)
+            if t < 0:
                 return node_fail(err, E_OPERAND_TYPES, toks, tree, n, ct * 16 + ct)
         elif k == N_BINARY:
             lt, rt = type_[first[n]], type_[next_[first[n]]]
@@ -249,8 +252,7 @@ def type_expr(root, truth, void_ok, src, toks, tree, types, scope, mask, scratch
         elif k == N_LIST:
             t = list_literal_type(first, next_, type_, n)
             if t < 0:
-                what = errors.C_LIST_OF_BOOLS if t == -2 else errors.C_NESTED_LISTS
-                return node_fail(err, E_UNSUPPORTED, toks, tree, n, what)
+                return node_fail(err, E_UNSUPPORTED, toks, tree, n, -1 - t)
         elif k == N_SUBSCRIPT or k == N_SLICE:
             ot = type_[first[n]]
             c = next_[first[n]]
@@ -280,7 +282,7 @@ def type_expr(root, truth, void_ok, src, toks, tree, types, scope, mask, scratch
             t = type_[first[n]]
         elif k == N_CALL and op[n] > 0:
             t = builtin_type(op[n] - 1, first, next_, type_, n)
-            if t < 0 and (op[n] - 1 == B_MIN or op[n] - 1 == B_MAX):
+            if t < 0 and BUILTIN_RULES[op[n] - 1, BUILTIN_ARG] == A_LIST_OR_NUMBERS:
                 r = widen_request(tree, types, first[n], scope.widen)
                 if r <= -2:  # an int local among float arguments holds floats too
                     return r
@@ -350,8 +352,8 @@ def _method_type(src, toks, tree, types, scope, n, err):
     while c != -1:
         nargs += 1
         c = next_[c]
-    if nargs != (1 if m == M_APPEND else 0):
-        return fail(err, E_BUILTIN_ARGS, s, e, (1 if m == M_APPEND else 0) * 256 + nargs)
+    if nargs != METHOD_NARGS[m]:
+        return fail(err, E_BUILTIN_ARGS, s, e, METHOD_NARGS[m] * 256 + nargs)
     if not is_list(type_[obj]):
         return fail(err, E_OPERAND_TYPES, s, e, type_[obj] * 16 + type_[obj])
     tree.op[n] = 1 + m
