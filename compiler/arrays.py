@@ -17,7 +17,7 @@ One unit (the launchers build these from per-unit slices, compiler/unit.py runs 
     Output   codegen's output: code (opcode, operand), lines, consts and its state cg
              (compiler/emit.py CG_* columns: instruction and constant counts among them)
     Scratch  working space: parse (the parser's counters and stacks, parser_util layout),
-             walk (the traversal stack of the type checker and codegen, typecheck_expr S_*
+             walk (the traversal stack of the type checker and codegen, typecheck_base S_*
              columns, also the peephole pass's scratch), masks (definite assignment per
              walk row), locs (the local table of the function being checked, scope L_*)
     err      the error record, int32[ERR_WIDTH]: code, byte start, byte end, argument

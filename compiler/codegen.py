@@ -1,20 +1,20 @@
-"""Code generator: checked AST -> VM instructions of one unit (phase 4), statements.
+"""Code generator: checked AST -> VM instructions of one unit (phase 4), the statement walk.
 
 `codegen` is a kernel body (numba subset, no recursion: explicit stacks).  It reads the AST
 with the type checker's annotations (see compiler/typecheck.py) and emits (opcode, operand)
-pairs from vm/opcodes.py, a source line per instruction, the unit's constant pool and per
+pairs of contract/isa.py, a source line per instruction, the unit's constant pool and per
 function its entry (relative to the unit's first instruction) and max operand-stack depth.
-Expressions and conditions are in compiler/codegen_expr.py, the emitter and its jump
-chains in compiler/emit.py.
 
 Functions are laid out in function-table order; import stubs have no code.  Jump operands
-are relative to the function's entry.  Statements after one that cannot continue are not
-emitted.  `if` / `while` conditions are branches (emit_branch); loops test at the bottom,
-one jump per iteration (`JUMP test; top: body; test: cond; JUMP_IF_TRUE top`; a `for`
-loop's test is FOR_LOOP, which pushes the next value and jumps to the top, where STORE_VAR
-takes it); `if c: break` / `continue` (no else) is one conditional jump.  Each function's
-code then goes through the peephole pass (compiler/peephole.py), which fuses
-superinstructions without changing results or costs.
+are relative to the function's entry.  `emit_function` walks a function's statements on an
+explicit stack (Scratch.walk): a short dispatcher calls the handler of the statement's kind,
+which emits what is due at this visit and answers the child block to walk next or DONE.
+Statements after one that cannot continue are not emitted.  The handlers: BLOCK and IF
+here (conditions are branches: compiler/codegen_branch.py), loops, break and continue in
+compiler/codegen_loops.py, the simple statements in compiler/codegen_stmt.py, expressions
+in compiler/codegen_expr.py, the emitter and the instruction choices in compiler/emit.py.
+Each function's code then goes through the peephole pass (compiler/peephole.py), which
+fuses superinstructions without changing results or costs.
 """
 
 from __future__ import annotations
@@ -22,126 +22,102 @@ from __future__ import annotations
 from numba.extending import register_jitable
 
 from gpucc.compiler.arrays import ERR_CODE
-from gpucc.compiler.codegen_expr import emit_branch, emit_expr
-from gpucc.compiler.emit import (
-    BIN_OPCODES,
-    CG_DEPTH,
-    CG_ENTRY,
-    CG_MAXD,
-    CG_NCONST,
-    CG_PC,
-    CG_WIDTH,
-    FLOAT_OPCODES,
-    emit,
-    emit_convert,
-    emit_truth,
-    float_op,
-    patch,
-    patch_to,
-)  # fmt: skip
+from gpucc.compiler.codegen_branch import emit_branch
+from gpucc.compiler.codegen_expr import DONE
+from gpucc.compiler.codegen_loops import (
+    emit_for_list,
+    emit_for_range,
+    emit_loop_branch,
+    emit_loop_jump,
+    emit_while,
+    falls_through,
+)
+from gpucc.compiler.codegen_stmt import (
+    emit_assert,
+    emit_assign,
+    emit_augassign,
+    emit_expr_statement,
+    emit_return,
+    emit_setitem,
+)
+from gpucc.compiler.emit import CG_DEPTH, CG_ENTRY, CG_MAXD, CG_NCONST, CG_PC, CG_WIDTH, emit, patch
 from gpucc.compiler.errors import E_PROGRAM_TOO_LARGE
 from gpucc.compiler.nodes import (
-    CMP_IN,
     N_ASSERT,
     N_ASSIGN,
     N_AUGASSIGN,
     N_BLOCK,
-    N_BOOL,
     N_BREAK,
-    N_COMPARE,
     N_CONTINUE,
     N_EXPR_STMT,
     N_FOR_LIST,
     N_FOR_RANGE,
     N_IF,
-    N_INT,
-    N_METHOD,
     N_RETURN,
     N_SETITEM,
-    N_UNARY,
     N_WHILE,
-    UN_NOT,
 )
 from gpucc.compiler.peephole import optimize
 from gpucc.compiler.scope import F_ENTRY, F_IMPORT, F_MAX_STACK, F_NODE, last_child
-from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE, is_const_true, node_fail
-from gpucc.compiler.typerules import T_EMPTY_LIST
-from gpucc.contract import isa as O
-from gpucc.contract.isa import (
-    ASSERT_CMP,
-    ASSERT_TRUE,
-    FOR_LOOP,
-    FOR_RANGE,
-    JUMP,
-    LOAD_INT,
-    LOAD_VAR,
-    POP_TOP,
-    RANGE_CHECK,
-    RETURN,
-    STORE_VAR,
-)
-from gpucc.contract.jitable import pack_fields, typed_cmp
-from gpucc.contract.valuetypes import T_FLOAT, T_LIST_INT
+from gpucc.compiler.typecheck import S_A, S_B, S_NODE, S_STATE, node_fail
+from gpucc.contract.isa import JUMP, LOAD_INT, RETURN
 
 __all__ = ["CG_NCONST", "CG_PC", "CG_WIDTH", "codegen"]
 
-
-@register_jitable
-def concrete_list(t, other):
-    """t, or for `[]` the other operand's list type (list[int] if both are `[]`)."""
-    if t != T_EMPTY_LIST:
-        return t
-    return other if other != T_EMPTY_LIST else T_LIST_INT
-
-
-@register_jitable
-def _tested_at_bottom(tree, n):
-    """A loop tested at the bottom: `for` and every `while` but `while True`."""
-    k = tree.kind[n]
-    return k == N_FOR_RANGE or k == N_FOR_LIST or (k == N_WHILE and not is_const_true(tree, tree.first[n]))
+# statement frame columns besides S_NODE and S_STATE (the visits so far), by kind (the
+# loops' are codegen_loops.LOOP_*):
+BLOCK_NEXT = S_A  # BLOCK: the statement to emit next (-1: none left)
+BLOCK_LAST = S_B  # BLOCK: the statement emitted last (-1: none yet)
+IF_ELSE = S_A  # IF: the jumps to the else branch
+IF_END = S_B  # IF: the jump past the else branch
 
 
 @register_jitable
-def _loop_chain(tree, stk, j, is_break):
-    """The chain of jumps waiting for loop frame j's exit (break: S_B) or test (continue in
-    a loop tested at the bottom: S_C); -1 for a continue that jumps back to the top."""
-    if is_break:
-        return stk[j, S_B]
-    if _tested_at_bottom(tree, stk[j, S_NODE]):
-        return stk[j, S_C]
-    return -1
+def _block(n, st, top, tree, types, stk):
+    """A block: its statements in order, up to the first that cannot continue."""
+    if st == 0:
+        stk[top, BLOCK_NEXT] = tree.first[n]
+        stk[top, BLOCK_LAST] = -1
+    nxt, last = stk[top, BLOCK_NEXT], stk[top, BLOCK_LAST]
+    if nxt == -1 or (last != -1 and not falls_through(types, last)):
+        return DONE
+    stk[top, BLOCK_LAST] = nxt
+    stk[top, BLOCK_NEXT] = tree.next[nxt]
+    return nxt
 
 
 @register_jitable
-def _join_loop(tree, out, stk, j, is_break, chain):
-    """Give a chain that grew from _loop_chain's back to loop frame j."""
-    if is_break:
-        stk[j, S_B] = chain
-    elif _tested_at_bottom(tree, stk[j, S_NODE]):
-        stk[j, S_C] = chain
-    else:  # the loop top is above: point the jumps at it now
-        patch_to(out, chain, stk[j, S_A] - out.cg[CG_ENTRY])
-
-
-@register_jitable
-def _loop_frame(tree, stk, top):
-    """The walk-stack row of the loop around the statement at row top (-1: none)."""
-    kind = tree.kind
-    j = top - 1
-    while j >= 0 and kind[stk[j, S_NODE]] != N_WHILE and kind[stk[j, S_NODE]] != N_FOR_RANGE and (
-            kind[stk[j, S_NODE]] != N_FOR_LIST):  # fmt: skip
-        j -= 1
-    return j
+def _if(n, st, top, toks, tree, types, out, scratch, err):
+    """if cond: then [else: orelse] (children: cond, then, orelse; an elif is an IF there):
+    the branch to else; then; JUMP end (if then can continue); else: orelse; end:.
+    `if cond: break` / `continue` alone is one conditional jump (codegen_loops)."""
+    kind, next_, stk = tree.kind, tree.next, scratch.walk
+    cond = tree.first[n]
+    then = next_[cond]
+    orelse = next_[then]
+    if st == 0:
+        jump = tree.first[then]
+        if orelse == -1 and jump != -1 and next_[jump] == -1 and (kind[jump] == N_BREAK or kind[jump] == N_CONTINUE):
+            if emit_loop_branch(cond, jump, top, toks, tree, types, out, scratch, err):
+                return DONE
+        stk[top, IF_ELSE] = emit_branch(cond, 0, -1, toks, tree, types, out, scratch, top + 1, err)
+        return then
+    if st == 1:
+        stk[top, IF_END] = -1
+        if orelse != -1 and falls_through(types, then):
+            stk[top, IF_END] = emit(out, JUMP, -1, toks.line[tree.tok[n]])
+        patch(out, stk[top, IF_ELSE])
+        return orelse
+    patch(out, stk[top, IF_END])
+    return DONE
 
 
 @register_jitable
 def emit_function(f, toks, tree, types, out, scratch, err):
-    """Emit one function's body.  Loop frames keep the loop top (S_A, a pc) and the chain
-    of jumps to its exit (S_B); if frames keep their pending jumps in S_A / S_B."""
-    tok, tok_line = tree.tok, toks.line
-    kind, op, first, next_, val = tree.kind, tree.op, tree.first, tree.next, tree.val
-    type_, slot, fn, cg, stk = types.type, types.slot, types.fn, out.cg, scratch.walk
-    body = last_child(tree, fn[f, F_NODE])
+    """Emit one function's body: a walk of its statements, from its block."""
+    kind, stk = tree.kind, scratch.walk
+    node = types.fn[f, F_NODE]
+    body = last_child(tree, node)
     sp = 1
     stk[0, S_NODE] = body
     stk[0, S_STATE] = 0
@@ -151,179 +127,42 @@ def emit_function(f, toks, tree, types, out, scratch, err):
         st = stk[top, S_STATE]
         stk[top, S_STATE] = st + 1
         k = kind[n]
-        line = tok_line[tok[n]]
-        c = first[n]
-        push = -1
-        if k == N_BLOCK:  # S_A: next statement, S_B: previous one
-            if st == 0:
-                stk[top, S_A] = c
-                stk[top, S_B] = -1
-            prev = stk[top, S_B]
-            if stk[top, S_A] != -1 and (prev == -1 or type_[prev] != 0):
-                push = stk[top, S_A]
-                stk[top, S_B] = push
-                stk[top, S_A] = next_[push]
+        nxt = DONE
+        if k == N_BLOCK:
+            nxt = _block(n, st, top, tree, types, stk)
         elif k == N_IF:
-            if st == 0:
-                jump = first[next_[c]]  # `if c: break` / `if c: continue`: one conditional jump
-                j = -1
-                if next_[next_[c]] == -1 and jump != -1 and next_[jump] == -1:
-                    if kind[jump] == N_BREAK or kind[jump] == N_CONTINUE:
-                        j = _loop_frame(tree, stk, top)
-                if j >= 0:
-                    chain = _loop_chain(tree, stk, j, kind[jump] == N_BREAK)
-                    chain = emit_branch(c, 1, chain, toks, tree, types, out, scratch, sp, err)
-                    _join_loop(tree, out, stk, j, kind[jump] == N_BREAK, chain)
-                else:  # S_A: jumps to the else branch
-                    stk[top, S_A] = emit_branch(c, 0, -1, toks, tree, types, out, scratch, sp, err)
-                    push = next_[c]
-            elif st == 1:
-                els = next_[next_[c]]
-                stk[top, S_B] = -1
-                if els != -1 and type_[next_[c]] != 0:
-                    stk[top, S_B] = emit(out, JUMP, -1, line)
-                patch(out, stk[top, S_A])
-                push = els
-            else:
-                patch(out, stk[top, S_B])
-        elif k == N_WHILE or k == N_FOR_RANGE or k == N_FOR_LIST:
-            if st == 0:
-                if k == N_FOR_LIST:  # hidden slots h, h+1 = the list, the index
-                    h = val[n]
-                    emit_expr(c, toks, tree, types, out, scratch, sp, err)
-                    emit(out, STORE_VAR, h, line)
-                    emit(out, LOAD_INT, 0, line)
-                    emit(out, STORE_VAR, h + 1, line)
-                    c = next_[c]
-                    stk[top, S_B] = -1
-                    stk[top, S_C] = emit(out, JUMP, -1, line)
-                    stk[top, S_A] = cg[CG_PC]
-                    cg[CG_DEPTH] += 1  # the test jumps to the top with the element pushed
-                    emit(out, STORE_VAR, slot[n], line)
-                elif k == N_FOR_RANGE:  # hidden slots h, h+1, h+2 = start, stop, step
-                    h = val[n]
-                    nargs = op[n]
-                    step = -1
-                    for a in range(3):  # start, stop, step (range(n): 0, n, 1)
-                        if (a == 0 and nargs == 1) or (a == 2 and nargs < 3):
-                            emit(out, LOAD_INT, a // 2, line)
-                        else:
-                            emit_expr(c, toks, tree, types, out, scratch, sp, err)
-                            step = c
-                            c = next_[c]
-                        emit(out, STORE_VAR, h + a, line)
-                    if nargs == 3 and not _nonzero_literal(tree, step):
-                        emit(out, RANGE_CHECK, h, line)
-                    stk[top, S_B] = -1
-                    stk[top, S_C] = emit(out, JUMP, -1, line)
-                    stk[top, S_A] = cg[CG_PC]
-                    cg[CG_DEPTH] += 1  # the test jumps to the top with the value pushed
-                    emit(out, STORE_VAR, slot[n], line)
-                else:  # S_A: the loop top, S_B: break chain, S_C: jumps to the test
-                    stk[top, S_B] = -1
-                    stk[top, S_C] = -1
-                    if _tested_at_bottom(tree, n):
-                        stk[top, S_C] = emit(out, JUMP, -1, line)
-                    stk[top, S_A] = cg[CG_PC]
-                    c = next_[c]
-                push = c
-            else:
-                loop_top = stk[top, S_A] - cg[CG_ENTRY]
-                if k == N_FOR_LIST:  # FOR_LIST; JUMP exit; JUMP top
-                    patch(out, stk[top, S_C])
-                    emit(out, O.FOR_LIST, val[n], line)
-                    cg[CG_DEPTH] -= 1
-                    stk[top, S_B] = emit(out, JUMP, stk[top, S_B], line)
-                    cg[CG_DEPTH] += 1
-                    emit(out, JUMP, loop_top, line)
-                    cg[CG_DEPTH] -= 1
-                elif k == N_FOR_RANGE:
-                    patch(out, stk[top, S_C])
-                    if loop_top <= 0xFFFF:
-                        emit(out, FOR_LOOP, pack_fields(loop_top, val[n]), line)
-                    else:  # too far for FOR_LOOP's operand: FOR_RANGE; JUMP exit; JUMP top
-                        emit(out, FOR_RANGE, val[n], line)
-                        cg[CG_DEPTH] -= 1
-                        stk[top, S_B] = emit(out, JUMP, stk[top, S_B], line)
-                        cg[CG_DEPTH] += 1
-                        emit(out, JUMP, loop_top, line)
-                    cg[CG_DEPTH] -= 1  # falls through with nothing pushed
-                elif _tested_at_bottom(tree, n):
-                    patch(out, stk[top, S_C])
-                    chain = emit_branch(c, 1, -1, toks, tree, types, out, scratch, sp, err)
-                    patch_to(out, chain, loop_top)
-                elif type_[last_child(tree, n)] != 0:
-                    emit(out, JUMP, loop_top, line)
-                patch(out, stk[top, S_B])
+            nxt = _if(n, st, top, toks, tree, types, out, scratch, err)
+        elif k == N_WHILE:
+            nxt = emit_while(n, st, top, toks, tree, types, out, scratch, err)
+        elif k == N_FOR_RANGE:
+            nxt = emit_for_range(n, st, top, toks, tree, types, out, scratch, err)
+        elif k == N_FOR_LIST:
+            nxt = emit_for_list(n, st, top, toks, tree, types, out, scratch, err)
         elif k == N_BREAK or k == N_CONTINUE:
-            j = _loop_frame(tree, stk, top)
-            chain = _loop_chain(tree, stk, j, k == N_BREAK)
-            chain = emit(out, JUMP, chain, line)
-            _join_loop(tree, out, stk, j, k == N_BREAK, chain)
-        elif k == N_ASSERT and kind[c] == N_COMPARE and next_[next_[first[c]]] == -1 and op[next_[first[c]]] < CMP_IN:
-            link = next_[first[c]]
-            for x in (first[c], first[link]):
-                emit_expr(x, toks, tree, types, out, scratch, sp, err)
-            lt, rt = concrete_list(type_[first[c]], type_[link]), concrete_list(type_[link], type_[first[c]])
-            emit(out, ASSERT_CMP, typed_cmp(op[link], lt, rt), line)
-        elif k == N_SETITEM:  # Python's order.  xs[i] = v: v, xs, i, LIST_SET;
-            sub = c  # xs[i] op= v: xs, i, LIST_GET, v, op, xs, i, LIST_SET (xs and i are pure)
-            v = next_[sub]
-            if op[n] >= 0:
-                emit_expr(sub, toks, tree, types, out, scratch, sp, err)
-            emit_expr(v, toks, tree, types, out, scratch, sp, err)
-            if op[n] >= 0:
-                fl = float_op(op[n], val[n], type_[v])
-                if fl:
-                    emit_convert(out, T_FLOAT, type_[v], line)
-                emit(out, FLOAT_OPCODES[op[n]] if fl else BIN_OPCODES[op[n]], 0, line)
-            else:
-                emit_convert(out, val[n], type_[v], line)
-            for x in (first[sub], next_[first[sub]]):
-                emit_expr(x, toks, tree, types, out, scratch, sp, err)
-            emit(out, O.LIST_SET, 0, line)
-        elif k == N_ASSIGN or k == N_AUGASSIGN or k == N_EXPR_STMT or k == N_ASSERT or k == N_RETURN:
-            if k == N_AUGASSIGN:
-                emit(out, LOAD_VAR, slot[n], line)
-            if c != -1:
-                emit_expr(c, toks, tree, types, out, scratch, sp, err)
-                if k == N_ASSIGN or k == N_RETURN or k == N_AUGASSIGN:  # val: the target's type
-                    emit_convert(out, val[n], type_[c], line)
-                elif k == N_ASSERT:
-                    emit_truth(out, type_[c], line)
-            elif k == N_RETURN:
-                emit(out, LOAD_INT, 0, line)
-            if k == N_AUGASSIGN:
-                fl = float_op(op[n], val[n], type_[c])
-                emit(out, FLOAT_OPCODES[op[n]] if fl else BIN_OPCODES[op[n]], 0, line)
-            if k == N_ASSIGN or k == N_AUGASSIGN:
-                emit(out, STORE_VAR, slot[n], line)
-            elif k == N_EXPR_STMT:
-                if kind[c] != N_METHOD:  # list methods push nothing
-                    emit(out, POP_TOP, 0, line)
-            elif k == N_ASSERT:
-                emit(out, ASSERT_TRUE, 0, line)
-            else:
-                emit(out, RETURN, 0, line)
+            emit_loop_jump(n, top, toks, tree, out, scratch)
+        elif k == N_ASSIGN:
+            emit_assign(n, top, toks, tree, types, out, scratch, err)
+        elif k == N_AUGASSIGN:
+            emit_augassign(n, top, toks, tree, types, out, scratch, err)
+        elif k == N_SETITEM:
+            emit_setitem(n, top, toks, tree, types, out, scratch, err)
+        elif k == N_EXPR_STMT:
+            emit_expr_statement(n, top, toks, tree, types, out, scratch, err)
+        elif k == N_ASSERT:
+            emit_assert(n, top, toks, tree, types, out, scratch, err)
+        elif k == N_RETURN:
+            emit_return(n, top, toks, tree, types, out, scratch, err)
         # PASS, DOCSTRING, ELLIPSIS: nothing
-        if push == -1:
+        if nxt == DONE:
             sp -= 1
         else:
-            stk[sp, S_NODE] = push
+            stk[sp, S_NODE] = nxt
             stk[sp, S_STATE] = 0
             sp += 1
-    if type_[body] != 0:  # a `-> None` function falling off its end
-        emit(out, LOAD_INT, 0, tok_line[tok[fn[f, F_NODE]]])
-        emit(out, RETURN, 0, tok_line[tok[fn[f, F_NODE]]])
-
-
-@register_jitable
-def _nonzero_literal(tree, n):
-    """A range() step known not to be zero (no RANGE_CHECK needed)."""
-    kind = tree.kind
-    if kind[n] == N_UNARY and tree.op[n] != UN_NOT:
-        n = tree.first[n]
-    return (kind[n] == N_INT or kind[n] == N_BOOL) and tree.val[n] != 0
+    if falls_through(types, body):  # a `-> None` function falling off its end
+        line = toks.line[tree.tok[node]]
+        emit(out, LOAD_INT, 0, line)
+        emit(out, RETURN, 0, line)
 
 
 @register_jitable

@@ -1,12 +1,16 @@
 """Emission primitives of the code generator (phase 4), shared by compiler.codegen
 (statements) and compiler.codegen_expr (expressions): the emitter and its jump chains, and
-the instruction choices for conversions, truth tests, comparisons, builtin calls and
-integer constants.
+the instruction choices for operators, conversions, truth tests, comparisons, builtin calls,
+list methods and integer constants.
 
 Kernel bodies (numba subset).  Instructions go to the Output bundle's `code` / `lines` at
 cg[CG_PC] (cg: the codegen state below); emit tracks the operand-stack depth.  Forward jumps
 are emitted with a placeholder operand that chains the jumps waiting for the same label (-1
 ends a chain) and are patched when the label is reached (patch, patch_to).
+
+The operator -> instruction maps are module-level tables (numba reads global arrays as
+constants), built from the instruction names of contract/isa.py; -1 where there is none.
+tests/unit/test_codegen_tables.py checks each against the operators' meanings in the table.
 """
 
 from __future__ import annotations
@@ -17,21 +21,61 @@ from numba.extending import register_jitable
 from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import E_TOO_MANY_CONSTANTS
 from gpucc.compiler.limits import MAX_CONSTS
-from gpucc.compiler.nodes import BIN_DIV, CMP_IN, CMP_NOT_IN
-from gpucc.compiler.scope import B_ABS, B_BOOL, B_FLOAT, B_INT, B_LEN, B_MIN, B_SORTED, B_SUM
+from gpucc.compiler.nodes import BIN_DIV, BIN_NAMES, BOOL_NAMES, CMP_IN, CMP_NOT_IN, UN_NAMES, UN_NOT, UN_POS
+from gpucc.compiler.scope import B_BOOL, BUILTINS, METHODS, N_SUPPORTED_BUILTINS
 from gpucc.compiler.typerules import T_EMPTY_LIST, element_type, is_list
 from gpucc.contract import isa as O
-from gpucc.contract.isa import LOAD_CONST, LOAD_INT, POPS, PUSHES, UNARY_NOT
+from gpucc.contract.isa import ARG_IMM, BINARY_ADD, LOAD_CONST, LOAD_INT, OPERAND_KIND, POPS, PUSHES, UNARY_NOT
 from gpucc.contract.jitable import typed_cmp
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_LIST_FLOAT
 
-# stack effects from the opcode table (CALL's variable pops are applied by the caller)
-# by nodes.BIN_* code: the int instruction and the float one (-1: none; `/` is always float)
-BIN_OPCODES = np.array([O.BINARY_ADD, O.BINARY_SUB, O.BINARY_MUL, O.BINARY_FLOORDIV, O.BINARY_MOD, -1, O.BINARY_POW,
-                        O.BINARY_AND, O.BINARY_OR, O.BINARY_XOR, O.BINARY_LSHIFT, O.BINARY_RSHIFT], dtype=np.int32)
-FLOAT_OPCODES = np.array([O.FLOAT_ADD, O.FLOAT_SUB, O.FLOAT_MUL, O.FLOAT_FLOORDIV, O.FLOAT_MOD, O.FLOAT_DIV,
-                          O.FLOAT_POW, -1, -1, -1, -1, -1], dtype=np.int32)  # fmt: skip
+
+def _opcodes(rows) -> np.ndarray:
+    """int32 table of the named instructions' opcodes (None: -1)."""
+    return np.array([[-1 if name is None else O.BY_NAME[name].number for name in row] for row in rows], dtype=np.int32)
+
+
+# binary operators (nodes.BIN_*): their instructions are BINARY_<word> (ints) and FLOAT_<word>
+# where the set has them (`/` has no int one, the bit operations no float ones)
+_BIN_WORDS = {"+": "ADD", "-": "SUB", "*": "MUL", "//": "FLOORDIV", "%": "MOD", "/": "DIV", "**": "POW",
+              "&": "AND", "|": "OR", "^": "XOR", "<<": "LSHIFT", ">>": "RSHIFT"}  # fmt: skip
+BIN_OPCODES, FLOAT_OPCODES = _opcodes(
+    [[name if name in O.BY_NAME else None for name in (f"{t}_{_BIN_WORDS[b]}" for b in BIN_NAMES)]
+     for t in ("BINARY", "FLOAT")])  # fmt: skip
+# unary operators (nodes.UN_*) on an int or bool, on a float (`not`: after the truth test)
+_UNARY_ROWS = {"-": ("UNARY_NEG", "FLOAT_NEG"), "+": (None, None), "not": ("UNARY_NOT", "UNARY_NOT"),
+               "~": ("UNARY_INVERT", None)}  # fmt: skip
+UNARY_OPCODES, FLOAT_UNARY_OPCODES = _opcodes(zip(*(_UNARY_ROWS[u] for u in UN_NAMES)))
+# comparisons (contract.isa CMP_*) of ints, and the comparison that swaps the operands:
+# a c b == b MIRRORED[c] a
 CMP_OPCODES = np.array(O.CMP_OPCODES, dtype=np.int32)
+MIRRORED = np.array([O.CMP_NAMES.index(m) for m in (">", ">=", "==", "!=", "<", "<=")], dtype=np.int32)
+# `and` / `or` (nodes.BOOL_*): the truth of a left operand that decides the result
+DECIDING_TRUTH = np.array([{"and": 0, "or": 1}[b] for b in BOOL_NAMES], dtype=np.int32)
+# by a truth value (0 / 1): the jump taken on it, and the one that keeps the value when it jumps
+(JUMP_IF, JUMP_IF_OR_POP) = _opcodes([("JUMP_IF_FALSE", "JUMP_IF_TRUE"),
+                                      ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP")])  # fmt: skip
+# builtins (scope.B_*): the instruction applied to the argument, by its class (ON_*); bool()
+# is a truth test (emit_builtin_arg); min / max of numbers fold the arguments pairwise
+ON_NUMBER, ON_FLOAT, ON_LIST = range(3)  # an int or bool, a float, a list
+_BUILTIN_ROWS = {
+    "abs": ("INT_ABS", "FLOAT_ABS", None),
+    "min": (None, None, "LIST_MIN"),
+    "max": (None, None, "LIST_MAX"),
+    "int": (None, "FLOAT_TO_INT", None),
+    "float": ("INT_TO_FLOAT", None, None),
+    "bool": (None, None, None),
+    "len": (None, None, "LIST_LEN"),
+    "sum": (None, None, "LIST_SUM"),
+    "sorted": (None, None, "LIST_SORTED"),
+}
+BUILTIN_OPCODES = _opcodes(_BUILTIN_ROWS[b] for b in BUILTINS[:N_SUPPORTED_BUILTINS])
+# the pairwise fold of min / max of numbers, by the result's type: int, float
+_FOLD_ROWS = {"min": ("INT_MIN2", "FLOAT_MIN2"), "max": ("INT_MAX2", "FLOAT_MAX2")}
+FOLD_OPCODES = _opcodes(_FOLD_ROWS.get(b, (None, None)) for b in BUILTINS[:N_SUPPORTED_BUILTINS])
+# list methods (scope.M_*)
+METHOD_OPCODES = _opcodes([[{"append": "LIST_APPEND", "sort": "LIST_SORT"}[m] for m in METHODS]])[0]
+
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
 # codegen state (int64[CG_WIDTH])
@@ -42,7 +86,8 @@ CG_WIDTH = 5
 @register_jitable
 def emit(out, opc, arg, line):
     """Append one instruction (past capacity only counts: codegen then fails) and track
-    the operand-stack depth.  Returns its pc."""
+    the operand-stack depth (the table's stack effects; the caller applies CALL's and
+    NEW_LIST's variable pops).  Returns its pc."""
     code, cg = out.code, out.cg
     pc = cg[CG_PC]
     if pc < code.shape[0]:
@@ -129,33 +174,59 @@ def emit_compare(out, cmp, lt, rt, line):
 
 
 @register_jitable
+def emit_on(out, opc, t, line):
+    """Emit opc on a value of type t: an IMM operand is then t's float-elements flag (the
+    list instructions of BUILTIN_OPCODES and METHOD_OPCODES), any other operand 0."""
+    emit(out, opc, float_flag(t) if OPERAND_KIND[opc] == ARG_IMM else 0, line)
+
+
+@register_jitable
+def emit_arith(out, bop, lt, rt, line):
+    """Apply binary operator bop (nodes.BIN_*) to a (of type lt) and b (of type rt, on top):
+    a float instruction, b converted to float first, if float_op says so, else an int one."""
+    if float_op(bop, lt, rt):
+        emit_convert(out, T_FLOAT, rt, line)
+        emit(out, FLOAT_OPCODES[bop], 0, line)
+    else:
+        emit(out, BIN_OPCODES[bop], 0, line)
+
+
+@register_jitable
+def emit_unary(out, uop, t, line):
+    """Apply unary operator uop (nodes.UN_*) to the value on top (of type t)."""
+    if uop == UN_NOT:  # `not` of the truth value
+        emit_truth(out, t, line)
+    elif uop == UN_POS and t == T_BOOL:  # +True is 1
+        emit(out, LOAD_INT, 0, line)
+        emit(out, BINARY_ADD, 0, line)
+    opc = FLOAT_UNARY_OPCODES[uop] if t == T_FLOAT else UNARY_OPCODES[uop]
+    if opc >= 0:
+        emit(out, opc, 0, line)
+
+
+@register_jitable
+def value_class(t):
+    """The column (ON_*) of BUILTIN_OPCODES for an argument of type t."""
+    if is_list(t):
+        return ON_LIST
+    return ON_FLOAT if t == T_FLOAT else ON_NUMBER
+
+
+@register_jitable
 def emit_builtin_arg(out, b, i, t, result, line):
-    """What a call of builtin b (scope.B_*) does once its argument i (of type t) is pushed."""
-    if b == B_LEN:
-        emit(out, O.LIST_LEN, 0, line)
-    elif b == B_SUM:
-        emit(out, O.LIST_SUM, float_flag(t), line)
-    elif b == B_SORTED:
-        emit(out, O.LIST_SORTED, float_flag(t), line)
-    elif b == B_BOOL:
-        if is_list(t):
-            emit(out, O.LIST_LEN, 0, line)
-        if t != T_BOOL:
-            emit(out, O.FLOAT_TRUTH if t == T_FLOAT else O.INT_TRUTH, 0, line)
-    elif is_list(t):  # min(xs) / max(xs)
-        emit(out, O.LIST_MIN if b == B_MIN else O.LIST_MAX, float_flag(t), line)
-    elif b == B_ABS:
-        emit(out, O.FLOAT_ABS if t == T_FLOAT else O.INT_ABS, 0, line)
-    elif b == B_INT:
-        if t == T_FLOAT:
-            emit(out, O.FLOAT_TO_INT, 0, line)
-    elif b == B_FLOAT:
-        emit_convert(out, T_FLOAT, t, line)
-    elif i > 0:  # min / max fold left to right, as Python compares
-        if b == B_MIN:
-            emit(out, O.FLOAT_MIN2 if result == T_FLOAT else O.INT_MIN2, 0, line)
-        else:
-            emit(out, O.FLOAT_MAX2 if result == T_FLOAT else O.INT_MAX2, 0, line)
+    """What a call of builtin b (scope.B_*) does once its argument i (of type t) is pushed;
+    result: the call's type."""
+    if b == B_BOOL:  # the truth value (a float's is a bool already, a list's is its length)
+        emit_truth(out, t, line)
+        if t != T_BOOL and t != T_FLOAT:
+            emit(out, O.INT_TRUTH, 0, line)
+        return
+    opc = BUILTIN_OPCODES[b, value_class(t)]
+    fold = FOLD_OPCODES[b, 1 if result == T_FLOAT else 0]
+    if opc >= 0:
+        emit_on(out, opc, t, line)
+    elif i > 0 and fold >= 0:  # min / max fold left to right, as Python compares
+        emit(out, fold, 0, line)
 
 
 @register_jitable

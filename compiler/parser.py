@@ -1,8 +1,8 @@
 """Parser: token arrays -> AST arrays (phase 2 of the compiler).
 
 `parse` is a kernel body (numba subset, allocates nothing, never raises, no recursion):
-statements are parsed with an explicit block stack, expressions by
-compiler.parser_expr.parse_expr.  The output layout is compiler.nodes'.  Node indices
+statements are parsed with an explicit block stack (compound statements here, one-line ones
+by compiler.parser_simple), expressions by compiler.parser_expr.parse_expr.  The output layout is compiler.nodes'.  Node indices
 are NOT in pre-order (an operator node is created after its operands); walk the tree
 through first/next_.  Every construct outside the language is rejected with an error
 code and the byte span of the tokens at fault.
@@ -19,20 +19,26 @@ from gpucc.compiler import parser_util as pu
 from gpucc.compiler.arrays import clear_error, fail
 from gpucc.compiler.errors import E_EXPECTED_OP, E_PROGRAM_TOO_LARGE, E_SYNTAX, E_UNSUPPORTED, E_UNSUPPORTED_KEYWORD
 from gpucc.compiler.parser_expr import parse_expr
+from gpucc.compiler.parser_simple import expression_statement, name_statement, simple_statement, statement_node
 from gpucc.compiler.parser_util import (
+    B_LAST,
+    B_OWNER,
+    B_SINGLE_LINE,
     MAX_NESTING,
-    S_BLOCK,
     S_COUNT,
     S_NBLK,
     WORD_RANGE,
     annotation_type,
     annotation_width,
+    append_statement,
     docstring_end,
     fail_tok,
     is_kw,
     is_op,
     kw_unsupported,
     new_node,
+    push_block,
+    top_block,
     word_is,
 )  # fmt: skip
 
@@ -46,18 +52,6 @@ def scratch_size(n_tokens: int) -> int:
     """Entries of the int32 `stack` scratch array parse() needs (independent of n_tokens:
     nesting is bounded by compiler.limits.MAX_NESTING)."""
     return pu.SCRATCH_SIZE
-
-
-@register_jitable
-def _append(tree, st, node):
-    """Append a statement to the innermost open block."""
-    first, next_ = tree.first, tree.next
-    d = S_BLOCK + 4 * (st[S_NBLK] - 1)
-    if st[d + 1] < 0:
-        first[st[d]] = node
-    else:
-        next_[st[d + 1]] = node
-    st[d + 1] = node
 
 
 @register_jitable
@@ -77,28 +71,8 @@ def _open_body(toks, i, tree, st, err, owner):
     blk = new_node(tree, st, N.N_BLOCK, 0, t, 0)
     if blk < 0:
         return fail_tok(err, toks, t, t, E_PROGRAM_TOO_LARGE, 0), i
-    d = S_BLOCK + 4 * st[S_NBLK]
-    st[d] = blk
-    st[d + 1] = -1
-    st[d + 2] = owner
-    st[d + 3] = single
-    st[S_NBLK] += 1
+    push_block(st, blk, owner, single)
     return blk, (i if single else i + 2)
-
-
-@register_jitable
-def _end_simple(toks, i, err):
-    """A simple statement ends at NEWLINE: returns the token after it, or -1."""
-    tk = toks.kind
-    if tk[i] == TK_NEWLINE:
-        return i + 1
-    if is_op(toks, i, T.OP_SEMI):
-        return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_SEMICOLON)
-    if is_op(toks, i, T.OP_COMMA):
-        return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_TUPLES)
-    if is_op(toks, i, T.OP_ASSIGN):
-        return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_CHAINED_ASSIGN)
-    return fail_tok(err, toks, i, i, errors.E_EXPECTED_NEWLINE, 0)
 
 
 @register_jitable
@@ -201,7 +175,7 @@ def _funcdef(src, toks, i, tree, st, err):
         return fail_tok(err, toks, i + 1, i + 1, errors.E_MISSING_RETURN_ANNOTATION, 0)
     if not is_op(toks, j, T.OP_COLON):
         return fail_tok(err, toks, j, j, E_EXPECTED_OP, T.OP_COLON)
-    _append(tree, st, fn)
+    append_statement(tree, st, fn)
     blk, j = _open_body(toks, j + 1, tree, st, err, fn)
     if blk < 0:
         return -1
@@ -234,7 +208,7 @@ def _for(src, toks, i, tree, st, err):
         if not is_op(toks, j, T.OP_COLON):
             return fail_tok(err, toks, j, j, E_EXPECTED_OP, T.OP_COLON)
         first[node] = e
-        _append(tree, st, node)
+        append_statement(tree, st, node)
         blk, j = _open_body(toks, j + 1, tree, st, err, node)
         next_[e] = blk
         return j if blk >= 0 else -1
@@ -263,143 +237,65 @@ def _for(src, toks, i, tree, st, err):
     if nargs < 1 or nargs > 3 or not is_op(toks, j + 1, T.OP_COLON):
         return fail_tok(err, toks, r, j + 1, E_UNSUPPORTED, errors.C_FOR_NOT_RANGE)
     op[node] = nargs
-    _append(tree, st, node)
+    append_statement(tree, st, node)
     blk, j = _open_body(toks, j + 2, tree, st, err, node)
     next_[last] = blk
     return j if blk >= 0 else -1
 
 
 @register_jitable
-def _augop(s):
-    """BIN_* code of an augmented assignment operator, -2 for unsupported ones, -1 for others."""
-    if s == T.OP_PLUS_ASSIGN:
-        return N.BIN_ADD
-    if s == T.OP_MINUS_ASSIGN:
-        return N.BIN_SUB
-    if s == T.OP_STAR_ASSIGN:
-        return N.BIN_MUL
-    if s == T.OP_DSLASH_ASSIGN:
-        return N.BIN_FLOORDIV
-    if s == T.OP_PERCENT_ASSIGN:
-        return N.BIN_MOD
-    if s == T.OP_SLASH_ASSIGN:
-        return N.BIN_DIV
-    if s == T.OP_DSTAR_ASSIGN:
-        return N.BIN_POW
-    if s == T.OP_AMP_ASSIGN:
-        return N.BIN_AND
-    if s == T.OP_VBAR_ASSIGN:
-        return N.BIN_OR
-    if s == T.OP_CARET_ASSIGN:
-        return N.BIN_XOR
-    if s == T.OP_LSHIFT_ASSIGN:
-        return N.BIN_LSHIFT
-    if s == T.OP_RSHIFT_ASSIGN:
-        return N.BIN_RSHIFT
-    if T.OP_PLUS_ASSIGN <= s <= T.OP_CARET_ASSIGN:
-        return -2
-    return -1
-
-
-@register_jitable
-def _simple(toks, i, tree, st, err, k, o, t, e0):
-    """A statement node (k, o, t) whose optional value expression starts at token e0 (-1: none),
-    ending at NEWLINE.  Returns the next token or -1."""
-    tk, tsub = toks.kind, toks.sub
-    kind, op, first, next_ = tree.kind, tree.op, tree.first, tree.next
-    node = new_node(tree, st, k, o, t, 0)
-    if node < 0:
-        return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0)
-    _append(tree, st, node)
-    if e0 < 0:
-        return _end_simple(toks, i, err)
-    e, j = parse_expr(toks, e0, tree, st, err)
-    if e < 0:
-        return -1
-    first[node] = e
-    if k == N.N_ASSERT and is_op(toks, j, T.OP_COMMA):
-        return fail_tok(err, toks, j, j, E_UNSUPPORTED, errors.C_ASSERT_MESSAGE)
-    if k == N.N_EXPR_STMT and tk[j] == TK_OP:
-        s = tsub[j]
-        a = _augop(s)
-        if kind[e] == N.N_SUBSCRIPT and (s == T.OP_ASSIGN or a >= 0):  # xs[i] = v, xs[i] += v
-            kind[node] = N.N_SETITEM
-            op[node] = -1 if s == T.OP_ASSIGN else a
-            v, j = parse_expr(toks, j + 1, tree, st, err)
-            if v < 0:
-                return -1
-            next_[e] = v
-            if is_op(toks, j, T.OP_ASSIGN):
-                return fail_tok(err, toks, j, j, E_UNSUPPORTED, errors.C_CHAINED_ASSIGN)
-        elif a == -2:
-            return fail_tok(err, toks, j, j, errors.E_UNSUPPORTED_OPERATOR, s)
-        elif s == T.OP_ASSIGN or s == T.OP_COLON or a != -1:  # f(x) = 1, (a) += 1
-            return fail_tok(err, toks, e0, e0, E_UNSUPPORTED, errors.C_ASSIGN_TARGET)
-    return _end_simple(toks, j, err)
+def _keyword_statement(src, toks, i, tree, st, err):
+    """A statement at keyword token i: if, while, for, return, assert, pass, break, continue;
+    an error for def, elif, else and the keywords outside the language; else an expression
+    statement (True, not x, ...).  Returns the next token or -1."""
+    s = toks.sub[i]
+    if s == T.KW_IF or s == T.KW_WHILE or s == T.KW_FOR:
+        if st[top_block(st) + B_SINGLE_LINE] == 1:  # `if a: while b: ...` is not Python either
+            return fail_tok(err, toks, i, i, E_SYNTAX, 0)
+        if s == T.KW_FOR:
+            return _for(src, toks, i, tree, st, err)
+        node = statement_node(toks, i, tree, st, err, N.N_IF if s == T.KW_IF else N.N_WHILE, 0, i)
+        if node < 0:
+            return -1
+        return _header(toks, i + 1, tree, st, err, node)
+    if s == T.KW_RETURN:
+        bare = toks.kind[i + 1] == TK_NEWLINE or is_op(toks, i + 1, T.OP_SEMI)
+        return simple_statement(toks, i + 1, tree, st, err, N.N_RETURN, 0, i, -1 if bare else i + 1)
+    if s == T.KW_ASSERT:
+        return simple_statement(toks, i + 1, tree, st, err, N.N_ASSERT, 0, i, i + 1)
+    if s == T.KW_PASS or s == T.KW_BREAK or s == T.KW_CONTINUE:
+        nk = N.N_PASS if s == T.KW_PASS else (N.N_BREAK if s == T.KW_BREAK else N.N_CONTINUE)
+        return simple_statement(toks, i + 1, tree, st, err, nk, 0, i, -1)
+    if s == T.KW_DEF:
+        return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_NESTED_DEF)
+    if s == T.KW_ELIF or s == T.KW_ELSE:
+        return fail_tok(err, toks, i, i, E_SYNTAX, 0)
+    if kw_unsupported(s) and s != T.KW_AWAIT and s != T.KW_YIELD:
+        return fail_tok(err, toks, i, i, E_UNSUPPORTED_KEYWORD, s)
+    return expression_statement(toks, i, tree, st, err)
 
 
 @register_jitable
 def _statement(src, toks, i, tree, st, err):
     """One statement inside a function body at token i.  Returns the next token or -1."""
-    tk, tsub = toks.kind, toks.sub
+    tk = toks.kind
     k = tk[i]
-    s = tsub[i]
-    single = st[S_BLOCK + 4 * (st[S_NBLK] - 1) + 3] == 1
+    s = toks.sub[i]
     if k == TK_KEYWORD:
-        if s == T.KW_IF or s == T.KW_WHILE or s == T.KW_FOR:
-            if single:  # `if a: while b: ...` is not Python either
-                return fail_tok(err, toks, i, i, E_SYNTAX, 0)
-            if s == T.KW_FOR:
-                return _for(src, toks, i, tree, st, err)
-            node = new_node(tree, st, N.N_IF if s == T.KW_IF else N.N_WHILE, 0, i, 0)
-            if node < 0:
-                return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0)
-            _append(tree, st, node)
-            return _header(toks, i + 1, tree, st, err, node)
-        if s == T.KW_DEF:
-            return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_NESTED_DEF)
-        if s == T.KW_RETURN:
-            bare = tk[i + 1] == TK_NEWLINE or is_op(toks, i + 1, T.OP_SEMI)
-            return _simple(toks, i + 1, tree, st, err, N.N_RETURN, 0, i, -1 if bare else i + 1)
-        if s == T.KW_ASSERT:
-            return _simple(toks, i + 1, tree, st, err, N.N_ASSERT, 0, i, i + 1)
-        if s == T.KW_PASS or s == T.KW_BREAK or s == T.KW_CONTINUE:
-            nk = N.N_PASS if s == T.KW_PASS else (N.N_BREAK if s == T.KW_BREAK else N.N_CONTINUE)
-            return _simple(toks, i + 1, tree, st, err, nk, 0, i, -1)
-        if s == T.KW_ELIF or s == T.KW_ELSE:
-            return fail_tok(err, toks, i, i, E_SYNTAX, 0)
-        if kw_unsupported(s) and s != T.KW_AWAIT and s != T.KW_YIELD:
-            return fail_tok(err, toks, i, i, E_UNSUPPORTED_KEYWORD, s)
-    elif k == TK_OP and s == T.OP_AT:
+        return _keyword_statement(src, toks, i, tree, st, err)
+    if k == TK_NAME:
+        return name_statement(src, toks, i, tree, st, err)
+    if k == TK_OP and s == T.OP_AT:
         return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_DECORATORS)
-    elif k == TK_OP and s == T.OP_ELLIPSIS and tk[i + 1] == TK_NEWLINE:
-        return _simple(toks, i + 1, tree, st, err, N.N_ELLIPSIS, 0, i, -1)
-    elif k == TK_STRING:
+    if k == TK_OP and s == T.OP_ELLIPSIS and tk[i + 1] == TK_NEWLINE:
+        return simple_statement(toks, i + 1, tree, st, err, N.N_ELLIPSIS, 0, i, -1)
+    if k == TK_STRING:
         j = docstring_end(src, toks, i, err)
         if j < 0:
             return -1
         if tk[j] == TK_NEWLINE or is_op(toks, j, T.OP_SEMI):
-            return _simple(toks, j, tree, st, err, N.N_DOCSTRING, 0, i, -1)
-    elif k == TK_NAME and tk[i + 1] == TK_OP:
-        s1 = tsub[i + 1]
-        if s1 == T.OP_ASSIGN:
-            return _simple(toks, i, tree, st, err, N.N_ASSIGN, N.NO_TYPE, i, i + 2)
-        if s1 == T.OP_COLON:
-            t = annotation_type(src, toks, i + 2, err)
-            if t < 0:
-                return -1
-            a = i + 2 + annotation_width(src, toks, i + 2)  # after the annotation
-            if tk[a] == TK_NEWLINE:
-                return fail_tok(err, toks, i, a - 1, E_UNSUPPORTED, errors.C_BARE_ANNOTATION)
-            if not is_op(toks, a, T.OP_ASSIGN):
-                return fail_tok(err, toks, a, a, E_EXPECTED_OP, T.OP_ASSIGN)
-            return _simple(toks, i, tree, st, err, N.N_ASSIGN, t, i, a + 1)
-        a = _augop(s1)
-        if a == -2:
-            return fail_tok(err, toks, i + 1, i + 1, errors.E_UNSUPPORTED_OPERATOR, s1)
-        if a >= 0:
-            return _simple(toks, i, tree, st, err, N.N_AUGASSIGN, a, i, i + 2)
-    return _simple(toks, i, tree, st, err, N.N_EXPR_STMT, 0, i, i)
+            return simple_statement(toks, j, tree, st, err, N.N_DOCSTRING, 0, i, -1)
+    return expression_statement(toks, i, tree, st, err)
 
 
 @register_jitable
@@ -433,11 +329,8 @@ def parse(src, toks, n_tok, tree, stack, err):
     if tree.kind.shape[0] < 1 or n_tok < 1:
         return fail(err, E_PROGRAM_TOO_LARGE, 0, 0, 0)
     new_node(tree, st, N.N_MODULE, 0, 0, 0)
-    st[S_BLOCK] = 0
-    st[S_BLOCK + 1] = -1
-    st[S_BLOCK + 2] = -1
-    st[S_BLOCK + 3] = 0
-    st[S_NBLK] = 1
+    st[S_NBLK] = 0
+    push_block(st, 0, -1, 0)  # the module's
     i = 0
     while True:
         k = tk[i]
@@ -448,8 +341,8 @@ def parse(src, toks, n_tok, tree, stack, err):
         if k == TK_DEDENT:
             if st[S_NBLK] <= 1:
                 return fail_tok(err, toks, i, i, E_SYNTAX, 0)
+            owner = st[top_block(st) + B_OWNER]
             st[S_NBLK] -= 1
-            owner = st[S_BLOCK + 4 * st[S_NBLK] + 2]
             i = _after_block(toks, i + 1, tree, st, err, owner)
             if i < 0:
                 return -1
@@ -464,10 +357,9 @@ def parse(src, toks, n_tok, tree, stack, err):
             i = _statement(src, toks, i, tree, st, err)
         if i < 0:
             return -1
-        d = S_BLOCK + 4 * (st[S_NBLK] - 1)
-        if st[d + 3] == 1 and st[d + 1] >= 0:  # a single-line block ends with its statement
+        d = top_block(st)
+        if st[d + B_SINGLE_LINE] == 1 and st[d + B_LAST] >= 0:  # a single-line block ends with its statement
             st[S_NBLK] -= 1
-            i = _after_block(toks, i, tree, st, err, st[d + 2])
+            i = _after_block(toks, i, tree, st, err, st[d + B_OWNER])
             if i < 0:
                 return -1
-

@@ -1,7 +1,7 @@
-"""Helpers shared by the statement parser (compiler.parser) and the expression parser
-(compiler.parser_expr, compiler.parser_opstack): the scratch-array layout, node allocation,
-error recording, token tests, type annotations and docstrings.  Numba subset: nothing allocates
-or raises.
+"""Helpers shared by the statement parser (compiler.parser, compiler.parser_simple) and the
+expression parser (compiler.parser_expr, compiler.parser_opstack): the scratch-array layout,
+node allocation, the block stack, error recording, token tests, type annotations and
+docstrings.  Numba subset: nothing allocates or raises.
 """
 
 from __future__ import annotations
@@ -18,11 +18,27 @@ T = tokens
 TK_NAME, TK_STRING, TK_KEYWORD, TK_OP = T.TK_NAME, T.TK_STRING, T.TK_KEYWORD, T.TK_OP
 MAX_NESTING = limits.MAX_NESTING
 
+# a block-stack entry: one per open block (compiler.parser)
+B_NODE = 0  # the BLOCK node (the MODULE for the module's entry)
+B_LAST = 1  # its last statement so far, -1 before the first
+B_OWNER = 2  # the statement whose block it is (FUNCDEF, IF, WHILE, FOR_*), -1 for an else block and the module
+B_SINGLE_LINE = 3  # 1 for the block of `if x: stmt`, which ends with its one statement
+B_WIDTH = 4
+
+# an operator-stack entry: one per pending operator or open bracket (compiler.parser_opstack)
+O_CODE = 0  # the operator's X_* code (compiler.parser_tables)
+O_TOKEN = 1  # its token
+O_NODE = 2  # the node it builds while open (CALL, METHOD, LIST, SUBSCRIPT or SLICE, COMPARE); -1 for the
+#             other operators, whose node is made when they are reduced
+O_LAST = 3  # that node's last child linked so far (argument, element, slice part, CMP_LINK; at first the
+#             object of a METHOD or subscript), -1 before the first
+O_WIDTH = 4
+
 # scratch layout (int32): counters, block stack, operator stack, operand stack
-S_COUNT, S_NOPS, S_NVALS, S_NBLK = 0, 1, 2, 3
-S_BLOCK = 4  # MAX_NESTING entries of 4: block node, last statement, owner node, single-line
-S_OPS = S_BLOCK + 4 * MAX_NESTING  # MAX_NESTING entries of 4: code, token, a, b
-S_VALS = S_OPS + 4 * MAX_NESTING  # MAX_NESTING + 2 operand nodes
+S_COUNT, S_NOPS, S_NVALS, S_NBLK = 0, 1, 2, 3  # nodes made; entries on the operator, operand, block stacks
+S_BLOCK = 4  # the block stack: MAX_NESTING entries of B_WIDTH
+S_OPS = S_BLOCK + B_WIDTH * MAX_NESTING  # the operator stack: MAX_NESTING entries of O_WIDTH
+S_VALS = S_OPS + O_WIDTH * MAX_NESTING  # the operand stack: MAX_NESTING + 2 nodes
 SCRATCH_SIZE = S_VALS + MAX_NESTING + 2
 
 WORD_INT = np.frombuffer(b"int", dtype=np.uint8)
@@ -52,6 +68,34 @@ def new_node(tree, st, k, o, t, v):
     tree.val[n] = v
     st[S_COUNT] = n + 1
     return n
+
+
+@register_jitable
+def top_block(st):
+    """Offset in st of the innermost open block's entry (its columns: B_*)."""
+    return S_BLOCK + B_WIDTH * (st[S_NBLK] - 1)
+
+
+@register_jitable
+def push_block(st, blk, owner, single):
+    """Open block node blk of statement `owner` (single: 1 for a single-line block)."""
+    d = S_BLOCK + B_WIDTH * st[S_NBLK]
+    st[d + B_NODE] = blk
+    st[d + B_LAST] = -1
+    st[d + B_OWNER] = owner
+    st[d + B_SINGLE_LINE] = single
+    st[S_NBLK] += 1
+
+
+@register_jitable
+def append_statement(tree, st, node):
+    """Append statement node to the innermost open block."""
+    d = top_block(st)
+    if st[d + B_LAST] < 0:
+        tree.first[st[d + B_NODE]] = node
+    else:
+        tree.next[st[d + B_LAST]] = node
+    st[d + B_LAST] = node
 
 
 @register_jitable

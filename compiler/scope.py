@@ -44,18 +44,19 @@ F_WIDTH = F_PTYPE + MAX_PARAMS
 L_START, L_END, L_TYPE = range(3)  # local-table columns (Scratch.locs: int32[MAX_LOCALS, L_WIDTH])
 L_WIDTH = 3
 
-# Python builtins: the first N_SUPPORTED_BUILTINS may be called (B_* codes); calling any
-# other is E_NOT_CALLABLE_BUILTIN ("not supported yet").
-BUILTINS = (
-    "abs", "min", "max", "int", "float", "bool", "len", "sum", "sorted", "print", "range", "str",
-    "list", "dict", "set", "tuple", "round", "pow", "divmod", "all", "any", "map", "filter",
-    "zip", "enumerate", "reversed", "ord", "chr", "hex", "bin", "oct", "isinstance", "type",
-    "input", "open", "repr", "hash", "id", "iter", "next", "format", "exit", "quit",
+# Python builtins: the supported ones may be called (B_* codes: their index, typing rules in
+# compiler/typerules.py); calling any other is E_NOT_CALLABLE_BUILTIN ("not supported yet").
+SUPPORTED_BUILTINS = ("abs", "min", "max", "int", "float", "bool", "len", "sum", "sorted")
+BUILTINS = SUPPORTED_BUILTINS + (
+    "print", "range", "str", "list", "dict", "set", "tuple", "round", "pow", "divmod", "all",
+    "any", "map", "filter", "zip", "enumerate", "reversed", "ord", "chr", "hex", "bin", "oct",
+    "isinstance", "type", "input", "open", "repr", "hash", "id", "iter", "next", "format", "exit",
+    "quit",
 )  # fmt: skip
 BUILTIN_BYTES, BUILTIN_LENS = _byte_table(BUILTINS)
-B_ABS, B_MIN, B_MAX, B_INT, B_FLOAT, B_BOOL, B_LEN, B_SUM, B_SORTED = range(9)
-N_SUPPORTED_BUILTINS = 9
-# list methods a candidate may call (METHOD nodes: op = 1 + index)
+N_SUPPORTED_BUILTINS = len(SUPPORTED_BUILTINS)
+B_ABS, B_MIN, B_MAX, B_INT, B_FLOAT, B_BOOL, B_LEN, B_SUM, B_SORTED = range(N_SUPPORTED_BUILTINS)
+# list methods a candidate may call (METHOD nodes: op = 1 + index; typing rules in typerules.py)
 METHODS = ("append", "sort")
 M_APPEND, M_SORT = range(len(METHODS))
 METHOD_BYTES, METHOD_LENS = _byte_table(METHODS)

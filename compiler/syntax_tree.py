@@ -77,7 +77,7 @@ def _make_parse_one(fp):
 
 
 _parse_one = _make_parse_one(source_fingerprint(
-    "compiler/parser.py", "compiler/parser_expr.py", "compiler/parser_opstack.py", "compiler/parser_util.py",
+    "compiler/parser*.py",
     "compiler/arrays.py", "compiler/tokens.py", "compiler/nodes.py", "compiler/errors.py", "compiler/limits.py", "contract/isa.py",
     "contract/valuetypes.py", "contract/limits.py",
 ))  # fmt: skip

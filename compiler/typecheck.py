@@ -17,26 +17,24 @@ Types are exact: int and bool never convert implicitly (so results print as CPyt
 except that `and`/`or` of mixed types is accepted where only its truth value is used
 (conditions, operands of `not`).  Definite assignment is a uint64 bitmask per point
 (bit = slot); unreachable points have all bits set.
+
+This module walks a function's statements (`check_function`: blocks, if / loops, break and
+continue keep the masks and reachability); simple statements are typed by the handlers of
+compiler/typecheck_stmt.py, expressions by compiler/typecheck_expr.py.
 """
 
 from __future__ import annotations
 
 from numba.extending import register_jitable
 
-from gpucc.compiler import errors
 from gpucc.compiler.arrays import ERR_CODE, Scope, clear_error, fail
 from gpucc.compiler.errors import (
     E_BREAK_OUTSIDE_LOOP,
     E_MISSING_RETURN,
     E_NESTING_TOO_DEEP,
-    E_NONE_VALUE,
-    E_OPERAND_TYPES,
-    E_RETURN_TYPE,
     E_SYNTAX,
     E_TOO_MANY_LOCALS,
     E_TYPE_MISMATCH,
-    E_UNBOUND,
-    E_UNSUPPORTED,
 )
 from gpucc.compiler.limits import MAX_LOCALS, MAX_NESTING
 from gpucc.compiler.nodes import (
@@ -52,13 +50,10 @@ from gpucc.compiler.nodes import (
     N_FOR_LIST,
     N_FOR_RANGE,
     N_IF,
-    N_NAME,
-    N_NONE,
     N_PASS,
     N_RETURN,
     N_SETITEM,
     N_WHILE,
-    NO_TYPE,
 )
 from gpucc.compiler.scope import (
     F_IMPORT,
@@ -73,12 +68,8 @@ from gpucc.compiler.scope import (
     collect_locals,
     last_child,
 )
-from gpucc.compiler.typecheck_expr import (  # noqa: F401 - S_*, widths, scratch_rows: re-exported (codegen, batch)
+from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_*, WALK_WIDTH, scratch_rows re-exported (codegen, launchers)
     ALL,
-    M_BEFORE,
-    M_JOIN,
-    MASK_WIDTH,
-    ONE,
     S_A,
     S_B,
     S_C,
@@ -87,31 +78,41 @@ from gpucc.compiler.typecheck_expr import (  # noqa: F401 - S_*, widths, scratch
     WALK_WIDTH,
     ZERO,
     bit,
-    calls_in,
     expr_fail,
     is_const_true,
     node_fail,
     scratch_rows,
-    type_expr,
-    widen_or_fail,
 )  # fmt: skip
-from gpucc.compiler.typerules import (
-    T_EMPTY_LIST,
-    binary_type,
-    converts,
-    element_type,
-    is_integral,
-    is_list,
-)  # fmt: skip
-from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_NONE
+from gpucc.compiler.typecheck_expr import type_expr
+from gpucc.compiler.typecheck_stmt import check_assign, check_augassign, check_expression, check_return, check_setitem
+from gpucc.compiler.typerules import element_type, is_integral, is_list
+from gpucc.contract.valuetypes import T_INT, T_LIST_INT, T_NONE
+
+# a statement frame's state (S_STATE): just pushed; its body (then-branch) walked; its else-branch walked
+FRESH, IN_BODY, IN_ELSE = range(3)
+# a BLOCK frame, after S_NODE and S_STATE:
+BLOCK_NEXT = S_A  # the next statement to check
+# an IF / loop frame, after S_NODE and S_STATE (its definite-assignment masks: the masks row
+# of the same index, Scratch.masks: uint64[scratch_rows, MASK_WIDTH]):
+LIVE_AT_JOIN = S_B  # control reaches the join from inside: the then-branch's end; a break
+LIVE_BEFORE = S_C  # control reaches the statement
+MASK_BEFORE = 0  # the mask before the statement (its body starts from it)
+MASK_JOIN = 1  # the AND of the masks where control joins from inside (as LIVE_AT_JOIN)
+MASK_WIDTH = 2
 
 
 @register_jitable
-def _push(walk, sp, n, toks, tree, err):
+def is_loop(k):
+    return k == N_WHILE or k == N_FOR_RANGE or k == N_FOR_LIST
+
+
+@register_jitable
+def push_frame(walk, sp, n, toks, tree, err):
+    """Push a fresh frame for statement n at sp; returns sp + 1, or -1 with err set."""
     if sp >= walk.shape[0]:
         return node_fail(err, E_NESTING_TOO_DEEP, toks, tree, n, MAX_NESTING)
     walk[sp, S_NODE] = n
-    walk[sp, S_STATE] = 0
+    walk[sp, S_STATE] = FRESH
     return sp + 1
 
 
@@ -125,9 +126,7 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, err):
     nloc = collect_locals(src, toks, tree, types, f, scratch, err)
     if nloc < 0:
         return -1
-    kind, op, first, next_, val = tree.kind, tree.op, tree.first, tree.next, tree.val
-    type_, slot, fn = types.type, types.slot, types.fn
-    locs, stk, masks = scratch.locs, scratch.walk, scratch.masks
+    kind, fn, stk = tree.kind, types.fn, scratch.walk
     scope = Scope(nf, nloc, fn[f, F_RET], widen)
     mask = ZERO
     for p in range(fn[f, F_NPARAMS]):
@@ -135,100 +134,33 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, err):
     live = 1
     depth = 0  # for-loop nesting
     max_depth = 0
-    sp = _push(stk, 0, last_child(tree, fn[f, F_NODE]), toks, tree, err)
+    sp = push_frame(stk, 0, last_child(tree, fn[f, F_NODE]), toks, tree, err)
     while sp > 0:
         top = sp - 1
         n = stk[top, S_NODE]
         k = kind[n]
         st = stk[top, S_STATE]
         if k == N_BLOCK:
-            if st == 0:
-                stk[top, S_STATE] = 1
-                stk[top, S_A] = first[n]
-            c = stk[top, S_A]
-            if c == -1:
-                type_[n] = live
-                sp -= 1
-            else:
-                stk[top, S_A] = next_[c]
-                sp = _push(stk, sp, c, toks, tree, err)
-            if sp < 0:
-                return -1
-            continue
-        if k == N_IF or k == N_WHILE or k == N_FOR_RANGE or k == N_FOR_LIST:
-            c = first[n]
-            if st == 0:  # before the body: condition / range arguments / the list
-                if k == N_FOR_RANGE or k == N_FOR_LIST:
-                    et = T_INT  # the loop variable's type (int also where the list failed to check)
-                    for _ in range(op[n] if k == N_FOR_RANGE else 1):
-                        t = type_expr(c, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
-                        if t >= 0 and k == N_FOR_RANGE and not is_integral(t):
-                            t = expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, T_INT * 16 + t)
-                        if t >= 0 and k == N_FOR_LIST:
-                            if is_list(t):
-                                et = element_type(t)
-                            else:
-                                t = expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, T_LIST_INT * 16 + t)
-                        if t <= -2:
-                            return t
-                        c = next_[c]
-                    v = slot[n]
-                    if locs[v, L_TYPE] < 0:
-                        locs[v, L_TYPE] = et
-                    elif locs[v, L_TYPE] != et:
-                        return node_fail(err, E_TYPE_MISMATCH, toks, tree, n, locs[v, L_TYPE] * 16 + et)
-                    val[n] = nloc + 3 * depth
-                    depth += 1
-                    if nloc + 3 * depth > MAX_LOCALS:
-                        return node_fail(err, E_TOO_MANY_LOCALS, toks, tree, n, MAX_LOCALS)
-                    max_depth = max(max_depth, depth)
-                else:
-                    t = type_expr(c, 1, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
-                    if t <= -2:
-                        return t
-                    c = next_[c]
-                masks[top, M_BEFORE] = mask  # before the body
-                masks[top, M_JOIN] = ALL  # AND of the masks at breaks / after the then-branch
-                stk[top, S_B] = 0  # some break (then-branch end) is reachable
-                stk[top, S_C] = live  # live before the statement
-                if k == N_FOR_RANGE or k == N_FOR_LIST:
-                    mask |= bit(slot[n])
-                stk[top, S_STATE] = 1
-                sp = _push(stk, sp, c, toks, tree, err)
-                if sp < 0:
-                    return -1
-                continue
-            if k == N_IF and st == 1:  # then-branch done: the else-branch starts from before
-                els = next_[next_[c]]
-                masks[top, M_JOIN] = mask
-                stk[top, S_B] = live
-                mask = masks[top, M_BEFORE]
-                live = stk[top, S_C]
-                if els != -1:
-                    stk[top, S_STATE] = 2
-                    sp = _push(stk, sp, els, toks, tree, err)
-                    if sp < 0:
-                        return -1
-                    continue
-            if k == N_IF:
-                mask &= masks[top, M_JOIN]
-                live |= stk[top, S_B]
-            elif k == N_WHILE and is_const_true(tree, c):
-                mask = masks[top, M_JOIN]
-                live = stk[top, S_B]
-            else:
-                mask = masks[top, M_BEFORE]
-                live = stk[top, S_C]
-                if k == N_FOR_RANGE or k == N_FOR_LIST:
-                    depth -= 1
-            type_[n] = live
-            sp -= 1
-            continue
-        sp -= 1
-        r, mask, live = check_statement(n, src, toks, tree, types, scope, mask, live, scratch, sp, top, err)
-        if r <= -2:
-            return r
-        type_[n] = live
+            sp = _step_block(n, top, live, toks, tree, types, scratch, err)
+        elif k != N_IF and not is_loop(k):
+            r, mask, live = check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, err)
+            if r <= -2:
+                return r
+            types.type[n] = live
+            sp = top
+        elif st == FRESH:
+            sp, mask, depth = _open_branches(n, top, src, toks, tree, types, scope, mask, live, depth, scratch, err)
+            max_depth = max(max_depth, depth)
+        elif k == N_IF and st == IN_BODY:
+            sp, mask, live = _open_else(n, top, mask, live, toks, tree, scratch, err)
+        else:
+            mask, live = _join_branches(n, top, mask, live, tree, scratch)
+            if k == N_FOR_RANGE or k == N_FOR_LIST:
+                depth -= 1
+            types.type[n] = live
+            sp = top
+        if sp < 0:
+            return sp
     if err[ERR_CODE] != 0:  # the first error: no later statement widened a local that would have saved it
         return -1
     if live and scope.ret != T_NONE:
@@ -238,105 +170,178 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, err):
 
 
 @register_jitable
-def check_statement(n, src, toks, tree, types, scope, mask, live, scratch, sp, top, err):
-    """Check simple statement n -> (r, mask, live): r as check_function returns it; mask /
-    live after the statement."""
-    kind, op, first, next_, val = tree.kind, tree.op, tree.first, tree.next, tree.val
-    type_, slot, locs, stk = types.type, types.slot, scratch.locs, scratch.walk
-    k = kind[n]
-    c = first[n]
-    s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
-    widen = scope.widen
-    if k == N_ASSIGN or k == N_AUGASSIGN:
+def _step_block(n, top, live, toks, tree, types, scratch, err):
+    """BLOCK frame top: push its next statement, or pop it at its end (type[n]: whether
+    control reaches it).  Returns the new stack size, or -1 with err set."""
+    stk = scratch.walk
+    if stk[top, S_STATE] == FRESH:
+        stk[top, S_STATE] = IN_BODY
+        stk[top, BLOCK_NEXT] = tree.first[n]
+    c = stk[top, BLOCK_NEXT]
+    if c == -1:
+        types.type[n] = live
+        return top
+    stk[top, BLOCK_NEXT] = tree.next[c]
+    return push_frame(stk, top + 1, c, toks, tree, err)
+
+
+@register_jitable
+def _open_branches(n, top, src, toks, tree, types, scope, mask, live, depth, scratch, err):
+    """IF / loop frame top, fresh: check its header (the condition, the range arguments or
+    the list: their errors are recorded, the walk goes on), bind a for loop's variable, and
+    push the body.  Returns (sp, mask, depth) for the body: sp the new stack size, or -1 (the
+    walk ends, err set) or a widen request (-2 - v)."""
+    k = tree.kind[n]
+    if k == N_FOR_RANGE:
+        r = _range_header(n, src, toks, tree, types, scope, mask, scratch, top + 1, err)
+    elif k == N_FOR_LIST:
+        r = _list_header(n, src, toks, tree, types, scope, mask, scratch, top + 1, err)
+    else:  # the condition: only its truth is used
+        r = type_expr(tree.first[n], 1, 0, src, toks, tree, types, scope, mask, scratch, top + 1, err)
+    if r <= -2:
+        return r, mask, depth
+    if k == N_FOR_RANGE or k == N_FOR_LIST:
+        if _bind_loop_variable(n, r, depth, toks, tree, types, scope, scratch, err) < 0:
+            return -1, mask, depth
+        depth += 1
+    stk, masks = scratch.walk, scratch.masks
+    masks[top, MASK_BEFORE] = mask
+    masks[top, MASK_JOIN] = ALL
+    stk[top, LIVE_AT_JOIN] = 0
+    stk[top, LIVE_BEFORE] = live
+    if k == N_FOR_RANGE or k == N_FOR_LIST:
+        mask |= bit(types.slot[n])
+    stk[top, S_STATE] = IN_BODY
+    return push_frame(stk, top + 1, body_of(tree, n), toks, tree, err), mask, depth
+
+
+@register_jitable
+def body_of(tree, n):
+    """The body of IF / loop n: the child after its header (the condition, the list, or
+    FOR_RANGE's op[n] range arguments)."""
+    c = tree.first[n]
+    for _ in range(tree.op[n] if tree.kind[n] == N_FOR_RANGE else 1):
+        c = tree.next[c]
+    return c
+
+
+@register_jitable
+def _range_header(n, src, toks, tree, types, scope, mask, scratch, sp, err):
+    """`for x in range(args)`: op[n] integral arguments.  The loop variable's type (int), or
+    a widen request."""
+    c = tree.first[n]
+    for _ in range(tree.op[n]):
         t = type_expr(c, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
-        if t < 0:
-            return t, mask, live
-        v = slot[n]
-        have = locs[v, L_TYPE]
-        if k == N_AUGASSIGN:
-            if (mask & bit(v)) == ZERO or have < 0:
-                return fail(err, E_UNBOUND, s, e, 0), mask, live
-            if is_list(have):
-                return fail(err, E_UNSUPPORTED, s, e, errors.C_LIST_AUGASSIGN), mask, live
-            r = binary_type(op[n], have, t)
-            if r < 0:
-                return fail(err, E_OPERAND_TYPES, s, e, have * 16 + t), mask, live
-            if r == T_FLOAT and have == T_INT and (widen & bit(v)) == ZERO:
-                return -2 - v, mask, live  # x holds floats too: check again with x a float
-            if r != have:
-                return fail(err, E_TYPE_MISMATCH, s, e, have * 16 + r), mask, live
-        else:
-            want = op[n]
-            if want == T_NONE:
-                return fail(err, E_NONE_VALUE, s, e, 0), mask, live
-            if want != NO_TYPE and have >= 0 and want != have:
-                return fail(err, E_TYPE_MISMATCH, s, e, have * 16 + want), mask, live
-            if have < 0:
-                have = t if want == NO_TYPE else want
-                if have == T_EMPTY_LIST:  # `xs = []`: a list of ints unless floats go in
-                    have = T_LIST_FLOAT if (widen & bit(v)) != ZERO else T_LIST_INT
-                elif have == T_INT and want == NO_TYPE and (widen & bit(v)) != ZERO:
-                    have = T_FLOAT
-                locs[v, L_TYPE] = have
-            if t == T_FLOAT and have == T_INT and want == NO_TYPE and (widen & bit(v)) == ZERO:
-                return -2 - v, mask, live
-            if not converts(have, t):
-                return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, have * 16 + t), mask, live
-            mask |= bit(v)
-        val[n] = have  # codegen converts an int value stored into a float
-    elif k == N_SETITEM:  # children: SUBSCRIPT(obj, index), value
-        et = type_expr(c, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
-        if et < 0:
-            return et, mask, live
-        v = next_[c]
-        vt = type_expr(v, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
-        if vt < 0:
-            return vt, mask, live
-        if op[n] >= 0:  # xs[i] op= v evaluates xs and i twice: they must be pure
-            if kind[first[c]] != N_NAME or calls_in(tree, next_[first[c]], scratch, sp):
-                return fail(err, E_UNSUPPORTED, s, e, errors.C_SUBSCRIPT_AUGASSIGN), mask, live
-            vt = binary_type(op[n], et, vt)
-            if vt < 0:
-                return fail(err, E_OPERAND_TYPES, s, e, et * 16 + type_[v]), mask, live
-        if not converts(et, vt):
-            return widen_or_fail(toks, tree, types, widen, first[c], et, vt, v, err), mask, live
-        val[n] = et
+        if t <= -2:
+            return t
+        if t >= 0 and not is_integral(t):
+            expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, T_INT * 16 + t)
+        c = tree.next[c]
+    return T_INT
+
+
+@register_jitable
+def _list_header(n, src, toks, tree, types, scope, mask, scratch, sp, err):
+    """`for x in xs`: a list.  The loop variable's type (the element type; int where xs
+    failed to check), or a widen request."""
+    c = tree.first[n]
+    t = type_expr(c, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
+    if t <= -2:
+        return t
+    if t >= 0 and is_list(t):
+        return element_type(t)
+    if t >= 0:
+        expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, T_LIST_INT * 16 + t)
+    return T_INT
+
+
+@register_jitable
+def _bind_loop_variable(n, et, depth, toks, tree, types, scope, scratch, err):
+    """For loop n at for-loop nesting depth: its variable gets (or has) type et; its 3
+    hidden slots come after the named locals (val[n]: the first).  Returns 0, or -1 with err
+    set (the walk ends)."""
+    locs, v = scratch.locs, types.slot[n]
+    if locs[v, L_TYPE] < 0:
+        locs[v, L_TYPE] = et
+    elif locs[v, L_TYPE] != et:
+        return node_fail(err, E_TYPE_MISMATCH, toks, tree, n, locs[v, L_TYPE] * 16 + et)
+    tree.val[n] = scope.nloc + 3 * depth
+    if scope.nloc + 3 * (depth + 1) > MAX_LOCALS:
+        return node_fail(err, E_TOO_MANY_LOCALS, toks, tree, n, MAX_LOCALS)
+    return 0
+
+
+@register_jitable
+def _open_else(n, top, mask, live, toks, tree, scratch, err):
+    """IF frame top, its then-branch walked: that branch's end joins; the else-branch (if
+    any: pushed) starts from before the if.  Returns (sp, mask, live) for the else-branch."""
+    stk, masks = scratch.walk, scratch.masks
+    masks[top, MASK_JOIN] = mask
+    stk[top, LIVE_AT_JOIN] = live
+    stk[top, S_STATE] = IN_ELSE
+    els = tree.next[tree.next[tree.first[n]]]
+    sp = top + 1 if els == -1 else push_frame(stk, top + 1, els, toks, tree, err)
+    return sp, masks[top, MASK_BEFORE], stk[top, LIVE_BEFORE]
+
+
+@register_jitable
+def _join_branches(n, top, mask, live, tree, scratch):
+    """IF / loop frame top, its branches walked: (mask, live) after the statement.  An if
+    joins its two branches; `while True` is left only where it breaks; other loops may run
+    their body no time."""
+    stk, masks = scratch.walk, scratch.masks
+    k = tree.kind[n]
+    if k == N_IF:
+        return mask & masks[top, MASK_JOIN], live | stk[top, LIVE_AT_JOIN]
+    if k == N_WHILE and is_const_true(tree, tree.first[n]):
+        return masks[top, MASK_JOIN], stk[top, LIVE_AT_JOIN]
+    return masks[top, MASK_BEFORE], stk[top, LIVE_BEFORE]
+
+
+@register_jitable
+def check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, err):
+    """Check simple statement n (walk frame top) with its kind's handler -> (r, mask, live):
+    r 0, -1 (its error recorded: the walk goes on) or -2 - v (check again with local v
+    widened); mask / live after the statement."""
+    k = tree.kind[n]
+    r = 0
+    if k == N_ASSIGN:
+        r = check_assign(n, src, toks, tree, types, scope, mask, scratch, top, err)
+    elif k == N_AUGASSIGN:
+        r = check_augassign(n, src, toks, tree, types, scope, mask, scratch, top, err)
+    elif k == N_SETITEM:
+        r = check_setitem(n, src, toks, tree, types, scope, mask, scratch, top, err)
     elif k == N_EXPR_STMT or k == N_ASSERT:
-        t = type_expr(c, 1 if k == N_ASSERT else 0, 1 if k == N_EXPR_STMT else 0, src, toks, tree, types, scope,
-                      mask, scratch, sp, err)  # fmt: skip
-        if t < 0:
-            return t, mask, live
+        r = check_expression(n, src, toks, tree, types, scope, mask, scratch, top, err)
     elif k == N_RETURN:
-        ret = scope.ret
-        t = T_NONE
-        if c != -1 and kind[c] == N_NONE:
-            type_[c] = T_NONE
-        elif c != -1:
-            t = type_expr(c, 0, 1 if ret == T_NONE else 0, src, toks, tree, types, scope, mask, scratch, sp, err)
-            if t < 0:
-                return t, mask, live
-        val[n] = ret
-        if not converts(ret, t):
-            if c != -1:
-                return expr_fail(err, E_RETURN_TYPE, toks, tree, c, ret * 16 + t), mask, live
-            return fail(err, E_RETURN_TYPE, s, e, ret * 16 + t), mask, live
-        mask = ALL
-        live = 0
+        r = check_return(n, src, toks, tree, types, scope, mask, scratch, top, err)
     elif k == N_BREAK or k == N_CONTINUE:
-        j = top - 1
-        while j >= 0 and kind[stk[j, S_NODE]] != N_WHILE and kind[stk[j, S_NODE]] != N_FOR_RANGE and (
-                kind[stk[j, S_NODE]] != N_FOR_LIST):  # fmt: skip
-            j -= 1
-        if j < 0:
-            return fail(err, E_BREAK_OUTSIDE_LOOP, s, e, 0), mask, live
-        if k == N_BREAK:
-            scratch.masks[j, M_JOIN] &= mask
-            stk[j, S_B] |= live
-        mask = ALL
-        live = 0
+        r = _check_loop_exit(n, top, mask, live, toks, tree, scratch, err)
     elif k != N_PASS and k != N_DOCSTRING and k != N_ELLIPSIS:
-        return fail(err, E_SYNTAX, s, e, 0), mask, live
+        r = node_fail(err, E_SYNTAX, toks, tree, n, 0)
+    if r < 0:
+        return r, mask, live
+    if k == N_ASSIGN:
+        return 0, mask | bit(types.slot[n]), live
+    if k == N_RETURN or k == N_BREAK or k == N_CONTINUE:  # no path goes on after it
+        return 0, ALL, 0
     return 0, mask, live
+
+
+@register_jitable
+def _check_loop_exit(n, top, mask, live, toks, tree, scratch, err):
+    """`break` / `continue` (walk frame top) inside a loop; a break joins the loop's exit
+    with its mask and liveness.  Returns 0, or -1 with err set."""
+    kind, stk = tree.kind, scratch.walk
+    j = top - 1
+    while j >= 0 and not is_loop(kind[stk[j, S_NODE]]):
+        j -= 1
+    if j < 0:
+        return node_fail(err, E_BREAK_OUTSIDE_LOOP, toks, tree, n, 0)
+    if kind[n] == N_BREAK:
+        scratch.masks[j, MASK_JOIN] &= mask
+        stk[j, LIVE_AT_JOIN] |= live
+    return 0
 
 
 @register_jitable

@@ -1,29 +1,23 @@
-"""Type checker, expressions: types of expression trees, calls, builtins and list methods
-(a part of phase 3, see compiler/typecheck.py; the rules themselves are compiler/typerules.py).
+"""Type checker, expressions: the types of expression trees (a part of phase 3, see
+compiler/typecheck.py; calls are compiler/typecheck_calls.py, the rules compiler/typerules.py).
 
-Kernel bodies (numba subset, no recursion: explicit stacks on Scratch.walk).
+`type_expr` walks an expression in postorder on the walk stack (no recursion) and types each
+node, its children typed, with the handler of its kind (`node_type` picks it).  Kernel bodies.
 """
 
 from __future__ import annotations
 
-import numpy as np
 from numba.extending import register_jitable
 
-from gpucc.compiler import errors
 from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import (
-    E_BUILTIN_ARGS,
-    E_CALL_ARITY,
     E_NESTING_TOO_DEEP,
     E_NONE_VALUE,
-    E_NOT_A_FUNCTION,
-    E_NOT_CALLABLE_BUILTIN,
     E_OPERAND_TYPES,
     E_SYNTAX,
     E_TYPE_MISMATCH,
     E_UNBOUND,
     E_UNDEFINED_NAME,
-    E_UNKNOWN_FUNCTION,
     E_UNSUPPORTED,
     E_VOID_VALUE,
 )
@@ -45,27 +39,25 @@ from gpucc.compiler.nodes import (
     N_SLICE,
     N_SUBSCRIPT,
     N_UNARY,
-    UN_INVERT,
     UN_NOT,
 )
-from gpucc.compiler.scope import (
-    B_MAX,
-    B_MIN,
-    F_NPARAMS,
-    F_PTYPE,
-    F_RET,
-    L_TYPE,
-    M_APPEND,
-    N_SUPPORTED_BUILTINS,
-    builtin_code,
-    find_function,
-    find_local,
-    is_builtin,
-    method_code,
-)
+from gpucc.compiler.scope import L_TYPE, find_local
+from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_C, S_STATE, is_const_true: codegen's, as before
+    S_A,
+    S_B,
+    S_C,
+    S_NODE,
+    S_STATE,
+    ZERO,
+    bit,
+    expr_fail,
+    is_const_true,
+    node_fail,
+    widen_request,
+)  # fmt: skip
+from gpucc.compiler.typecheck_calls import resolve_call, type_call, type_method
 from gpucc.compiler.typerules import (
     binary_type,
-    builtin_type,
     compare_ok,
     converts,
     element_type,
@@ -73,88 +65,38 @@ from gpucc.compiler.typerules import (
     is_list,
     join_lists,
     list_literal_type,
+    unary_type,
 )  # fmt: skip
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE
 
-ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
-ONE = np.uint64(1)
-ZERO = np.uint64(0)
-
-# the walk stack's columns (Scratch.walk: int32[scratch_rows, WALK_WIDTH]): the node, the
-# visit state, three values whose meaning depends on the walker and the node's kind
-S_NODE, S_STATE, S_A, S_B, S_C = range(5)
-WALK_WIDTH = 5
-# the definite-assignment masks of an if / loop row (Scratch.masks: uint64[scratch_rows,
-# MASK_WIDTH]): before its body, and the AND of the masks where its paths join
-M_BEFORE, M_JOIN = range(2)
-MASK_WIDTH = 2
+# an expression frame (type_expr), after S_NODE:
+X_TRUTH = S_A  # 1: only the node's truth value is used (a condition, the operand of `not`)
+X_CHILD = S_B  # the next child to type; -1 once all are typed
 
 
 @register_jitable
-def scratch_rows(n_nodes):
-    """Rows of the walk stack and the masks (Scratch.walk, Scratch.masks) for n_nodes nodes."""
-    return n_nodes + 8
+def child_truth(tree, n, c, truth):
+    """Whether only the truth value of child c of n is used: the operands of and / or are
+    used as n is; the operand of `not` and the condition of `a if cond else b` for their truth."""
+    k = tree.kind[n]
+    if k == N_BOOLOP:
+        return truth
+    if (k == N_UNARY and tree.op[n] == UN_NOT) or (k == N_IFEXP and c == tree.next[tree.first[n]]):
+        return 1
+    return 0
 
 
 @register_jitable
-def bit(s):
-    return ONE << np.uint64(s)
-
-
-@register_jitable
-def is_const_true(tree, n):
-    """`while True:` / `while 1:` (a loop left only by break or return)."""
-    return (tree.kind[n] == N_BOOL or tree.kind[n] == N_INT) and tree.val[n] != 0
-
-
-@register_jitable
-def expr_start(toks, tree, n):
-    """Byte offset of an expression's leftmost token (where a caret should point)."""
-    kind = tree.kind
-    while kind[n] == N_BINARY or kind[n] == N_BOOLOP or kind[n] == N_COMPARE:
-        n = tree.first[n]
-    return toks.start[tree.tok[n]]
-
-
-@register_jitable
-def expr_fail(err, code, toks, tree, n, arg):
-    """Record error `code` spanning expression n (from its leftmost token); returns -1."""
-    s = expr_start(toks, tree, n)
-    return fail(err, code, s, max(s, toks.end[tree.tok[n]]), arg)
-
-
-@register_jitable
-def node_fail(err, code, toks, tree, n, arg):
-    """Record error `code` spanning node n's token; returns -1."""
-    t = tree.tok[n]
-    return fail(err, code, toks.start[t], toks.end[t], arg)
-
-
-@register_jitable
-def _resolve_call(src, toks, tree, types, scope, scratch, n, err):
-    s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
-    fn, next_ = types.fn, tree.next
-    if find_local(src, scratch.locs, scope.nloc, s, e) >= 0:  # Python would call the local's value
-        return fail(err, E_NOT_A_FUNCTION, s, e, 0)
-    f = find_function(src, fn, scope.nf, s, e)
-    nargs = 0
-    c = tree.first[n]
-    while c != -1:
-        nargs += 1
-        c = next_[c]
-    if f < 0:
-        b = builtin_code(src, s, e)
-        if b < 0 or b >= N_SUPPORTED_BUILTINS:
-            return fail(err, E_NOT_CALLABLE_BUILTIN if is_builtin(src, s, e) else E_UNKNOWN_FUNCTION, s, e, 0)
-        want = 2 if b == B_MIN or b == B_MAX else 1
-        if nargs != want and not (want == 2 and nargs > 2) and not (want == 2 and nargs == 1):
-            return fail(err, E_BUILTIN_ARGS, s, e, want * 256 + nargs)
-        tree.op[n] = 1 + b
-        return 0
-    if nargs != fn[f, F_NPARAMS]:
-        return fail(err, E_CALL_ARITY, s, e, fn[f, F_NPARAMS] * 256 + nargs)
-    types.slot[n] = f
-    return f
+def _open_frame(n, truth, src, toks, tree, types, scope, scratch, sp, err):
+    """Push n's frame at sp, its children to type next; a call's callee is resolved first
+    (compiler/typecheck_calls.py).  Returns sp + 1, or -1 with err set."""
+    stk = scratch.walk
+    stk[sp, S_NODE] = n
+    stk[sp, X_TRUTH] = truth
+    stk[sp, X_CHILD] = tree.first[n]
+    if tree.kind[n] == N_CALL and resolve_call(src, toks, tree, types, scope, scratch, n, err) < 0:
+        return -1
+    return sp + 1
 
 
 @register_jitable
@@ -164,219 +106,168 @@ def type_expr(root, truth, void_ok, src, toks, tree, types, scope, mask, scratch
 
     truth: only its truth value is used; void_ok: root may be a call of a `-> None` function.
     Returns the root's type, -1 with err set, or -2 - v: check the function again with local
-    v widened (see widen_request)."""
-    kind, op, first, next_ = tree.kind, tree.op, tree.first, tree.next
-    type_, slot, fn, locs, stk = types.type, types.slot, types.fn, scratch.locs, scratch.walk
-    sp = sp0
-    stk[sp, S_NODE] = root
-    stk[sp, S_STATE] = 0
-    stk[sp, S_A] = truth
-    sp += 1
+    v widened (see typecheck_base.widen_request)."""
+    next_, type_, stk = tree.next, types.type, scratch.walk
+    sp = _open_frame(root, truth, src, toks, tree, types, scope, scratch, sp0, err)
+    if sp < 0:
+        return -1
     while sp > sp0:
         top = sp - 1
         n = stk[top, S_NODE]
-        k = kind[n]
-        if stk[top, S_STATE] == 0:  # first visit
-            stk[top, S_STATE] = 1
-            stk[top, S_B] = first[n]
-            if k == N_CALL:
-                if _resolve_call(src, toks, tree, types, scope, scratch, n, err) < 0:
-                    return -1
-        c = stk[top, S_B]
+        c = stk[top, X_CHILD]
         if c != -1:  # type the next child first
             if sp >= stk.shape[0]:
                 return node_fail(err, E_NESTING_TOO_DEEP, toks, tree, n, MAX_NESTING)
-            stk[top, S_B] = next_[c]
-            ctx = 0
-            if k == N_BOOLOP:
-                ctx = stk[top, S_A]
-            elif (k == N_UNARY and op[n] == UN_NOT) or (k == N_IFEXP and c == next_[first[n]]):
-                ctx = 1
-            stk[sp, S_NODE] = c
-            stk[sp, S_STATE] = 0
-            stk[sp, S_A] = ctx
-            sp += 1
+            stk[top, X_CHILD] = next_[c]
+            sp = _open_frame(c, child_truth(tree, n, c, stk[top, X_TRUTH]), src, toks, tree, types, scope, scratch,
+                             sp, err)  # fmt: skip
+            if sp < 0:
+                return -1
             continue
-        sp -= 1
-        t = T_INT
-        if k == N_INT:
-            t = T_INT
-        elif k == N_BOOL:
-            t = T_BOOL
-        elif k == N_COMPARE:
-            t = T_BOOL
-            left = first[n]
-            link = next_[left]
-            while link != -1:
-                if not compare_ok(op[link], type_[left], type_[link]):
-                    lt, rt = type_[left], type_[link]
-                    return node_fail(err, E_OPERAND_TYPES, toks, tree, link, lt * 16 + rt)
-                left = first[link]
-                link = next_[link]
-        elif k == N_NAME:
-            s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
-            v = find_local(src, locs, scope.nloc, s, e)
-            if v < 0:
-                return fail(err, E_UNDEFINED_NAME, s, e, 0)
-            if (mask & bit(v)) == ZERO or locs[v, L_TYPE] < 0:
-                return fail(err, E_UNBOUND, s, e, 0)
-            slot[n] = v
-            t = locs[v, L_TYPE]
-        elif k == N_FLOAT:
-            t = T_FLOAT
-        elif k == N_UNARY:
-            ct = type_[first[n]]
-            t = T_BOOL if op[n] == UN_NOT else (T_FLOAT if ct == T_FLOAT else T_INT)
-            if (op[n] == UN_INVERT and ct == T_FLOAT) or (op[n] != UN_NOT and is_list(ct)):
-                return node_fail(err, E_OPERAND_TYPES, toks, tree, n, ct * 16 + ct)
-        elif k == N_BINARY:
-            lt, rt = type_[first[n]], type_[next_[first[n]]]
-            t = binary_type(op[n], lt, rt)
-            if t < 0:
-                return node_fail(err, E_OPERAND_TYPES, toks, tree, n, lt * 16 + rt)
-        elif k == N_IFEXP:
-            bt, ot = type_[first[n]], type_[next_[next_[first[n]]]]
-            t = bt
-            if bt != ot:  # lists join (`[]` takes the other's type); a float and an int or bool give a float
-                if is_list(bt) and is_list(ot):
-                    t = join_lists(bt, ot)
-                elif (bt == T_FLOAT or ot == T_FLOAT) and converts(T_FLOAT, bt) and converts(T_FLOAT, ot):
-                    t = T_FLOAT
-                else:
-                    t = -1
-                if t < 0:
-                    return node_fail(err, E_OPERAND_TYPES, toks, tree, n, bt * 16 + ot)
-        elif k == N_LIST:
-            t = list_literal_type(first, next_, type_, n)
-            if t < 0:
-                what = errors.C_LIST_OF_BOOLS if t == -2 else errors.C_NESTED_LISTS
-                return node_fail(err, E_UNSUPPORTED, toks, tree, n, what)
-        elif k == N_SUBSCRIPT or k == N_SLICE:
-            ot = type_[first[n]]
-            c = next_[first[n]]
-            while c != -1:
-                if not is_integral(type_[c]):
-                    return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, T_INT * 16 + type_[c])
-                c = next_[c]
-            if not is_list(ot):
-                return node_fail(err, E_OPERAND_TYPES, toks, tree, n, ot * 16 + T_INT)
-            t = element_type(ot) if k == N_SUBSCRIPT else ot
-        elif k == N_METHOD:
-            t = _method_type(src, toks, tree, types, scope, n, err)
-            if t < 0:
-                return t
-            if not (void_ok and n == root):
-                return node_fail(err, E_VOID_VALUE, toks, tree, n, 0)
-        elif k == N_BOOLOP:
-            lt, rt = type_[first[n]], type_[next_[first[n]]]
-            if lt == rt:
-                t = lt
-            elif stk[sp, S_A] == 0:
-                r = widen_request(tree, types, first[n], scope.widen)
-                if r <= -2:  # an int local here holds floats too
-                    return r
-                return node_fail(err, E_OPERAND_TYPES, toks, tree, n, lt * 16 + rt)
-        elif k == N_CMP_LINK:
-            t = type_[first[n]]
-        elif k == N_CALL and op[n] > 0:
-            t = builtin_type(op[n] - 1, first, next_, type_, n)
-            if t < 0 and (op[n] - 1 == B_MIN or op[n] - 1 == B_MAX):
-                r = widen_request(tree, types, first[n], scope.widen)
-                if r <= -2:  # an int local among float arguments holds floats too
-                    return r
-            if t < 0:
-                return node_fail(err, E_OPERAND_TYPES, toks, tree, n, -t - 1)
-        elif k == N_CALL:
-            f = slot[n]
-            c = first[n]
-            p = 0
-            while c != -1:
-                if not converts(fn[f, F_PTYPE + p], type_[c]):
-                    return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, fn[f, F_PTYPE + p] * 16 + type_[c])
-                p += 1
-                c = next_[c]
-            t = fn[f, F_RET]
-            if t == T_NONE and not (void_ok and n == root):
-                return node_fail(err, E_VOID_VALUE, toks, tree, n, 0)
-        elif k == N_NONE:
-            return node_fail(err, E_NONE_VALUE, toks, tree, n, 0)
-        else:
-            return node_fail(err, E_SYNTAX, toks, tree, n, 0)
+        sp = top
+        t = node_type(n, stk[top, X_TRUTH], src, toks, tree, types, scope, mask, scratch, err)
+        if t < 0:
+            return t
+        if t == T_NONE and not (void_ok and n == root):  # a list method, a `-> None` function
+            return node_fail(err, E_VOID_VALUE, toks, tree, n, 0)
         type_[n] = t
     return type_[root]
 
 
 @register_jitable
-def widen_request(tree, types, c, widen):
-    """Operands c, next[c], ... mix ints and floats where one type is needed (min, max, the
-    value of and / or): if one is an int local v not widened yet, -2 - v asks for a check
-    with it a float (a local that meets floats holds floats, the numeric tower); else 0."""
-    kind, next_, type_, slot = tree.kind, tree.next, types.type, types.slot
-    has_float = False
-    d = c
-    while d != -1:
-        has_float = has_float or type_[d] == T_FLOAT
-        d = next_[d]
-    while has_float and c != -1:
-        if kind[c] == N_NAME and type_[c] == T_INT and (widen & bit(slot[c])) == ZERO:
-            return -2 - slot[c]
-        c = next_[c]
-    return 0
+def node_type(n, truth, src, toks, tree, types, scope, mask, scratch, err):
+    """The type of expression node n, its children typed (truth: only its truth value is
+    used); -1 with err set, or a widen request (-2 - v)."""
+    k = tree.kind[n]
+    if k == N_INT:
+        return T_INT
+    if k == N_BOOL:
+        return T_BOOL
+    if k == N_COMPARE:
+        return _type_compare(n, toks, tree, types, err)
+    if k == N_NAME:
+        return _type_name(n, src, toks, tree, types, scope, mask, scratch, err)
+    if k == N_FLOAT:
+        return T_FLOAT
+    if k == N_UNARY:
+        return _type_unary(n, toks, tree, types, err)
+    if k == N_BINARY:
+        return _type_binary(n, toks, tree, types, err)
+    if k == N_IFEXP:
+        return _type_ifexp(n, toks, tree, types, err)
+    if k == N_LIST:
+        return _type_list(n, toks, tree, types, err)
+    if k == N_SUBSCRIPT or k == N_SLICE:
+        return _type_subscript(n, toks, tree, types, err)
+    if k == N_METHOD:
+        return type_method(src, toks, tree, types, scope, n, err)
+    if k == N_BOOLOP:
+        return _type_boolop(n, truth, toks, tree, types, scope, err)
+    if k == N_CMP_LINK:  # its operand's (COMPARE checks the pair)
+        return types.type[tree.first[n]]
+    if k == N_CALL:
+        return type_call(toks, tree, types, scope, n, err)
+    return node_fail(err, E_NONE_VALUE if k == N_NONE else E_SYNTAX, toks, tree, n, 0)
 
 
 @register_jitable
-def widen_or_fail(toks, tree, types, widen, obj, et, vt, value, err):
-    """A value of type vt goes into a list obj of element type et that does not take it: if
-    obj is a local list of ints (from `[]`) not widened yet, -2 - its slot asks for a check
-    with it a list of floats; else the type error (-1)."""
-    v = types.slot[obj]
-    if et == T_INT and vt == T_FLOAT and tree.kind[obj] == N_NAME and (widen & bit(v)) == ZERO:
-        return -2 - v
-    return expr_fail(err, E_TYPE_MISMATCH, toks, tree, value, et * 16 + vt)
+def _type_compare(n, toks, tree, types, err):
+    """`a < b <= c`: each link's pair is a comparison gpucc has; a bool."""
+    first, next_, type_ = tree.first, tree.next, types.type
+    left = first[n]
+    link = next_[left]
+    while link != -1:
+        if not compare_ok(tree.op[link], type_[left], type_[link]):
+            return node_fail(err, E_OPERAND_TYPES, toks, tree, link, type_[left] * 16 + type_[link])
+        left = first[link]
+        link = next_[link]
+    return T_BOOL
 
 
 @register_jitable
-def _method_type(src, toks, tree, types, scope, n, err):
-    """Type (None) of the list method call n: xs.append(v), xs.sort(); -1 with err set, or
-    a widen request (widen_or_fail)."""
-    next_, type_ = tree.next, types.type
+def _type_name(n, src, toks, tree, types, scope, mask, scratch, err):
+    """A local, definitely assigned here: its type (slot[n] = its slot)."""
+    locs = scratch.locs
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
-    m = method_code(src, s, e)
-    obj = tree.first[n]
-    if m < 0:
-        return fail(err, E_UNSUPPORTED, s, e, errors.C_METHOD)
-    nargs = 0
-    c = next_[obj]
-    while c != -1:
-        nargs += 1
-        c = next_[c]
-    if nargs != (1 if m == M_APPEND else 0):
-        return fail(err, E_BUILTIN_ARGS, s, e, (1 if m == M_APPEND else 0) * 256 + nargs)
-    if not is_list(type_[obj]):
-        return fail(err, E_OPERAND_TYPES, s, e, type_[obj] * 16 + type_[obj])
-    tree.op[n] = 1 + m
-    if m == M_APPEND:
-        et, v = element_type(type_[obj]), next_[obj]
-        if not converts(et, type_[v]):
-            return widen_or_fail(toks, tree, types, scope.widen, obj, et, type_[v], v, err)
-    return T_NONE
+    v = find_local(src, locs, scope.nloc, s, e)
+    if v < 0:
+        return fail(err, E_UNDEFINED_NAME, s, e, 0)
+    if (mask & bit(v)) == ZERO or locs[v, L_TYPE] < 0:
+        return fail(err, E_UNBOUND, s, e, 0)
+    types.slot[n] = v
+    return locs[v, L_TYPE]
 
 
 @register_jitable
-def calls_in(tree, root, scratch, sp0):
-    """Whether the expression at root calls a function or method (walk stack above sp0)."""
-    kind, first, next_, stk = tree.kind, tree.first, tree.next, scratch.walk
-    sp = sp0
-    stk[sp, S_NODE] = root
-    sp += 1
-    while sp > sp0:
-        sp -= 1
-        n = stk[sp, S_NODE]
-        if kind[n] == N_CALL or kind[n] == N_METHOD:
-            return True
-        c = first[n]
-        while c != -1 and sp < stk.shape[0]:
-            stk[sp, S_NODE] = c
-            sp += 1
-            c = next_[c]
-    return False
+def _type_unary(n, toks, tree, types, err):
+    ct = types.type[tree.first[n]]
+    t = unary_type(tree.op[n], ct)
+    if t < 0:
+        return node_fail(err, E_OPERAND_TYPES, toks, tree, n, ct * 16 + ct)
+    return t
+
+
+@register_jitable
+def _type_binary(n, toks, tree, types, err):
+    lt, rt = types.type[tree.first[n]], types.type[tree.next[tree.first[n]]]
+    t = binary_type(tree.op[n], lt, rt)
+    if t < 0:
+        return node_fail(err, E_OPERAND_TYPES, toks, tree, n, lt * 16 + rt)
+    return t
+
+
+@register_jitable
+def _type_ifexp(n, toks, tree, types, err):
+    """`a if cond else b`: a's and b's type, where they differ the one both join: lists join
+    (`[]` takes the other's type); a float and an int or bool give a float."""
+    first, next_ = tree.first, tree.next
+    bt, ot = types.type[first[n]], types.type[next_[next_[first[n]]]]
+    if bt == ot:
+        return bt
+    t = -1
+    if is_list(bt) and is_list(ot):
+        t = join_lists(bt, ot)
+    elif (bt == T_FLOAT or ot == T_FLOAT) and converts(T_FLOAT, bt) and converts(T_FLOAT, ot):
+        t = T_FLOAT
+    if t < 0:
+        return node_fail(err, E_OPERAND_TYPES, toks, tree, n, bt * 16 + ot)
+    return t
+
+
+@register_jitable
+def _type_list(n, toks, tree, types, err):
+    t = list_literal_type(tree.first, tree.next, types.type, n)
+    if t < 0:
+        return node_fail(err, E_UNSUPPORTED, toks, tree, n, -1 - t)
+    return t
+
+
+@register_jitable
+def _type_subscript(n, toks, tree, types, err):
+    """`xs[i]` (the element type) and `xs[a:b:c]` (the list's type): integral indexes."""
+    first, next_, type_ = tree.first, tree.next, types.type
+    ot = type_[first[n]]
+    c = next_[first[n]]
+    while c != -1:
+        if not is_integral(type_[c]):
+            return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, T_INT * 16 + type_[c])
+        c = next_[c]
+    if not is_list(ot):
+        return node_fail(err, E_OPERAND_TYPES, toks, tree, n, ot * 16 + T_INT)
+    return element_type(ot) if tree.kind[n] == N_SUBSCRIPT else ot
+
+
+@register_jitable
+def _type_boolop(n, truth, toks, tree, types, scope, err):
+    """`a and b`, `a or b`: the operands' type, which must be one unless only the truth value
+    is used (then int, any will do); an int local among float operands is widened."""
+    first, next_ = tree.first, tree.next
+    lt, rt = types.type[first[n]], types.type[next_[first[n]]]
+    if lt == rt:
+        return lt
+    if truth != 0:
+        return T_INT
+    r = widen_request(tree, types, first[n], scope.widen)
+    if r <= -2:  # an int local here holds floats too
+        return r
+    return node_fail(err, E_OPERAND_TYPES, toks, tree, n, lt * 16 + rt)

@@ -1,5 +1,9 @@
 """The type rules of the gpucc language: which operand types an operator, builtin or method
-takes and what it gives (kernel bodies: pure functions of type codes, for compiler/typecheck.py).
+takes and what it gives (kernel bodies: pure functions of type codes, for the type checker).
+
+The rules per operator, builtin and method are tables (module-level arrays, constants to
+numba), one row per code in the order of its source table: nodes.BIN_NAMES / UN_NAMES,
+COMPARE_NAMES, scope.SUPPORTED_BUILTINS / METHODS; a test keeps each equal to its source.
 
 Types are contract.valuetypes codes plus T_EMPTY_LIST, the type of `[]` before its context
 (an annotation, a parameter, the other operand) gives it one; it never reaches the VM.
@@ -8,25 +12,74 @@ Error results are -1 or, where both operand types go into the message, -1 - (lt 
 
 from __future__ import annotations
 
+import numpy as np
 from numba.extending import register_jitable
 
-from gpucc.compiler.nodes import (
-    BIN_ADD,
-    BIN_AND,
-    BIN_DIV,
-    BIN_LSHIFT,
-    BIN_MUL,
-    BIN_OR,
-    BIN_RSHIFT,
-    BIN_XOR,
-    CMP_IN,
-    CMP_NOT_IN,
-)
-from gpucc.compiler.scope import B_ABS, B_BOOL, B_FLOAT, B_INT, B_LEN, B_MAX, B_MIN, B_SORTED, B_SUM
-from gpucc.contract.isa import CMP_EQ, CMP_NE
+from gpucc.compiler.errors import C_LIST_OF_BOOLS, C_NESTED_LISTS
+from gpucc.compiler.nodes import BIN_NAMES, UN_NAMES
+from gpucc.compiler.scope import METHODS, SUPPORTED_BUILTINS
+from gpucc.contract.isa import CMP_NAMES
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT
 
 T_EMPTY_LIST = 15
+
+# what an operand or argument must be (A_*); what the result is: a type code, or a rule R_*
+# on the operand type t
+A_ANY, A_NUMBER, A_INTEGRAL, A_LIST = range(4)
+A_LIST_OR_NUMBERS = 4  # min / max: one list, or numbers all of one type
+R_ARG = -1  # t itself
+R_ELEMENT = -2  # the element type of the list t
+R_NUMERIC = -3  # a float stays a float, an int or bool gives an int (abs, -x)
+
+# binary operators: what they do to numbers (NUM_*) and to lists (LISTS_*)
+NUM_ARITH = 0  # a float if either is one, else an int
+NUM_TRUE_DIV = 1  # a float
+NUM_BITWISE = 2  # ints and bools only: a bool of two bools, else an int
+NUM_SHIFT = 3  # ints and bools only: an int
+LISTS_NONE, LISTS_CONCAT, LISTS_REPEAT = range(3)  # -, list + list, list * int and int * list
+BINARY_NUMBERS, BINARY_LISTS = range(2)  # columns of BINARY_RULES
+_BINARY = {
+    "+": (NUM_ARITH, LISTS_CONCAT), "-": (NUM_ARITH, LISTS_NONE), "*": (NUM_ARITH, LISTS_REPEAT),
+    "//": (NUM_ARITH, LISTS_NONE), "%": (NUM_ARITH, LISTS_NONE), "/": (NUM_TRUE_DIV, LISTS_NONE),
+    "**": (NUM_ARITH, LISTS_NONE), "&": (NUM_BITWISE, LISTS_NONE), "|": (NUM_BITWISE, LISTS_NONE),
+    "^": (NUM_BITWISE, LISTS_NONE), "<<": (NUM_SHIFT, LISTS_NONE), ">>": (NUM_SHIFT, LISTS_NONE),
+}  # fmt: skip
+
+# unary operators: (operand, result)
+UNARY_ARG, UNARY_RESULT = range(2)  # columns of UNARY_RULES
+_UNARY = {"-": (A_NUMBER, R_NUMERIC), "+": (A_NUMBER, R_NUMERIC), "not": (A_ANY, T_BOOL), "~": (A_INTEGRAL, T_INT)}
+
+# comparison operators: contract.isa's six, then nodes.CMP_IN / CMP_NOT_IN
+COMPARE_NAMES = CMP_NAMES + ("in", "not in")
+ORDERING = 0  # numbers with numbers
+EQUALITY = 1  # numbers with numbers, or two lists of one type
+MEMBERSHIP = 2  # a number in a list
+_COMPARE = {"<": ORDERING, "<=": ORDERING, "==": EQUALITY, "!=": EQUALITY, ">": ORDERING, ">=": ORDERING,
+            "in": MEMBERSHIP, "not in": MEMBERSHIP}  # fmt: skip
+
+# supported builtins: (the arguments the message names, the argument, the result)
+BUILTIN_NARGS, BUILTIN_ARG, BUILTIN_RESULT = range(3)  # columns of BUILTIN_RULES
+_BUILTIN = {
+    "abs": (1, A_NUMBER, R_NUMERIC), "min": (2, A_LIST_OR_NUMBERS, R_ARG),
+    "max": (2, A_LIST_OR_NUMBERS, R_ARG), "int": (1, A_NUMBER, T_INT), "float": (1, A_NUMBER, T_FLOAT),
+    "bool": (1, A_ANY, T_BOOL), "len": (1, A_LIST, T_INT), "sum": (1, A_LIST, R_ELEMENT),
+    "sorted": (1, A_LIST, R_ARG),
+}  # fmt: skip
+
+# list methods: how many arguments each takes (it gives None)
+_METHOD_NARGS = {"append": 1, "sort": 0}
+
+
+def rule_table(names, rules):
+    """int32 array of rules[name] for each name, in the order of names (a row or a value each)."""
+    return np.array([rules[name] for name in names], dtype=np.int32)
+
+
+BINARY_RULES = rule_table(BIN_NAMES, _BINARY)
+UNARY_RULES = rule_table(UN_NAMES, _UNARY)
+COMPARE_RULES = rule_table(COMPARE_NAMES, _COMPARE)
+BUILTIN_RULES = rule_table(SUPPORTED_BUILTINS, _BUILTIN)
+METHOD_NARGS = rule_table(METHODS, _METHOD_NARGS)
 
 
 @register_jitable
@@ -61,28 +114,60 @@ def join_lists(a, b):
 
 
 @register_jitable
+def takes(arg, t):
+    """Whether an operand or argument of type t is what arg (A_*) asks for."""
+    if arg == A_NUMBER:
+        return is_number(t)
+    if arg == A_INTEGRAL:
+        return is_integral(t)
+    if arg == A_LIST:
+        return is_list(t)
+    return True
+
+
+@register_jitable
+def result_type(result, t):
+    """The type `result` (a type code, or an R_* rule) gives for an operand or argument of type t."""
+    if result >= 0:
+        return result
+    if result == R_ELEMENT:
+        return element_type(t)
+    if result == R_NUMERIC and t != T_FLOAT:
+        return T_INT
+    return t
+
+
+@register_jitable
 def binary_type(bop, lt, rt):
     """Result type of `lt <bop> rt` (nodes.BIN_* code), or -1 when Python's result type is
     not one gpucc has: an int mixed with a float is a float, bools act as ints except that
     & | ^ of two bools is a bool; list + list, list * int and int * list are lists."""
     if is_list(lt) or is_list(rt):
-        if bop == BIN_ADD and is_list(lt) and is_list(rt):
+        lists = BINARY_RULES[bop, BINARY_LISTS]
+        if lists == LISTS_CONCAT and is_list(lt) and is_list(rt):
             return join_lists(lt, rt)
-        if bop == BIN_MUL and is_list(lt) and is_integral(rt):
+        if lists == LISTS_REPEAT and is_list(lt) and is_integral(rt):
             return lt
-        if bop == BIN_MUL and is_list(rt) and is_integral(lt):
+        if lists == LISTS_REPEAT and is_list(rt) and is_integral(lt):
             return rt
         return -1
+    numbers = BINARY_RULES[bop, BINARY_NUMBERS]
     f = lt == T_FLOAT or rt == T_FLOAT
-    if bop == BIN_AND or bop == BIN_OR or bop == BIN_XOR:
+    if numbers == NUM_BITWISE or numbers == NUM_SHIFT:
         if f:
             return -1
-        return T_BOOL if lt == T_BOOL and rt == T_BOOL else T_INT
-    if bop == BIN_LSHIFT or bop == BIN_RSHIFT:
-        return -1 if f else T_INT
-    if bop == BIN_DIV or f:
+        return T_BOOL if numbers == NUM_BITWISE and lt == T_BOOL and rt == T_BOOL else T_INT
+    if numbers == NUM_TRUE_DIV or f:
         return T_FLOAT
     return T_INT
+
+
+@register_jitable
+def unary_type(uop, t):
+    """Result type of `<uop> t` (nodes.UN_* code), or -1 for an operand it does not take."""
+    if not takes(UNARY_RULES[uop, UNARY_ARG], t):
+        return -1
+    return result_type(UNARY_RULES[uop, UNARY_RESULT], t)
 
 
 @register_jitable
@@ -99,41 +184,41 @@ def converts(want, got):
 def compare_ok(cmp, lt, rt):
     """Whether `lt <cmp> rt` is a comparison gpucc has: numbers with numbers, `x in xs` /
     `not in` of a number in a list, == / != of two lists."""
-    if cmp == CMP_IN or cmp == CMP_NOT_IN:
+    rule = COMPARE_RULES[cmp]
+    if rule == MEMBERSHIP:
         return is_number(lt) and is_list(rt)
     if is_list(lt) or is_list(rt):
-        return (cmp == CMP_EQ or cmp == CMP_NE) and is_list(lt) and is_list(rt) and join_lists(lt, rt) >= 0
+        return rule == EQUALITY and is_list(lt) and is_list(rt) and join_lists(lt, rt) >= 0
     return is_number(lt) and is_number(rt)
 
 
 @register_jitable
+def builtin_arity_ok(b, nargs):
+    """Whether supported builtin b (scope.B_*) takes nargs arguments: as many as the message
+    names; min / max also one list or more than two numbers."""
+    if nargs == BUILTIN_RULES[b, BUILTIN_NARGS]:
+        return True
+    return BUILTIN_RULES[b, BUILTIN_ARG] == A_LIST_OR_NUMBERS and nargs >= 1
+
+
+@register_jitable
 def builtin_type(b, first, next_, type_, n):
-    """Result type of a call of supported builtin b (scope.B_*), or -1 - (lt * 16 + rt) for
+    """Result type of a call n of supported builtin b (scope.B_*), or -1 - (lt * 16 + rt) for
     arguments of types it does not take (min / max: one list, or numbers all of one type)."""
     c = first[n]
     t = type_[c]
-    if b == B_LEN or b == B_SUM or b == B_SORTED:
-        if not is_list(t):
-            return -1 - (t * 16 + t)
-        return T_INT if b == B_LEN else (element_type(t) if b == B_SUM else t)
-    if b == B_BOOL:
-        return T_BOOL
-    if (b == B_MIN or b == B_MAX) and next_[c] == -1:  # min(xs) / max(xs)
-        return element_type(t) if is_list(t) else -1 - (t * 16 + t)
-    if not is_number(t):
+    arg, result = BUILTIN_RULES[b, BUILTIN_ARG], BUILTIN_RULES[b, BUILTIN_RESULT]
+    if arg == A_LIST_OR_NUMBERS and next_[c] == -1:  # min(xs) / max(xs)
+        arg, result = A_LIST, R_ELEMENT
+    if not takes(A_NUMBER if arg == A_LIST_OR_NUMBERS else arg, t):
         return -1 - (t * 16 + t)
-    if b == B_ABS:
-        return T_FLOAT if t == T_FLOAT else T_INT
-    if b == B_INT:
-        return T_INT
-    if b == B_FLOAT:
-        return T_FLOAT
-    c = next_[c]
-    while c != -1:  # min, max of several numbers
-        if type_[c] != t:
-            return -1 - (t * 16 + type_[c])
+    if arg == A_LIST_OR_NUMBERS:
         c = next_[c]
-    return t
+        while c != -1:  # min, max of several numbers
+            if type_[c] != t:
+                return -1 - (t * 16 + type_[c])
+            c = next_[c]
+    return result_type(result, t)
 
 
 @register_jitable
@@ -145,9 +230,9 @@ def list_literal_type(first, next_, type_, n):
     while c != -1:
         e = type_[c]
         if e == T_BOOL:
-            return -2  # lists of bools
+            return -1 - C_LIST_OF_BOOLS
         if not is_number(e):
-            return -3  # lists of lists
+            return -1 - C_NESTED_LISTS
         if e == T_FLOAT or t == T_LIST_FLOAT:
             t = T_LIST_FLOAT
         else:

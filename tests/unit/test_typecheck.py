@@ -181,3 +181,18 @@ def test_function_table():
     assert list(batch.func_param_types[0][:3]) == [1, 2, 0]
     assert list(batch.func_is_import) == [0, 1]
     assert batch.func_entry[1] == batch.code_start[1] - batch.code_start[0]  # stub: no code
+
+
+def test_frame_columns_are_distinct_and_fit_the_walk_stack():
+    from gpucc.compiler import typecheck, typecheck_expr
+    from gpucc.compiler.typecheck_base import S_NODE, S_STATE, WALK_WIDTH
+
+    frames = {
+        "expression": (S_NODE, typecheck_expr.X_TRUTH, typecheck_expr.X_CHILD),
+        "block": (S_NODE, S_STATE, typecheck.BLOCK_NEXT),
+        "if / loop": (S_NODE, S_STATE, typecheck.LIVE_AT_JOIN, typecheck.LIVE_BEFORE),
+    }
+    for name, columns in frames.items():
+        assert len(set(columns)) == len(columns) and max(columns) < WALK_WIDTH, name
+    masks = (typecheck.MASK_BEFORE, typecheck.MASK_JOIN)
+    assert sorted(masks) == list(range(typecheck.MASK_WIDTH))

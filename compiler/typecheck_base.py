@@ -1,0 +1,93 @@
+"""What the parts of the type checker share (kernel bodies): the walk stack's frame layout
+(codegen walks on it too), definite-assignment bits, error spans and widening requests.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba.extending import register_jitable
+
+from gpucc.compiler.arrays import fail
+from gpucc.compiler.errors import E_TYPE_MISMATCH
+from gpucc.compiler.nodes import N_BINARY, N_BOOL, N_BOOLOP, N_COMPARE, N_INT, N_NAME
+from gpucc.contract.valuetypes import T_FLOAT, T_INT
+
+# The walk stack (Scratch.walk: int32[scratch_rows, WALK_WIDTH]) holds a frame per node being
+# walked: the node and its visit state, then three values each walker names per frame kind
+# (typecheck_expr X_*, typecheck BLOCK_* / BRANCH_*; codegen's frames use S_A, S_B, S_C).
+S_NODE, S_STATE, S_A, S_B, S_C = range(5)
+WALK_WIDTH = 5
+
+# definite assignment: a uint64 mask per point, bit v = local slot v is assigned
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
+
+@register_jitable
+def scratch_rows(n_nodes):
+    """Rows of the walk stack and the masks (Scratch.walk, Scratch.masks) for n_nodes nodes."""
+    return n_nodes + 8
+
+
+@register_jitable
+def bit(s):
+    return ONE << np.uint64(s)
+
+
+@register_jitable
+def is_const_true(tree, n):
+    """`while True:` / `while 1:` (a loop left only by break or return)."""
+    return (tree.kind[n] == N_BOOL or tree.kind[n] == N_INT) and tree.val[n] != 0
+
+
+@register_jitable
+def expr_start(toks, tree, n):
+    """Byte offset of an expression's leftmost token (where a caret should point)."""
+    kind = tree.kind
+    while kind[n] == N_BINARY or kind[n] == N_BOOLOP or kind[n] == N_COMPARE:
+        n = tree.first[n]
+    return toks.start[tree.tok[n]]
+
+
+@register_jitable
+def expr_fail(err, code, toks, tree, n, arg):
+    """Record error `code` spanning expression n (from its leftmost token); returns -1."""
+    s = expr_start(toks, tree, n)
+    return fail(err, code, s, max(s, toks.end[tree.tok[n]]), arg)
+
+
+@register_jitable
+def node_fail(err, code, toks, tree, n, arg):
+    """Record error `code` spanning node n's token; returns -1."""
+    t = tree.tok[n]
+    return fail(err, code, toks.start[t], toks.end[t], arg)
+
+
+@register_jitable
+def widen_request(tree, types, c, widen):
+    """Operands c, next[c], ... mix ints and floats where one type is needed (min, max, the
+    value of and / or): if one is an int local v not widened yet, -2 - v asks for a check
+    with it a float (a local that meets floats holds floats, the numeric tower); else 0."""
+    kind, next_, type_, slot = tree.kind, tree.next, types.type, types.slot
+    has_float = False
+    d = c
+    while d != -1:
+        has_float = has_float or type_[d] == T_FLOAT
+        d = next_[d]
+    while has_float and c != -1:
+        if kind[c] == N_NAME and type_[c] == T_INT and (widen & bit(slot[c])) == ZERO:
+            return -2 - slot[c]
+        c = next_[c]
+    return 0
+
+
+@register_jitable
+def widen_or_fail(toks, tree, types, widen, obj, et, vt, value, err):
+    """A value of type vt goes into a list obj of element type et that does not take it: if
+    obj is a local list of ints (from `[]`) not widened yet, -2 - its slot asks for a check
+    with it a list of floats; else the type error (-1)."""
+    v = types.slot[obj]
+    if et == T_INT and vt == T_FLOAT and tree.kind[obj] == N_NAME and (widen & bit(v)) == ZERO:
+        return -2 - v
+    return expr_fail(err, E_TYPE_MISMATCH, toks, tree, value, et * 16 + vt)

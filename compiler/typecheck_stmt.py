@@ -1,0 +1,158 @@
+"""Type checker, simple statements: a handler per kind for the types of assignments,
+expression statements and return (a part of phase 3: compiler/typecheck.py's
+`check_statement` calls them and keeps definite assignment and reachability).  Kernel bodies.
+
+Each handler returns 0, -1 (its error recorded: the walk goes on) or -2 - v (check the
+function again with local v widened), and writes val[n] for codegen where it checks.
+"""
+
+from __future__ import annotations
+
+from numba.extending import register_jitable
+
+from gpucc.compiler import errors
+from gpucc.compiler.errors import (
+    E_NONE_VALUE,
+    E_OPERAND_TYPES,
+    E_RETURN_TYPE,
+    E_TYPE_MISMATCH,
+    E_UNBOUND,
+    E_UNSUPPORTED,
+)
+from gpucc.compiler.nodes import N_ASSERT, N_CALL, N_EXPR_STMT, N_METHOD, N_NAME, N_NONE, NO_TYPE
+from gpucc.compiler.scope import L_TYPE
+from gpucc.compiler.typecheck_base import S_NODE, ZERO, bit, expr_fail, node_fail, widen_or_fail
+from gpucc.compiler.typecheck_expr import type_expr
+from gpucc.compiler.typerules import T_EMPTY_LIST, binary_type, converts, is_list
+from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_NONE
+
+
+@register_jitable
+def check_assign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
+    """`x = value`, `x: T = value`: the first assignment gives the local its type (the
+    annotation, else the value's; `[]` a list of ints, and an int local widened a float),
+    later ones must agree.  val[n] = the local's type (codegen converts an int into a float)."""
+    c = tree.first[n]
+    t = type_expr(c, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
+    if t < 0:
+        return t
+    locs, widen = scratch.locs, scope.widen
+    v = types.slot[n]
+    have = locs[v, L_TYPE]
+    want = tree.op[n]
+    if want == T_NONE:
+        return node_fail(err, E_NONE_VALUE, toks, tree, n, 0)
+    if want != NO_TYPE and have >= 0 and want != have:
+        return node_fail(err, E_TYPE_MISMATCH, toks, tree, n, have * 16 + want)
+    if have < 0:
+        have = t if want == NO_TYPE else want
+        if have == T_EMPTY_LIST:  # `xs = []`: a list of ints unless floats go in
+            have = T_LIST_FLOAT if (widen & bit(v)) != ZERO else T_LIST_INT
+        elif have == T_INT and want == NO_TYPE and (widen & bit(v)) != ZERO:
+            have = T_FLOAT
+        locs[v, L_TYPE] = have
+    if t == T_FLOAT and have == T_INT and want == NO_TYPE and (widen & bit(v)) == ZERO:
+        return -2 - v  # x holds floats too: check again with x a float
+    if not converts(have, t):
+        return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, have * 16 + t)
+    tree.val[n] = have
+    return 0
+
+
+@register_jitable
+def check_augassign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
+    """`x op= value`: x assigned before, a number, and `x op value` of x's type (an int x
+    that gets a float is widened).  val[n] = x's type."""
+    t = type_expr(tree.first[n], 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
+    if t < 0:
+        return t
+    v = types.slot[n]
+    have = scratch.locs[v, L_TYPE]
+    if (mask & bit(v)) == ZERO or have < 0:
+        return node_fail(err, E_UNBOUND, toks, tree, n, 0)
+    if is_list(have):
+        return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_LIST_AUGASSIGN)
+    r = binary_type(tree.op[n], have, t)
+    if r < 0:
+        return node_fail(err, E_OPERAND_TYPES, toks, tree, n, have * 16 + t)
+    if r == T_FLOAT and have == T_INT and (scope.widen & bit(v)) == ZERO:
+        return -2 - v  # x holds floats too: check again with x a float
+    if r != have:
+        return node_fail(err, E_TYPE_MISMATCH, toks, tree, n, have * 16 + r)
+    tree.val[n] = have
+    return 0
+
+
+@register_jitable
+def check_setitem(n, src, toks, tree, types, scope, mask, scratch, sp, err):
+    """`xs[i] = value`, `xs[i] op= value` (children: SUBSCRIPT(xs, i), value): the value goes
+    into the list (a local list of ints that gets a float is widened).  val[n] = the element type."""
+    kind, first, next_ = tree.kind, tree.first, tree.next
+    c = first[n]
+    et = type_expr(c, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
+    if et < 0:
+        return et
+    v = next_[c]
+    vt = type_expr(v, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
+    if vt < 0:
+        return vt
+    if tree.op[n] >= 0:  # xs[i] op= v evaluates xs and i twice: they must be pure
+        if kind[first[c]] != N_NAME or calls_in(tree, next_[first[c]], scratch, sp):
+            return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_SUBSCRIPT_AUGASSIGN)
+        vt = binary_type(tree.op[n], et, vt)
+        if vt < 0:
+            return node_fail(err, E_OPERAND_TYPES, toks, tree, n, et * 16 + types.type[v])
+    if not converts(et, vt):
+        return widen_or_fail(toks, tree, types, scope.widen, first[c], et, vt, v, err)
+    tree.val[n] = et
+    return 0
+
+
+@register_jitable
+def check_expression(n, src, toks, tree, types, scope, mask, scratch, sp, err):
+    """An expression statement (it may call a `-> None` function) or `assert` (its truth)."""
+    k = tree.kind[n]
+    t = type_expr(tree.first[n], 1 if k == N_ASSERT else 0, 1 if k == N_EXPR_STMT else 0, src, toks, tree, types,
+                  scope, mask, scratch, sp, err)  # fmt: skip
+    return min(0, t)
+
+
+@register_jitable
+def check_return(n, src, toks, tree, types, scope, mask, scratch, sp, err):
+    """`return [value]`: the value (None if none) converts to the function's return type;
+    val[n] = the return type."""
+    c = tree.first[n]
+    ret = scope.ret
+    t = T_NONE
+    if c != -1 and tree.kind[c] == N_NONE:
+        types.type[c] = T_NONE
+    elif c != -1:
+        t = type_expr(c, 0, 1 if ret == T_NONE else 0, src, toks, tree, types, scope, mask, scratch, sp, err)
+        if t < 0:
+            return t
+    tree.val[n] = ret
+    if not converts(ret, t):
+        if c != -1:
+            return expr_fail(err, E_RETURN_TYPE, toks, tree, c, ret * 16 + t)
+        return node_fail(err, E_RETURN_TYPE, toks, tree, n, ret * 16 + t)
+    return 0
+
+
+@register_jitable
+def calls_in(tree, root, scratch, sp0):
+    """Whether the expression at root calls a function or method (walk stack above sp0)."""
+    kind, first, next_, stk = tree.kind, tree.first, tree.next, scratch.walk
+    sp = sp0
+    stk[sp, S_NODE] = root
+    sp += 1
+    while sp > sp0:
+        sp -= 1
+        n = stk[sp, S_NODE]
+        if kind[n] == N_CALL or kind[n] == N_METHOD:
+            return True
+        c = first[n]
+        while c != -1 and sp < stk.shape[0]:
+            stk[sp, S_NODE] = c
+            sp += 1
+            c = next_[c]
+    return False

@@ -1,0 +1,79 @@
+"""The code generator's operator -> instruction tables (compiler/emit.py) agree with their
+source tables: each entry is the instruction of contract/isa.py whose meaning is that
+operator (its doc says so), and -1 exactly where the instruction set has none."""
+
+from __future__ import annotations
+
+import operator
+import re
+
+import pytest
+
+from gpucc.compiler import emit, nodes, scope
+from gpucc.contract import isa
+
+
+def _doc(opc: int) -> str:
+    return isa.TABLE[opc].doc
+
+
+def test_binary_operators():
+    no_int, no_float = {"/"}, {"&", "|", "^", "<<", ">>"}  # `/` is always float; no float bit operations
+    for b, sym in enumerate(nodes.BIN_NAMES):
+        for table, kind, missing in ((emit.BIN_OPCODES, "int", no_int), (emit.FLOAT_OPCODES, "float", no_float)):
+            if sym in missing:
+                assert table[b] == -1, (kind, sym)
+            else:
+                assert _doc(table[b]).startswith(f"{kind} a {sym} b"), (kind, sym, isa.TABLE[table[b]].name)
+
+
+def test_unary_operators():
+    want = {"-": ("int -a", "float -a"), "+": (None, None), "not": ("bool not a", "bool not a"), "~": ("int ~a", None)}
+    for u, sym in enumerate(nodes.UN_NAMES):
+        for table, doc in zip((emit.UNARY_OPCODES, emit.FLOAT_UNARY_OPCODES), want[sym]):
+            assert (table[u] == -1) if doc is None else _doc(table[u]).startswith(doc), sym
+
+
+def test_comparisons_and_their_mirror():
+    for c, sym in enumerate(isa.CMP_NAMES):
+        assert _doc(emit.CMP_OPCODES[c]) == f"a {sym} b"
+    ops = {"<": operator.lt, "<=": operator.le, "==": operator.eq, "!=": operator.ne, ">": operator.gt,
+           ">=": operator.ge}  # fmt: skip
+    for c, sym in enumerate(isa.CMP_NAMES):
+        mirrored = ops[isa.CMP_NAMES[emit.MIRRORED[c]]]
+        assert all(ops[sym](a, b) == mirrored(b, a) for a in range(-2, 3) for b in range(-2, 3)), sym
+
+
+def test_and_or_jumps():
+    python = {"and": lambda a, b: a and b, "or": lambda a, b: a or b}
+    for b, name in enumerate(nodes.BOOL_NAMES):
+        decides = emit.DECIDING_TRUTH[b]  # a left value of this truth is the result, the other is not
+        assert python[name](decides, 7) == decides and python[name](1 - decides, 7) == 7
+        assert f"(`{name}`)" in _doc(emit.JUMP_IF_OR_POP[decides])
+    for truth, word in enumerate(("false", "true")):
+        assert _doc(emit.JUMP_IF[truth]) == f"pop; jump if it is {word}"
+        assert _doc(emit.JUMP_IF_OR_POP[truth]).startswith(f"if top is {word} jump (keep it)")
+
+
+@pytest.mark.parametrize("b", range(scope.N_SUPPORTED_BUILTINS))
+def test_builtins(b):
+    name = scope.BUILTINS[b]
+    # "int abs(a)", "int(a) of a float", "len(xs)": the builtin applied to that argument
+    for column, arg in ((emit.ON_NUMBER, "int"), (emit.ON_FLOAT, "float"), (emit.ON_LIST, "list")):
+        opc = emit.BUILTIN_OPCODES[b, column]
+        if opc >= 0:
+            said = rf"{arg} {name}\(a\)|{name}\(a\) of an? {arg}" if arg != "list" else rf".*{name}\(xs\)"
+            assert re.match(said, _doc(opc)), (name, arg, _doc(opc))
+            assert (isa.TABLE[opc].group == "list") == (column == emit.ON_LIST)
+            assert isa.OPERAND_KIND[opc] == isa.ARG_NONE or isa.IMM_MAX[opc] == 1  # emit_on: a float flag
+    for result, kind in enumerate(("int", "float")):
+        opc = emit.FOLD_OPCODES[b, result]
+        assert (opc >= 0) == (name in ("min", "max"))
+        assert opc < 0 or _doc(opc).startswith(f"{kind} {name}(a, b)")
+
+
+def test_list_methods():
+    for m, name in enumerate(scope.METHODS):
+        opc = emit.METHOD_OPCODES[m]
+        assert f"xs.{name}(" in _doc(opc)
+        assert isa.OPERAND_KIND[opc] == isa.ARG_NONE or isa.IMM_MAX[opc] == 1  # emit_on: a float flag
