@@ -112,10 +112,11 @@ class Compiler(nn.Module):
         return logits, loss
 
     @torch.no_grad()
-    def greedy(self, prompts: list[list[int]], eos: int, pad: int, max_new: int | None = None) -> list[list[int]]:
-        """Each prompt (source ids ending in <sep>) continued greedily until <eos>, max_new ids
-        or the block size -> the ids written after the prompt (without <eos>).  One batch; a
-        row's padding lies after its end, so causal attention never reads it."""
+    def generate(self, prompts: list[list[int]], choose, eos: int, pad: int, max_new: int | None = None) -> list[list[int]]:
+        """Each prompt (source ids ending in <sep>) continued until <eos>, max_new ids or the
+        block size -> the ids written after the prompt (without <eos>).  choose(rows (L,), logits
+        (L, V)) picks the next id of each row still writing.  One batch; a row's padding lies
+        after its end, so causal attention never reads it."""
         B, limit = len(prompts), self.config.block_size
         idx = torch.full((B, limit), pad, dtype=torch.long)  # (B, block_size)
         length = torch.tensor([len(p) for p in prompts])  # (B,)
@@ -127,9 +128,13 @@ class Compiler(nn.Module):
             live = (~done).nonzero().squeeze(1)  # (L,) rows still writing
             T = int(length[live].max())
             logits, _ = self(idx[live, :T])  # (L, T, V)
-            nxt = logits[torch.arange(len(live)), length[live] - 1].argmax(-1)  # (L,)
+            nxt = choose(live, logits[torch.arange(len(live)), length[live] - 1])  # (L,)
             idx[live, length[live]] = nxt
             length[live] += 1
             done[live] = (nxt == eos) | (length[live] >= stop[live])
         written = [idx[b, len(p) : int(length[b])].tolist() for b, p in enumerate(prompts)]
         return [w[:-1] if w and w[-1] == eos else w for w in written]
+
+    def greedy(self, prompts: list[list[int]], eos: int, pad: int, max_new: int | None = None) -> list[list[int]]:
+        """generate() taking the most likely id at every step, unconstrained."""
+        return self.generate(prompts, lambda rows, logits: logits.argmax(-1), eos, pad, max_new)

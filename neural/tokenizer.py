@@ -107,7 +107,7 @@ def encode_source(source: str) -> Source:
 # ------------------------------------------------------------------ bytecode -> tokens
 
 
-def _negated(kind: str, value: int) -> int:
+def negated(kind: str, value: int) -> int:
     """The slot value of -v for a value of this kind (a float's bits)."""
     return float_to_bits(-bits_to_float(value)) if kind == "float" else -value
 
@@ -119,7 +119,7 @@ def _value(v: int, src: Source, literal_first: bool) -> list[str]:
         if value == v:
             literal = [f"L{k}"]
             break
-        if _negated(kind, value) == v and not literal:
+        if negated(kind, value) == v and not literal:
             literal = [NEG, f"L{k}"]
     chosen = (literal or small) if literal_first else (small or literal)
     if not chosen:
@@ -200,7 +200,7 @@ class _Reader:
         if (self.peek() or "").startswith("L"):
             k = self.numbered("L", len(self.src.literals))
             kind, v = self.src.literals[k]
-            return _negated(kind, v) if negate else v
+            return negated(kind, v) if negate else v
         v = self.small()
         return -v if negate else v
 

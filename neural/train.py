@@ -47,9 +47,10 @@ CONFIGS = {
     # the loss-falls test: seconds
     "tiny": TrainConfig(model=dict(n_layer=1, n_head=2, n_embd=32, block_size=160), train_levels=1,
                         train_per_level=64, eval_per_level=8, steps=40, batch_size=16, lr=3e-3, warmup=5),
-    # about 15 minutes on 2 shared cores
-    "small": TrainConfig(model=dict(n_layer=4, n_head=4, n_embd=128, block_size=320), train_levels=3,
-                         train_per_level=6000, eval_per_level=100, steps=2500),
+    # about 10 minutes on one thread of a shared 2-core machine
+    "small": TrainConfig(model=dict(n_layer=3, n_head=4, n_embd=96, block_size=192), train_levels=2,
+                         train_per_level=6000, eval_per_level=60, steps=900, batch_size=24, lr=2e-3, warmup=50,
+                         stages=[0.0, 0.3]),
 }  # fmt: skip
 
 
@@ -170,7 +171,8 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(prog="python -m gpucc.neural.train", description=__doc__.split("\n\n")[0])
     ap.add_argument("--config", choices=sorted(CONFIGS), default="small")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--threads", type=int, default=2, help="torch threads (a fixed count keeps runs reproducible)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="torch threads (a fixed count keeps runs reproducible; on a busy machine 1 is fastest)")
     ap.add_argument("--out", default=None, help="checkpoint path (default neural-<config>.pt)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
