@@ -1,6 +1,12 @@
 """k samples of bytecode per source in one batched pass, each step constrained to what the
 bytecode's token grammar (neural/tokenizer.py) allows next.
 
+    python -m gpucc.neural.sample neural-small.pt --k 16
+
+measures a checkpoint (neural/train.py) on its held-out programs: per curriculum level the
+samples that verify, that are functional (the estimate of p_correct) and the programs with a
+functional sample among their k.
+
 Sampling: temperature and nucleus (top-p); k = 1 is greedy.  The constraint (`Grammar`, one
 per sample) follows the ISA table: a function starts with `FN` and its header; then come
 opcodes (and `<label>` markers, each followed by an instruction); after an opcode exactly its
@@ -15,6 +21,7 @@ vm.verify before it may run.
 
 from __future__ import annotations
 
+import argparse
 import functools
 
 import torch
@@ -22,7 +29,10 @@ import torch
 from gpucc.compiler.limits import MAX_LOCALS, MAX_PARAMS
 from gpucc.contract import isa as O
 from gpucc.neural import tokenizer as tk
-from gpucc.neural.model import Compiler
+from gpucc.neural.data import CURRICULUM
+from gpucc.neural.evaluate import judge
+from gpucc.neural.model import Compiler, NeuralConfig
+from gpucc.neural.train import TrainConfig, datasets
 
 _V = len(tk.VOCAB)
 
@@ -172,3 +182,66 @@ def sample(model: Compiler, sources: list[tk.Source], k: int = 1, temperature: f
 
     written = model.generate(prompts, choose, tk.EOS_ID, tk.PAD_ID, max_new)
     return [[tk.tokens(written[i * k + j]) for j in range(k)] for i in range(len(sources))]
+
+
+def load(path: str) -> tuple[Compiler, dict]:
+    """A checkpoint written by neural/train.py -> (model, the checkpoint); ValueError when its
+    vocabulary is not this ISA's (the ISA changed: retrain)."""
+    checkpoint = torch.load(path, weights_only=False)
+    if tuple(checkpoint["vocab"]) != tk.VOCAB:
+        raise ValueError(f"{path} was trained on another vocabulary (the ISA or the tokenizer changed): retrain it")
+    model = Compiler(NeuralConfig(**checkpoint["config"]))
+    model.load_state_dict(checkpoint["model"])
+    return model.eval(), checkpoint
+
+
+def measure(model: Compiler, held: list, k: int, temperature: float, top_p: float, chunk: int = 8) -> dict[str, dict]:
+    """k constrained samples of every held-out example (train.Example) -> per curriculum level:
+    programs, samples valid, samples functional (the estimate of p_correct) and programs with a
+    functional sample among their k."""
+    units = []
+    for c in range(0, len(held), chunk):
+        part = held[c : c + chunk]
+        longest = max(len(e.target) for e in part)
+        for samples, e in zip(sample(model, [e.src for e in part], k, temperature, top_p, seed=c,
+                                     max_new=2 * longest + 8), part):  # fmt: skip
+            for toks in samples:
+                try:
+                    units.append(tk.decode_unit(toks, e.src))
+                except tk.DecodeError:  # cut off by max_new
+                    units.append(None)
+    verdicts = judge([e.pair for e in held for _ in range(k)], units)
+    figures = {}
+    for level, spec in enumerate(CURRICULUM):
+        rows = [i for i, e in enumerate(held) if e.pair.level == level]
+        mine = [verdicts[i * k : (i + 1) * k] for i in rows]
+        figures[spec.name] = dict(
+            n=len(rows), samples=len(rows) * k, valid=sum(v.valid for vs in mine for v in vs),
+            functional=sum(v.functional for vs in mine for v in vs),
+            solved=sum(any(v.functional for v in vs) for vs in mine),
+        )  # fmt: skip
+    return figures
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m gpucc.neural.sample",
+                                 description="k constrained samples of a checkpoint's held-out programs, measured")  # fmt: skip
+    ap.add_argument("checkpoint")
+    ap.add_argument("--k", type=int, default=16)
+    ap.add_argument("--temperature", type=float, default=0.8)
+    ap.add_argument("--top-p", type=float, default=0.95)
+    ap.add_argument("--threads", type=int, default=1)
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    model, checkpoint = load(args.checkpoint)
+    _, held = datasets(TrainConfig(**checkpoint["train"]), checkpoint["seed"])
+    figures = measure(model, held, args.k, args.temperature, args.top_p)
+    print(f"{'level':<14}{'n':>6}{'samples':>9}{'valid':>8}{'functional':>12}{f'solved@{args.k}':>11}")
+    for name, f in figures.items():
+        pct = lambda c, n: f"{100 * c / n:.1f}%" if n else "-"  # noqa: E731
+        print(f"{name:<14}{f['n']:>6}{f['samples']:>9}{pct(f['valid'], f['samples']):>8}"
+              f"{pct(f['functional'], f['samples']):>12}{pct(f['solved'], f['n']):>11}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

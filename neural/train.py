@@ -96,18 +96,25 @@ def learning_rate(cfg: TrainConfig, step: int) -> float:
     return cfg.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
 
 
-def train(cfg: TrainConfig, seed: int, log=print) -> tuple[Compiler, list[Example], list[float]]:
-    """Trains a model -> (model, held-out examples, loss per step)."""
-    torch.manual_seed(seed)
-    mconf = NeuralConfig(vocab_size=len(tk.VOCAB), **cfg.model)
+def datasets(cfg: TrainConfig, seed: int, log=print) -> tuple[list[Example], list[Example]]:
+    """(training examples, held-out examples whose source tokens are not also in training)."""
+    block_size = cfg.model["block_size"]
     pairs, failed = make_pairs(seed, {k: cfg.train_per_level for k in range(cfg.train_levels)})
-    examples, dropped = encode(pairs, mconf.block_size)
+    examples, dropped = encode(pairs, block_size)
     held, held_failed = make_pairs(seed + 1, {k: cfg.eval_per_level for k in range(len(CURRICULUM))})
-    held, held_dropped = encode(held, mconf.block_size)
+    held, held_dropped = encode(held, block_size)
     seen = {tuple(e.src.tokens) for e in examples}
     fresh = [e for e in held if tuple(e.src.tokens) not in seen]
     log(f"data: {len(examples)} training pairs ({failed} did not compile, {dropped} too long or unencodable); "
         f"{len(fresh)} held out ({len(held) - len(fresh)} also in training, {held_failed + held_dropped} dropped)")
+    return examples, fresh
+
+
+def train(cfg: TrainConfig, seed: int, log=print) -> tuple[Compiler, list[Example], list[float]]:
+    """Trains a model -> (model, held-out examples, loss per step)."""
+    torch.manual_seed(seed)
+    examples, fresh = datasets(cfg, seed, log)
+    mconf = NeuralConfig(vocab_size=len(tk.VOCAB), **cfg.model)
     by_level = [[e for e in examples if e.pair.level == k] for k in range(cfg.train_levels)]
     model = Compiler(mconf)
     opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, betas=(0.9, 0.95), weight_decay=cfg.weight_decay)
