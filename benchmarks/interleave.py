@@ -9,6 +9,10 @@ its own directory, so each imports its own code and numba cache.  Rounds alterna
 both.  A round's rows are the lines `harness.row` prints ("  <label>  <t> ms ..."); the ratio
 is new / old (below 1: the new checkout is faster).  One warm-up run per checkout first (numba
 compiles on a cold cache).
+
+`--per TEXT` also divides each row by the row of the same run and section whose label contains
+TEXT (e.g. "CPython": the VM's time per unit of CPython time in that very run), so that load
+from other processes, which slows both rows of one run alike, cancels out of the ratio.
 """
 
 from __future__ import annotations
@@ -42,11 +46,23 @@ def run(checkout: Path, args: list[str]) -> dict[str, float]:
     return rows
 
 
+def relative(rows: dict[str, float], per: str) -> dict[str, float]:
+    """Each row divided by the row of its section whose label contains `per` (keys "... / per")."""
+    out = {}
+    for label, ms in rows.items():
+        section = label.split(": ")[0] + ": " if ": " in label else ""
+        base = [v for k, v in rows.items() if k.startswith(section) and per in k]
+        if base and per not in label:
+            out[f"{label} / {per}"] = ms / base[0]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--old", type=Path, required=True, help="the checkout to compare against")
     ap.add_argument("--new", type=Path, default=Path.cwd(), help="the checkout under test (default: here)")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--per", metavar="TEXT", help="also compare rows relative to the row whose label contains TEXT")
     ap.add_argument("bench", nargs=argparse.REMAINDER, help="-- then the benchmark's python arguments")
     a = ap.parse_args(argv)
     args = a.bench[1:] if a.bench[:1] == ["--"] else a.bench
@@ -60,15 +76,18 @@ def main(argv: list[str] | None = None) -> int:
     for r in range(a.rounds):
         order = ("old", "new") if r % 2 == 0 else ("new", "old")
         for side in order:
-            for label, ms in run(sides[side], args).items():
+            rows = run(sides[side], args)
+            if a.per:
+                rows.update(relative(rows, a.per))
+            for label, ms in rows.items():
                 samples[side].setdefault(label, []).append(ms)
         print(f"round {r + 1}/{a.rounds} done", flush=True)
-    print(f"\nmedians over {a.rounds} interleaved rounds (ms); ratio = new / old")
+    print(f"\nmedians over {a.rounds} interleaved rounds (ms; rows '/ {a.per}' are ratios); ratio = new / old")
     print(f"  {'row':<64} {'old':>10} {'new':>10} {'ratio':>7}")
     for label in samples["old"]:
         if label in samples["new"]:
             old, new = statistics.median(samples["old"][label]), statistics.median(samples["new"][label])
-            print(f"  {label:<64} {old:10.2f} {new:10.2f} {new / old:7.3f}")
+            print(f"  {label:<64} {old:10.4g} {new:10.4g} {new / old:7.3f}")
     return 0
 
 

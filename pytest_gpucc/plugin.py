@@ -7,7 +7,8 @@
 * ``gpucc-xdist``: under pytest-xdist, the suite-file scheduler (:mod:`pytest_gpucc.distribute`);
 * ``gpucc-html``: with pytest-html writing a report, its hooks (:mod:`pytest_gpucc.html_report`);
 * the modules :mod:`~pytest_gpucc.humaneval` and :mod:`~pytest_gpucc.baseline` (results JSONL,
-  pass@k, best-dir, compare).
+  pass@k, best-dir, compare) and :mod:`~pytest_gpucc.linear_summary` (pytest's failure summary
+  in time linear in the failures).
 
 Without ``--gpu-candidates`` none is registered, and numba (or torch, cupy) is not imported.
 
@@ -23,8 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_gpucc import baseline, distribute, hookspecs, html_report, humaneval
+from pytest_gpucc import baseline, distribute, hookspecs, html_report, humaneval, linear_summary
 from pytest_gpucc.candidates import SamplesError, load_samples
+from pytest_gpucc.problems import ProblemsError, load_problems
 from pytest_gpucc.session import Options
 from pytest_gpucc.session_plugin import PLUGIN_NAME, SessionPlugin
 
@@ -45,6 +47,9 @@ def pytest_addoption(parser):
     group.addoption("--gpucc-json", metavar="PATH", default=None, help="write results as JSON to PATH")
     group.addoption("--gpucc-samples", metavar="PATH", default=None,
                     help="human-eval style JSONL candidates (task_id, completion)")
+    group.addoption("--gpucc-problems", metavar="PATH", default=None,
+                    help="a human-eval, MBPP or EvalPlus problem file (.jsonl or .jsonl.gz): each problem becomes a "
+                    "suite, its --gpucc-samples records its candidates")
     humaneval.addoptions(group)  # --gpucc-pass-at (and <samples>_results.jsonl)
     baseline.addoptions(group)  # --gpucc-best-dir, --gpucc-compare, --gpucc-compare-fail
     parser.addini("gpucc_suite_glob", "file name pattern of gpucc suites", default="suite_*.py")  # fmt: skip
@@ -62,8 +67,13 @@ def pytest_configure(config):
         raise pytest.UsageError("--gpucc-step-limit must be at least 1")
     samples_option = config.getoption("gpucc_samples")
     samples_path = Path(samples_option) if samples_option else None
+    problems_path = _problems_path(config, samples_path)
     try:
-        samples = load_samples(samples_path) if samples_path else []
+        problems = load_problems(problems_path) if problems_path else None
+    except ProblemsError as e:
+        raise pytest.UsageError(str(e)) from None
+    try:
+        samples = load_samples(samples_path, numbered_tasks=problems_path is not None) if samples_path else []
     except SamplesError as e:
         raise pytest.UsageError(str(e)) from None
     backend = config.getoption("gpucc_backend") or config.getini("gpucc_backend").strip()
@@ -71,10 +81,26 @@ def pytest_configure(config):
         raise pytest.UsageError(f"ini option gpucc_backend = {backend!r}: expected one of {', '.join(BACKENDS)}")
     options = Options(backend=backend, step_limit=config.getoption("gpucc_step_limit"),
                       strict=config.getoption("gpucc_strict"))  # fmt: skip
-    session = SessionPlugin(config, options, samples, samples_path)
+    session = SessionPlugin(config, options, samples, samples_path, problems)
     config.pluginmanager.register(session, PLUGIN_NAME)
     config.pluginmanager.register(session.collector, "gpucc-results")
     distribute.register(config)  # xdist: whole suite files per worker, assigned up front
-    for harness_plugin in (humaneval, baseline):  # results jsonl, pass@k, best-dir, compare
-        config.pluginmanager.register(harness_plugin)
+    for harness_plugin in (humaneval, baseline, linear_summary):  # results jsonl, pass@k, best-dir, compare;
+        config.pluginmanager.register(harness_plugin)  # pytest's failure summary, linear in failures
     html_report.register(config, session.results)  # pytest-html's hooks, only when it writes a report
+
+
+def _problems_path(config, samples_path: Path | None) -> Path | None:
+    """The --gpucc-problems file, added to the paths pytest collects (the only one when none
+    were given); a usage error without --gpucc-samples or when it does not exist."""
+    option = config.getoption("gpucc_problems")
+    if not option:
+        return None
+    path = Path(option)
+    if samples_path is None:
+        raise pytest.UsageError("--gpucc-problems needs --gpucc-samples (the candidates of its problems)")
+    if config.args_source != pytest.Config.ArgsSource.ARGS:
+        config.args[:] = [str(path)]  # not the testpaths or the current directory
+    elif not any(Path(a).resolve() == path.resolve() for a in config.args):
+        config.args.append(str(path))
+    return path

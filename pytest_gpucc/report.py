@@ -15,7 +15,9 @@ from gpucc.contract.isa import ASSERT_CMP, CMP_NAMES, typed_cmp_fields
 from gpucc.contract.valuetypes import render
 
 PASSED, FAILED, ERROR, TIMEOUT = "passed", "failed", "error", "timeout"
+NOT_RUN = "not run"  # a problem file's sample with no verdict (pytest_gpucc.problem_verdicts)
 COMPILE_ERROR, LINK_ERROR, SUITE_ERROR = "compile error", "link error", "suite error"
+SYNTAX_ERROR = "syntax error"  # a problem file's sample CPython cannot parse (found before compiling)
 
 
 @dataclass
@@ -38,6 +40,7 @@ class JobRecord:
     rhs: int = 0
     arg: int = 0  # operand of the failing instruction (ASSERT_CMP: cmp + 8 * type)
     op: int = -1  # opcode of the failing instruction, -1 if none
+    budget: int | None = None  # a problem's step budget this job went over (status STEP_LIMIT)
 
     @property
     def ok(self) -> bool:
@@ -49,7 +52,7 @@ class CandidateOutcome:
     suite: str  # the suite's display name
     name: str
     filename: str
-    status: str  # PASSED, FAILED, ERROR, TIMEOUT, COMPILE_ERROR, LINK_ERROR, SUITE_ERROR
+    status: str  # PASSED, FAILED, ERROR, TIMEOUT, COMPILE_ERROR, LINK_ERROR, SUITE_ERROR, SYNTAX_ERROR, NOT_RUN
     reason: str = ""  # one line, empty when passed
     detail: str = ""  # the failure report
     cost: int | None = None
@@ -70,6 +73,12 @@ class SuiteSummary:
     outcomes: list[CandidateOutcome]  # in collection order
     ranked: list[CandidateOutcome]  # passing ones, fastest first
     task: str = ""
+    reference: dict | None = None  # a problem's canonical solution (pytest_gpucc.problem_verdicts.judge)
+
+    @property
+    def judged(self) -> list[CandidateOutcome]:
+        """The outcomes with a verdict (not ``not run``)."""
+        return [o for o in self.outcomes if o.status != NOT_RUN]
 
     @property
     def fastest(self) -> CandidateOutcome | None:
@@ -128,6 +137,9 @@ def job_failure(job: JobRecord, step_limit: int) -> tuple[str, str]:
     if job.status == st.ASSERT_FAILED:
         what = assert_where(job)
         reason, error = f"{job.call}: {job.source_line or 'assert'}, {what}", f"AssertionError: {what}"
+    elif job.status == st.STEP_LIMIT and job.budget is not None:
+        what = f"took {job.steps} steps, over the problem's budget of {job.budget} (from its canonical solution's)"
+        reason, error = f"{job.call}: {what}", what
     elif job.status == st.STEP_LIMIT:
         what = f"did not finish within {step_limit} steps (the deterministic timeout)"
         reason, error = f"{job.call}: {what}", what
@@ -163,14 +175,20 @@ def from_error(suite: str, name: str, filename: str, kind: str, message: str) ->
     return CandidateOutcome(suite, name, filename, kind, reason=f"{kind}: {first}", detail=detail)
 
 
-def summarize(name: str, outcomes: list[CandidateOutcome], strict: bool = False, task: str = "") -> SuiteSummary:
+def not_run(suite: str, name: str, filename: str, reason: str) -> CandidateOutcome:
+    """The outcome of a candidate that gets no verdict (its problem cannot be judged)."""
+    return CandidateOutcome(suite, name, filename, NOT_RUN, reason=reason, detail=reason)
+
+
+def summarize(name: str, outcomes: list[CandidateOutcome], strict: bool = False, task: str = "",
+              reference: dict | None = None) -> SuiteSummary:  # fmt: skip
     """Rank a suite's passing candidates and mark failing ones rejected (unless strict)."""
     ranked = sorted((o for o in outcomes if o.passed), key=lambda o: (o.cost, o.name))
     for i, o in enumerate(ranked, 1):
         o.rank = i
     for o in outcomes:
-        o.rejected = bool(ranked) and not strict and not o.passed
-    return SuiteSummary(name, outcomes, ranked, task)
+        o.rejected = bool(ranked) and not strict and not o.passed and o.status != NOT_RUN
+    return SuiteSummary(name, outcomes, ranked, task, reference)
 
 
 def x_factor(x: float) -> str:
@@ -211,6 +229,8 @@ def _title(s: SuiteSummary) -> str:
 def _verdict(s: SuiteSummary) -> str:
     """``fastest: NAME cost N \u2014 X faster than the slowest passing (NAME)``, or why there is none."""
     f, slow = s.fastest, s.slowest
+    if not s.judged:
+        return "not run: " + "; ".join(dict.fromkeys(o.reason for o in s.outcomes))
     if f is None:
         return "no candidate passed"
     if len(s.ranked) == 1:
@@ -235,13 +255,17 @@ def summary_rows(summaries: list[SuiteSummary], header: list[str], verbosity: in
     each failing one's reason; > 0 (``-v``): also each failing candidate's full report."""
     if verbosity < 0:
         return [(f"{_title(s)}: {len(s.ranked)}/{len(s.outcomes)} passed; {_verdict(s)}",
-                 FASTEST if s.ranked else NONE_PASSED) for s in summaries]  # fmt: skip
+                 FASTEST if s.ranked else NONE_PASSED if s.judged else REJECTED) for s in summaries]  # fmt: skip
     rows: list[Row] = [(line, {}) for line in header]
     for s in summaries:
+        if not s.judged:
+            rows += [(f"{_title(s)}: {plural(len(s.outcomes), 'candidate')}", TITLE), *_not_run_rows(s)]
+            continue
         rows.append((f"{_title(s)}: {len(s.ranked)}/{len(s.outcomes)} candidates passed", TITLE))
         rows += _ranking(s) if s.ranked else []
         rows.append((f"  {_verdict(s)}", FASTEST if s.ranked else NONE_PASSED))
-        bad = [o for o in s.outcomes if not o.passed]
+        bad = [o for o in s.judged if not o.passed]
+        rows += _not_run_rows(s)
         if bad:
             rows.append(("  rejected:", REJECTED) if bad[0].rejected else ("  failed:", NONE_PASSED))
             for o in bad:
@@ -249,6 +273,15 @@ def summary_rows(summaries: list[SuiteSummary], header: list[str], verbosity: in
                 if verbosity > 0:
                     rows += [("      " + x, {}) for x in o.detail.splitlines()]
     return rows
+
+
+def _not_run_rows(s: SuiteSummary) -> list[Row]:
+    """One line per reason for the candidates that were not run."""
+    reasons: dict[str, int] = {}
+    for o in s.outcomes:
+        if o.status == NOT_RUN:
+            reasons[o.reason] = reasons.get(o.reason, 0) + 1
+    return [(f"  not run ({plural(n, 'candidate')}): {why}", REJECTED) for why, n in reasons.items()]
 
 
 def summary_lines(summaries: list[SuiteSummary], header: str, details: bool = False) -> list[str]:
@@ -300,6 +333,7 @@ def to_json(summaries: list[SuiteSummary], run_info: dict) -> dict:
             "candidates_total": len(s.outcomes),
             "fastest": s.fastest.name if s.fastest else None,
             "speedup_vs_slowest": s.speedup,
+            **({"reference": s.reference} if s.reference is not None else {}),
             "candidates": [candidate_json(o) for o in s.outcomes],
         })  # fmt: skip
     return {**run_info, "suites": suites}

