@@ -3,7 +3,7 @@ pairs are checked.
 
     python -m benchmarks.fuzz_differential --pairs 100000 --seed 1
 
-Each batch generates --batch programs (tests/oracle/gen.py) with --inputs argument tuples each,
+Each batch generates --batch programs (neural/gen.py) with --inputs argument tuples each,
 compiles them in one compile_batch, runs every pair in one VM launch (--backend, default cpu),
 and compares each outcome (value, or exception kind) with CPython's (tests/oracle/oracle.py).
 The first --reference programs of every batch also run on the reference interpreter (the
@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.oracle.gen import ProgramGen
+from gpucc.neural.gen import ProgramGen
 from tests.oracle.oracle import cpython_outcomes, vm_outcomes
 
 

@@ -23,10 +23,10 @@ from gpucc.compiler import compile_batch
 from gpucc.contract.image import LaunchLimits, Program
 from gpucc.contract.status import LABELS, STEP_LIMIT
 from gpucc.contract.valuetypes import render
+from gpucc.neural.gen import INT64_MAX, INT64_MIN
 from gpucc.vm import launch
 from gpucc.vm.asm import make_jobs
 from gpucc.vm.reference_lists import merge_sort
-from tests.oracle.gen import INT64_MAX, INT64_MIN
 from tests.oracle.tower import Tower
 
 STEP_LIMIT_LABEL = LABELS[STEP_LIMIT]

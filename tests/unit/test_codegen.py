@@ -15,9 +15,9 @@ import pytest
 from gpucc.compiler import compile_source
 from gpucc.contract import isa
 from gpucc.contract.image import Program
+from gpucc.neural.gen import INT64_MAX, INT64_MIN, ProgramGen
 from gpucc.vm.disasm import disassemble
 from gpucc.vm.verify import verify
-from tests.oracle.gen import INT64_MAX, INT64_MIN, ProgramGen
 from tests.oracle.oracle import cpython_namespace, cpython_outcome, disagreements, vm_outcomes
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
@@ -227,7 +227,7 @@ def test_vm_matches_cpython(backend):
 
 
 def test_random_programs_match_cpython():
-    """A fixed sample of tests/oracle/gen.py programs; tests/unit/test_differential.py draws
+    """A fixed sample of neural/gen.py programs; tests/unit/test_differential.py draws
     more with hypothesis, and benchmarks/fuzz_differential.py is the long run."""
     programs = [ProgramGen(seed).program() for seed in range(150)]
     r = random.Random(0)

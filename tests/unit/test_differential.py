@@ -1,4 +1,4 @@
-"""Differential testing in CI: random programs (tests/oracle/gen.py) on the VM vs CPython,
+"""Differential testing in CI: random programs (neural/gen.py) on the VM vs CPython,
 seeds and inputs drawn by hypothesis; the long run is benchmarks/fuzz_differential.py."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks import fuzz_differential
+from gpucc.neural.gen import EDGE_VALUES, FLOAT_EDGE_VALUES, INT64_MAX, INT64_MIN, ProgramGen
 from tests.oracle.findings import FIXED
-from tests.oracle.gen import EDGE_VALUES, FLOAT_EDGE_VALUES, INT64_MAX, INT64_MIN, ProgramGen
 from tests.oracle.oracle import disagreements
 from tests.oracle.tower import expr_type, local_types
 

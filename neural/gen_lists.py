@@ -1,4 +1,4 @@
-"""The list forms of the random programs (tests/oracle/gen.py): `list[int]` and `list[float]`
+"""The list forms of the random programs (neural/gen.py): `list[int]` and `list[float]`
 expressions, the scalars read from lists, and the list statements.
 
 Expressions: names, literals (a `list[float]` literal holds at least one float; its int
@@ -25,7 +25,7 @@ def elem(list_type: str) -> str:
 
 
 class ListGen:
-    """Mixed into tests/oracle/gen_expr.ExprGen (uses its r, s, expr and int_expr)."""
+    """Mixed into neural/gen_expr.ExprGen (uses its r, s, expr and int_expr)."""
 
     def list_expr(self, t: str, d: int) -> str:
         r, s = self.r, self.s

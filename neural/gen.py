@@ -11,13 +11,18 @@ widened by a later float assignment, one may be annotated `float` and given an i
 locals `ys` / `gs`, `if/elif/else`, `while`, `for` over `range` with 1-3 arguments (negative
 and zero steps, bounds next to the int64 edges) and over lists, nested loops,
 `break`/`continue`, returns inside loops, asserts, `pass`, docstrings, calls as statements,
-and the list statements of tests/oracle/gen_lists.py.  Expressions come from
-tests/oracle/gen_expr.py (every operator, builtin and literal form) and gen_lists.py.
+and the list statements of neural/gen_lists.py.  Expressions come from
+neural/gen_expr.py (every operator, builtin and literal form) and gen_lists.py.
 
 Every loop runs at most 9 times, recursion is at most 6 deep and lists grow boundedly, so a
 program finishes well inside the VM's step and depth limits (and CPython's recursion limit):
 outcomes are comparable.  New language features need a new rule here, in gen_expr.py or in
 gen_lists.py and nothing else.
+
+`Shape` bounds a program's size (statements per block, nesting, expression depth, which parts
+it has): the differential fuzzer uses the default, `FUZZ`, the largest; the neural compiler's
+curriculum (neural/data.py) smaller ones.  For FUZZ the generator draws exactly as it always
+has, so a seed still names the same program.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import random
 import struct
 from dataclasses import dataclass
 
-from tests.oracle.gen_expr import (
+from gpucc.neural.gen_expr import (
     BINOPS,
     BITOPS,
     FLOAT_EXPONENTS,
@@ -39,12 +44,27 @@ from tests.oracle.gen_expr import (
     Scope,
     Sig,
 )
-from tests.oracle.gen_lists import LIST_TYPES, elem
+from gpucc.neural.gen_lists import LIST_TYPES, elem
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 EDGE_VALUES = (0, -1, 1, INT64_MIN, INT64_MAX, 2**32, 2**53 + 1, -(2**53) - 1)
 FLOAT_EDGE_VALUES = (0.0, -0.0, math.nan, math.inf, -math.inf, 1e308, -1e308, 5e-324, 2.0**53, 2.0**63,
                      -(2.0**63), 0.1, -1.5, 1e-3, 1.0)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How large a program ProgramGen writes."""
+
+    statements: int = 3  # statements per block: 1 .. statements
+    nesting: int = 3  # blocks nested inside f's body (if / for / while)
+    expr_depth: int = 2  # depth of a statement's expressions
+    helpers: bool = True  # rec, rf, ev / od, chk and h1, h2, ... before f
+    prologue: bool = True  # f first sets its locals (ints, floats, q, maybe lists); else it has only parameters
+    lists: bool = True  # f may take list parameters and set list locals
+
+
+FUZZ = Shape()
 
 
 @dataclass(frozen=True)
@@ -82,30 +102,35 @@ def random_arg(r: random.Random, type_: str):
 
 
 class ProgramGen(ExprGen):
-    """One random program per seed (see the module docstring)."""
+    """One random program per seed and shape (see the module docstring)."""
 
     widened: set[str]  # float locals of the function being written that start as ints
+
+    def __init__(self, seed: int, shape: Shape = FUZZ):
+        super().__init__(seed)
+        self.shape = shape
 
     # ------------------------------------------------------------ statements
 
     def block(self, ind: int, d: int) -> list[str]:
         r, s, pad, out = self.r, self.s, "    " * ind, []
-        for _ in range(r.randint(1, 3)):
+        e = self.shape.expr_depth
+        for _ in range(r.randint(1, self.shape.statements)):
             k = r.randrange(23) if d > 0 else r.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, 20, 21])
             if k >= 20:
                 out += self.list_stmt(ind, d)
             elif k in (0, 1):
                 ann = ": int" if r.random() < 0.15 else ""
-                out.append(f"{pad}{r.choice(s.assignable['int'])}{ann} = {self.int_expr(2)}")
+                out.append(f"{pad}{r.choice(s.assignable['int'])}{ann} = {self.int_expr(e)}")
             elif k == 2:
                 out.append(f"{pad}{r.choice(s.assignable['int'])} {self.augassign('int')}")
             elif k == 3:
-                out.append(f"{pad}{r.choice(s.assignable['bool'])} = {self.bool_expr(2)}")
+                out.append(f"{pad}{r.choice(s.assignable['bool'])} = {self.bool_expr(e)}")
             elif k == 4:
                 out.append(f"{pad}assert {self.truth(1)}")
             elif k == 5:
                 voids = [g for g in s.calls if g.ret == "None" and self.may_call(g)]
-                out.append(f"{pad}{self.call_of(r.choice(voids), 2)}" if voids and s.loops <= 1 else f"{pad}pass")
+                out.append(f"{pad}{self.call_of(r.choice(voids), e)}" if voids and s.loops <= 1 else f"{pad}pass")
             elif k == 6:
                 out.append(f"{pad}if {self.truth(1)}:")
                 out.append(f"{pad}    {self.return_stmt()}")
@@ -127,9 +152,9 @@ class ProgramGen(ExprGen):
                 out.append(f"{pad}if {self.truth(1)}:")
                 out.append(f"{pad}    {word}")
             elif k == 18:
-                out.append(f"{pad}{r.choice(s.assignable['float'])} = {self.call('float', 2)}")
+                out.append(f"{pad}{r.choice(s.assignable['float'])} = {self.call('float', e)}")
             else:
-                out.append(f"{pad}{r.choice(s.assignable['int'])} = {self.call('int', 2)}")
+                out.append(f"{pad}{r.choice(s.assignable['int'])} = {self.call('int', e)}")
         return out
 
     def augassign(self, type_: str) -> str:
@@ -154,7 +179,8 @@ class ProgramGen(ExprGen):
         r, s = self.r, self.s
         target = r.choice(s.assignable["float"])
         ann = ": float" if target not in self.widened and r.random() < 0.15 else ""
-        value = self.float_expr(2) if r.random() < 0.7 else self.int_expr(2)
+        e = self.shape.expr_depth
+        value = self.float_expr(e) if r.random() < 0.7 else self.int_expr(e)
         return f"{target}{ann} = {value}"
 
     def return_stmt(self) -> str:
@@ -163,8 +189,8 @@ class ProgramGen(ExprGen):
             voids = [g for g in self.s.calls if g.ret == "None" and self.may_call(g)]
             return f"return {self.call_of(r.choice(voids), 1)}" if voids and r.random() < 0.3 else "return"
         if ret == "float" and r.random() < 0.25:  # an int or bool returned as a float
-            return f"return {self.expr(r.choice(['int', 'int', 'bool']), 2)}"
-        return f"return {self.expr(ret, 2)}"
+            return f"return {self.expr(r.choice(['int', 'int', 'bool']), self.shape.expr_depth)}"
+        return f"return {self.expr(ret, self.shape.expr_depth)}"
 
     def if_stmt(self, ind: int, d: int) -> list[str]:
         pad = "    " * ind
@@ -227,9 +253,9 @@ class ProgramGen(ExprGen):
     # ------------------------------------------------------------ functions
 
     def function(self, sig: Sig, names: tuple[str, ...], calls: list[Sig], d: int,
-                 ints=("t",), floats=("z",)) -> list[str]:  # fmt: skip
+                 ints=("t",), floats=("z",), prologue: bool = True) -> list[str]:  # fmt: skip
         """A function whose body sets its locals (`ints`, `floats`, maybe lists `ys` and `gs`,
-        bool `q`), runs random statements, then returns a value of its type."""
+        bool `q`; none without `prologue`), runs random statements, then returns a value of its type."""
         r = self.r
         params = {t: [n for n, pt in zip(names, sig.params) if pt == t] for t in TYPES}
         self.s = Scope(params, params, calls, sig.ret)
@@ -237,12 +263,22 @@ class ProgramGen(ExprGen):
         out = [f"def {sig.name}({', '.join(f'{n}: {t}' for n, t in zip(names, sig.params))}) -> {sig.ret}:"]
         if r.random() < 0.2:
             out.append('    """A generated function."""')
+        if prologue:
+            out += self.prologue(ints, floats)
+        out += self.block(1, d)
+        if sig.ret != "None" or r.random() < 0.5:
+            out.append(f"    {self.return_stmt()}")
+        return out + [""]
+
+    def prologue(self, ints: tuple[str, ...], floats: tuple[str, ...]) -> list[str]:
+        """A function's first statements: its locals set (and typed)."""
+        r, out = self.r, []
         for v in ints:
             out.append(f"    {v}{': int' if r.random() < 0.2 else ''} = {self.int_expr(1)}")
             self.s.names["int"].append(v)
             self.s.assignable["int"].append(v)
         for v, t in (("ys", "list[int]"), ("gs", "list[float]")):
-            if r.random() < 0.4:
+            if r.random() < 0.4 and self.shape.lists:
                 out += self.list_local(v, t)
         widen = []
         for v in floats:
@@ -269,10 +305,7 @@ class ProgramGen(ExprGen):
                             f"/= {self.small_int(1)}"])  # fmt: skip
             out.append(f"    {v} {rhs}")
         self.s.names["float"] = floats
-        out += self.block(1, d)
-        if sig.ret != "None" or r.random() < 0.5:
-            out.append(f"    {self.return_stmt()}")
-        return out + [""]
+        return out
 
     def list_local(self, v: str, t: str) -> list[str]:
         """A list local's first assignment: a list expression, or `[]` typed by its annotation
@@ -305,6 +338,17 @@ class ProgramGen(ExprGen):
                 f"        return {self.expr(sig.ret, 2)}", f"    n = {self.expr(t0, 1)}", f"    return {body}", ""]  # fmt: skip
 
     def program(self) -> GenProgram:
+        r, shape = self.r, self.shape
+        lines, calls = self.helpers() if shape.helpers else ([], [])
+        ret = r.choice(["int", "int", "bool", "float", "float"])
+        lists = LIST_TYPES if r.random() < 0.6 and shape.lists else ()
+        f = Sig("f", ("int", "int", "bool", "float", "float", *lists), ret)
+        lines += self.function(f, ("a", "b", "c", "x", "y", "xs", "fs")[: len(f.params)], calls, shape.nesting,
+                               ints=("s", "t"), floats=("w", "z"), prologue=shape.prologue)  # fmt: skip
+        return GenProgram("\n".join(lines), "f", f.params)
+
+    def helpers(self) -> tuple[list[str], list[Sig]]:
+        """The functions f may call: their lines and signatures."""
         r, lines, calls = self.r, [], []
         if r.random() < 0.5:
             rec = Sig("rec", ("int", "int"), "int", depth=True)
@@ -327,9 +371,4 @@ class ProgramGen(ExprGen):
             h = Sig(f"h{k + 1}", params, r.choice(["int", "int", "bool", "float", "float", "None", *LIST_TYPES]))
             lines += self.function(h, tuple(f"u{i}" for i in range(len(params))), list(calls), 1)
             calls.append(h)
-        ret = r.choice(["int", "int", "bool", "float", "float"])
-        lists = LIST_TYPES if r.random() < 0.6 else ()
-        f = Sig("f", ("int", "int", "bool", "float", "float", *lists), ret)
-        lines += self.function(f, ("a", "b", "c", "x", "y", "xs", "fs")[: len(f.params)], calls, 3, ints=("s", "t"),
-                               floats=("w", "z"))  # fmt: skip
-        return GenProgram("\n".join(lines), "f", f.params)
+        return lines, calls

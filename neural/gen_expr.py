@@ -1,5 +1,5 @@
 """Random well-typed gpucc expressions of each type (int, bool, float; lists in gen_lists.py)
-for tests/oracle/gen.py.
+for neural/gen.py.
 
 `ExprGen` writes them from what the enclosing body may read and call (`Scope`): arithmetic
 `+ - * / // % **` on ints, floats and both mixed, unary `- + ~ not`, `& | ^` on ints and bools,
@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from tests.oracle.gen_lists import LIST_TYPES, ListGen
+from gpucc.neural.gen_lists import LIST_TYPES, ListGen
 
 LITERALS = ("3000000000", "0x7fff_ffff_ffff_ffff", "(-9223372036854775807 - 1)", "0b1011", "0o17",
             "1_000", "4294967296", "0", "-1", "0X1F")  # fmt: skip
@@ -62,7 +62,7 @@ class Scope:
 
 class ExprGen(ListGen):
     """Expressions of a given type and depth for the body described by `self.s` (the list forms
-    in tests/oracle/gen_lists.py)."""
+    in neural/gen_lists.py)."""
 
     def __init__(self, seed: int):
         self.r = random.Random(seed)

@@ -1,0 +1,67 @@
+"""One compiled unit's bytecode as plain Python lists (what the tokenizer writes and reads),
+taken from a CompiledBatch, and units put back together as one Program for a VM launch.
+
+A `UnitCode` is self-contained: each function's code with jumps relative to its entry (as in
+the VM), its header (parameters, slots, operand stack, return type) and the unit's constant
+pool.  Source line numbers are not part of it (a decoded unit has none: its lines are 0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gpucc.contract.image import Program
+
+
+@dataclass(frozen=True)
+class Function:
+    nparams: int
+    nlocals: int
+    max_stack: int
+    ret_type: int  # contract.valuetypes code
+    code: tuple[tuple[int, int], ...]  # (opcode, operand); jump targets relative to the entry
+
+
+@dataclass(frozen=True)
+class UnitCode:
+    functions: tuple[Function, ...]
+    consts: tuple[int, ...]  # the constant pool (slot values: floats as their bits)
+
+
+def unit_code(batch, u: int) -> UnitCode:
+    """Unit u of a compiler.CompiledBatch that compiled (batch.ok(u))."""
+    code = batch.code[int(batch.code_start[u]) : int(batch.code_start[u + 1])]
+    lo, hi = int(batch.func_start[u]), int(batch.func_start[u + 1])
+    ends = [int(batch.func_entry[f]) for f in range(lo + 1, hi)] + [len(code)]
+    functions = tuple(
+        Function(int(batch.func_nparams[f]), int(batch.func_nlocals[f]), int(batch.func_max_stack[f]),
+                 int(batch.func_ret_type[f]), tuple((int(op), int(arg)) for op, arg in code[batch.func_entry[f] : end]))
+        for f, end in zip(range(lo, hi), ends)
+    )  # fmt: skip
+    consts = tuple(int(k) for k in batch.consts[int(batch.const_start[u]) : int(batch.const_start[u + 1])])
+    return UnitCode(functions, consts)
+
+
+def program_of(units: list[UnitCode]) -> Program:
+    """One Program holding `units` in order (unit k is Program unit k; function f of unit k
+    is global id unit_func_start[k] + f)."""
+    code, consts, funcs, starts = [], [], [], {"code": [0], "const": [0], "func": [0]}
+    for u, unit in enumerate(units):
+        for fn in unit.functions:
+            funcs.append((len(code), fn.nparams, fn.nlocals, fn.max_stack, fn.ret_type, u))
+            code += fn.code
+        consts += unit.consts
+        starts["code"].append(len(code))
+        starts["const"].append(len(consts))
+        starts["func"].append(len(funcs))
+    cols = np.array(funcs, np.int32).reshape(-1, 6).T
+    i32 = lambda a: np.asarray(a, np.int32)  # noqa: E731
+    return Program(
+        code=np.array(code, np.int32).reshape(-1, 2), lines=np.zeros(len(code), np.int32),
+        consts=np.array(consts, np.int64), func_entry=cols[0].copy(), func_nparams=cols[1].copy(),
+        func_nlocals=cols[2].copy(), func_max_stack=cols[3].copy(), func_ret_type=cols[4].copy(),
+        func_unit=cols[5].copy(), func_import=np.full(len(funcs), -1, np.int32),
+        unit_code_start=i32(starts["code"]), unit_const_start=i32(starts["const"]), unit_func_start=i32(starts["func"]),
+    )  # fmt: skip

@@ -1,0 +1,199 @@
+"""Train the neural compiler from scratch on generated (source, bytecode) pairs, then measure it.
+
+    python -m gpucc.neural.train --config small --seed 1 --out neural-small.pt
+
+One command: makes the pairs (neural/data.py, seed `seed` for training and `seed + 1` for the
+held-out set, minus any held-out program whose tokens also occur in training), trains with the
+curriculum (the first levels alone at first, every trained level by the end), then decodes the
+held-out programs greedily and prints, per curriculum level: exact match (the traditional
+compiler's tokens), valid (decoded and passed vm.verify) and functional (the VM gives the same
+outcome as the traditional bytecode on every input, neural/evaluate.py).  Levels past the
+trained ones are evaluated too: beyond the training lengths.  Writes the checkpoint: config,
+weights, vocabulary and the figures.  Reproducible by seed (one torch thread count per run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from dataclasses import asdict, dataclass, field
+
+import torch
+
+from gpucc.compiler.lexer import LexError
+from gpucc.neural import tokenizer as tk
+from gpucc.neural.data import CURRICULUM, Pair, make_pairs
+from gpucc.neural.evaluate import judge
+from gpucc.neural.model import Compiler, NeuralConfig
+
+
+@dataclass
+class TrainConfig:
+    model: dict
+    train_levels: int  # curriculum levels trained on: 0 .. train_levels - 1
+    train_per_level: int
+    eval_per_level: int  # held-out programs per level (every level of CURRICULUM)
+    steps: int
+    batch_size: int = 32
+    lr: float = 1e-3
+    warmup: int = 100
+    weight_decay: float = 0.1
+    stages: list[float] = field(default_factory=lambda: [0.0, 0.15, 0.35])  # step share where level k joins
+
+
+CONFIGS = {
+    # the loss-falls test: seconds
+    "tiny": TrainConfig(model=dict(n_layer=1, n_head=2, n_embd=32, block_size=160), train_levels=1,
+                        train_per_level=64, eval_per_level=8, steps=40, batch_size=16, lr=3e-3, warmup=5),
+    # about 10 minutes on one thread of a shared 2-core machine
+    "small": TrainConfig(model=dict(n_layer=3, n_head=4, n_embd=96, block_size=192), train_levels=2,
+                         train_per_level=6000, eval_per_level=60, steps=900, batch_size=24, lr=2e-3, warmup=50,
+                         stages=[0.0, 0.3]),
+}  # fmt: skip
+
+
+@dataclass
+class Example:
+    pair: Pair
+    src: tk.Source
+    target: list[str]  # the traditional bytecode's tokens
+    prompt: list[int]  # source ids + <sep>
+
+
+def encode(pairs: list[Pair], block_size: int) -> tuple[list[Example], int]:
+    """The pairs that fit the tokenizer and the block -> (examples, how many did not)."""
+    out = []
+    for p in pairs:
+        try:
+            src = tk.encode_source(p.source)
+            target = tk.encode_unit(p.unit, src)
+        except (tk.Unencodable, LexError):
+            continue
+        prompt = tk.ids(list(src.tokens)) + [tk.SEP_ID]
+        if len(prompt) + len(target) + 1 <= block_size:
+            out.append(Example(p, src, target, prompt))
+    return out, len(pairs) - len(out)
+
+
+def batch(examples: list[Example]) -> tuple[torch.Tensor, torch.Tensor]:
+    """Inputs (B, T) and targets (B, T): the loss is taken on the bytecode and <eos> only."""
+    seqs = [e.prompt + tk.ids(e.target) + [tk.EOS_ID] for e in examples]
+    T = max(len(s) for s in seqs) - 1
+    x = torch.full((len(seqs), T), tk.PAD_ID, dtype=torch.long)  # (B, T)
+    y = torch.full((len(seqs), T), -1, dtype=torch.long)  # (B, T)
+    for b, (e, s) in enumerate(zip(examples, seqs)):
+        x[b, : len(s) - 1] = torch.tensor(s[:-1])
+        y[b, len(e.prompt) - 1 : len(s) - 1] = torch.tensor(s[len(e.prompt) :])
+    return x, y
+
+
+def learning_rate(cfg: TrainConfig, step: int) -> float:
+    if step < cfg.warmup:
+        return cfg.lr * (step + 1) / cfg.warmup
+    progress = (step - cfg.warmup) / max(1, cfg.steps - cfg.warmup)
+    return cfg.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
+
+
+def datasets(cfg: TrainConfig, seed: int, log=print) -> tuple[list[Example], list[Example]]:
+    """(training examples, held-out examples whose source tokens are not also in training)."""
+    block_size = cfg.model["block_size"]
+    pairs, failed = make_pairs(seed, {k: cfg.train_per_level for k in range(cfg.train_levels)})
+    examples, dropped = encode(pairs, block_size)
+    held, held_failed = make_pairs(seed + 1, {k: cfg.eval_per_level for k in range(len(CURRICULUM))})
+    held, held_dropped = encode(held, block_size)
+    seen = {tuple(e.src.tokens) for e in examples}
+    fresh = [e for e in held if tuple(e.src.tokens) not in seen]
+    log(f"data: {len(examples)} training pairs ({failed} did not compile, {dropped} too long or unencodable); "
+        f"{len(fresh)} held out ({len(held) - len(fresh)} also in training, {held_failed + held_dropped} dropped)")
+    return examples, fresh
+
+
+def train(cfg: TrainConfig, seed: int, log=print) -> tuple[Compiler, list[Example], list[float]]:
+    """Trains a model -> (model, held-out examples, loss per step)."""
+    torch.manual_seed(seed)
+    examples, fresh = datasets(cfg, seed, log)
+    mconf = NeuralConfig(vocab_size=len(tk.VOCAB), **cfg.model)
+    by_level = [[e for e in examples if e.pair.level == k] for k in range(cfg.train_levels)]
+    model = Compiler(mconf)
+    opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, betas=(0.9, 0.95), weight_decay=cfg.weight_decay)
+    r, losses, t0 = random.Random(seed), [], time.time()
+    model.train()
+    for step in range(cfg.steps):
+        levels = [k for k, start in enumerate(cfg.stages[: cfg.train_levels]) if step >= start * cfg.steps and by_level[k]]
+        x, y = batch([r.choice(by_level[r.choice(levels)]) for _ in range(cfg.batch_size)])
+        for g in opt.param_groups:
+            g["lr"] = learning_rate(cfg, step)
+        _, loss = model(x, y)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        losses.append(loss.item())
+        if step % 100 == 0 or step == cfg.steps - 1:
+            log(f"step {step:5d}  loss {loss.item():.4f}  levels {levels}  {time.time() - t0:.0f}s")
+    return model, fresh, losses
+
+
+def measure(model: Compiler, held: list[Example], chunk: int = 64) -> dict[str, dict]:
+    """Greedy decoding of every held-out example (at most twice its target's length plus 8
+    tokens) -> per curriculum level: n, mean source tokens, exact / valid / functional counts."""
+    model.eval()
+    order = sorted(range(len(held)), key=lambda i: len(held[i].prompt))  # similar lengths per chunk
+    written: list[list[int]] = [[] for _ in held]
+    for c in range(0, len(order), chunk):
+        part = order[c : c + chunk]
+        longest = max(len(held[i].target) for i in part)
+        for i, ids in zip(part, model.greedy([held[i].prompt for i in part], tk.EOS_ID, tk.PAD_ID, 2 * longest + 8)):
+            written[i] = ids
+    units = []
+    for e, ids in zip(held, written):
+        try:
+            units.append(tk.decode_unit(tk.tokens(ids), e.src))
+        except tk.DecodeError:
+            units.append(None)
+    verdicts = judge([e.pair for e in held], units)
+    figures = {}
+    for k, level in enumerate(CURRICULUM):
+        rows = [(e, ids, v) for e, ids, v in zip(held, written, verdicts) if e.pair.level == k]
+        figures[level.name] = dict(
+            n=len(rows), src_tokens=sum(len(e.src.tokens) for e, _, _ in rows) / max(1, len(rows)),
+            exact=sum(tk.tokens(ids) == e.target for e, ids, _ in rows), valid=sum(v.valid for _, _, v in rows),
+            functional=sum(v.functional for _, _, v in rows),
+        )  # fmt: skip
+    return figures
+
+
+def report(figures: dict[str, dict], train_levels: int) -> str:
+    lines = [f"{'level':<14}{'trained':>8}{'n':>6}{'src tok':>9}{'exact':>8}{'valid':>8}{'functional':>12}"]
+    for k, (name, f) in enumerate(figures.items()):
+        pct = lambda c: f"{100 * c / f['n']:.1f}%" if f["n"] else "-"  # noqa: E731
+        lines.append(f"{name:<14}{'yes' if k < train_levels else 'no':>8}{f['n']:>6}{f['src_tokens']:>9.1f}"
+                     f"{pct(f['exact']):>8}{pct(f['valid']):>8}{pct(f['functional']):>12}")  # fmt: skip
+    return "\n".join(lines)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m gpucc.neural.train", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--config", choices=sorted(CONFIGS), default="small")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=1,
+                    help="torch threads (a fixed count keeps runs reproducible; on a busy machine 1 is fastest)")
+    ap.add_argument("--out", default=None, help="checkpoint path (default neural-<config>.pt)")
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    cfg = CONFIGS[args.config]
+    t0 = time.time()
+    model, held, losses = train(cfg, args.seed)
+    figures = measure(model, held)
+    print(report(figures, cfg.train_levels))
+    print(f"total {time.time() - t0:.0f}s")
+    out = args.out or f"neural-{args.config}.pt"
+    torch.save(dict(config=asdict(model.config), train=asdict(cfg), seed=args.seed, vocab=tk.VOCAB,
+                    model=model.state_dict(), figures=figures), out)  # fmt: skip
+    print(f"checkpoint: {out}")
+
+
+if __name__ == "__main__":
+    main()

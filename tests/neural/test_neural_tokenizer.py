@@ -1,0 +1,67 @@
+"""neural/tokenizer.py: round trips (source -> tokens -> ids -> tokens; bytecode -> ids ->
+bytecode), the vocabulary from the ISA table, placeholders and labels."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpucc.contract import isa as O
+from gpucc.neural import tokenizer as tk
+from gpucc.neural.bytecode import program_of
+from gpucc.vm.verify import verify
+
+
+def test_the_vocabulary_has_every_opcode_of_the_isa_once():
+    assert [t for t in tk.VOCAB if t in O.BY_NAME] == [op.name for op in O.TABLE]
+    assert len(set(tk.VOCAB)) == len(tk.VOCAB)
+
+
+def test_source_round_trip(pairs):
+    for p in pairs:
+        src = tk.encode_source(p.source)
+        assert tk.tokens(tk.ids(list(src.tokens))) == list(src.tokens)
+
+
+def test_bytecode_round_trip_through_ids(pairs):
+    encoded = 0
+    for p in pairs:
+        src = tk.encode_source(p.source)
+        try:
+            toks = tk.encode_unit(p.unit, src)
+        except tk.Unencodable:
+            assert p.level == 3, p.source  # only the fuzzer's programs may exceed a capacity
+            continue
+        assert tk.decode_unit(tk.tokens(tk.ids(toks)), src) == p.unit
+        encoded += 1
+    assert encoded >= 0.9 * len(pairs)
+
+
+def test_names_and_literals_are_placeholders():
+    src = tk.encode_source("def f(a: int) -> float:\n    big = a + 70000 + 5\n    return big * 2.5 + abs(-70000)\n")
+    assert src.tokens[:4] == ("def", "V0", "(", "V1")
+    assert src.names == ("f", "a", "big")
+    assert "abs" in src.tokens and "n5" in src.tokens
+    assert src.tokens.count("L0") == 2 and src.literals[0] == ("int", 70000)
+    assert src.tokens[src.tokens.index("L1") - 1] == "<f>"
+
+
+def test_jumps_become_labels_resolved_after_decoding(pairs):
+    p = next(p for p in pairs if any(op in O.JUMP_OPCODES for op, _ in p.unit.functions[-1].code))
+    src = tk.encode_source(p.source)
+    toks = tk.encode_unit(p.unit, src)
+    assert "J0" in toks and tk.LABEL in toks
+    assert not [t for t in toks if t.startswith("J") and t[1:].isdigit() and int(t[1:]) >= toks.count(tk.LABEL)]
+    assert verify(program_of([tk.decode_unit(toks, src)])) == []
+
+
+@pytest.mark.parametrize("cut", [
+    lambda t: t[:4],  # a header cut short
+    lambda t: ["LOAD_VAR"] + t,  # no FN first
+    lambda t: [x if x != "J0" else "J99" for x in t],  # an undefined label
+    lambda t: t[:5] + ["def"] + t[5:],  # a source token among instructions
+])  # fmt: skip
+def test_malformed_tokens_raise_decode_error(pairs, cut):
+    p = next(p for p in pairs if any(op in O.JUMP_OPCODES for op, _ in p.unit.functions[-1].code))
+    src = tk.encode_source(p.source)
+    with pytest.raises(tk.DecodeError):
+        tk.decode_unit(cut(tk.encode_unit(p.unit, src)), src)
