@@ -10,7 +10,7 @@ ends a chain) and are patched when the label is reached (patch, patch_to).
 
 The operator -> instruction maps are module-level tables (numba reads global arrays as
 constants), built from the instruction names of contract/isa.py; -1 where there is none.
-tests/unit/test_codegen_tables.py checks each against the operators' meanings in the table.
+tests/compiler/test_codegen_tables.py checks each against the operators' meanings in the table.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ and each operator-stack code means, as module-level numpy arrays (numba treats g
 as compile-time constants; kernels index them instead of walking if-chains).
 
 Built from the source tables: compiler.tokens' OPERATORS and KEYWORDS, compiler.nodes' BIN_NAMES,
-UN_NAMES and BOOL_NAMES, contract.isa's CMP_NAMES.  tests/unit/test_parser_tables.py checks that
+UN_NAMES and BOOL_NAMES, contract.isa's CMP_NAMES.  tests/compiler/test_parser_tables.py checks that
 each array agrees with its source.  -1 in a map means "not one of these".
 """
 

@@ -1,5 +1,5 @@
 """The differential fuzzer's findings: disagreements with CPython it found in gpucc, each with
-a minimal reproducer.  All are fixed; tests/unit/test_differential.py keeps them fixed on
+a minimal reproducer.  All are fixed; tests/compiler/test_differential.py keeps them fixed on
 every backend.  A new finding goes here once fixed; until then the fuzzer reports it.
 """
 

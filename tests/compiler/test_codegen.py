@@ -227,7 +227,7 @@ def test_vm_matches_cpython(backend):
 
 
 def test_random_programs_match_cpython():
-    """A fixed sample of neural/gen.py programs; tests/unit/test_differential.py draws
+    """A fixed sample of neural/gen.py programs; tests/compiler/test_differential.py draws
     more with hypothesis, and benchmarks/fuzz_differential.py is the long run."""
     programs = [ProgramGen(seed).program() for seed in range(150)]
     r = random.Random(0)

@@ -257,7 +257,7 @@ def reject(source):
 
 T = tokens
 # Syntax errors: (body line of `def f(x: int) -> int:` or a whole file when it starts with '!',
-# code, arg, col).  Constructs outside the language: tests/unit/test_unsupported.py.
+# code, arg, col).  Constructs outside the language: tests/compiler/test_unsupported.py.
 REJECTIONS = [
     ("if x: if y: pass", errors.E_SYNTAX, 0, 11),
     ("return x == not x", errors.E_SYNTAX, 0, 17),
