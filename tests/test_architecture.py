@@ -141,3 +141,23 @@ def test_the_readme_module_map_lists_every_module():
     modules = {f"{folder}/{p.name}" for folder in PACKAGES for p in (ROOT / folder).glob("*.py") if p.stem != "__init__"}
     assert sorted(modules - readme_modules()) == [], "README 'How it works' does not name these modules"
     assert sorted(readme_modules() - modules) == [], "README 'How it works' names modules that do not exist"
+
+
+def kernel_entry_points() -> dict[str, int]:
+    """Every function decorated with numba's @njit or @cuda.jit in compiler/, vm/ and contract/
+    (the launchers' kernels), with its parameter count."""
+    out = {}
+    for folder in ("compiler", "vm", "contract"):
+        for path in sorted((ROOT / folder).glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.FunctionDef) and any(
+                    "njit" in ast.unparse(d) or "cuda.jit" in ast.unparse(d) for d in node.decorator_list
+                ):
+                    out[f"{folder}/{path.name}:{node.name}"] = len(node.args.args)
+    return out
+
+
+def test_kernel_entry_points_take_a_handful_of_parameters():
+    entry_points = kernel_entry_points()
+    assert len(entry_points) >= 10  # the launchers' kernels are found
+    assert {name: n for name, n in entry_points.items() if n > 8} == {}
