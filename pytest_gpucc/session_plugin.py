@@ -206,12 +206,16 @@ class NotAPythonModule(pytest.File):
         return []
 
 
-class SuiteFile(pytest.File):
-    """A suite file: one :class:`CandidateItem` per candidate."""
+class GpuccFile(pytest.File):
+    """A file the session plugin collects (its candidates' items reach the plugin through it)."""
 
     def __init__(self, *, session_plugin: SessionPlugin, **kwargs):
         super().__init__(**kwargs)
         self.session_plugin = session_plugin
+
+
+class SuiteFile(GpuccFile):
+    """A suite file: one :class:`CandidateItem` per candidate."""
 
     def collect(self):
         sp = self.session_plugin
@@ -231,12 +235,8 @@ class SuiteFile(pytest.File):
             yield CandidateItem.from_parent(self, name=c.name, suite_key=entry.display)
 
 
-class ProblemsFile(pytest.File):
+class ProblemsFile(GpuccFile):
     """A --gpucc-problems file: one :class:`CandidateItem` per sample of each of its problems."""
-
-    def __init__(self, *, session_plugin: SessionPlugin, **kwargs):
-        super().__init__(**kwargs)
-        self.session_plugin = session_plugin
 
     def collect(self):
         sp = self.session_plugin

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from pytest_gpucc.cli import main
-from pytest_gpucc.session import GpuccSession
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -133,17 +132,10 @@ def test_run_agrees_with_pytest(capsys, pytester):
         assert line in pytest_out or line.startswith("gpucc: timings")
 
 
-def test_run_and_pytest_go_through_one_batch_flow(capsys, pytester, monkeypatch):
+def test_run_and_pytest_go_through_one_batch_flow(capsys, pytester, recorded_batches):
     """`gpucc run` and the plugin each run one GpuccSession batch, with equal outcomes, and print
     the summary rows of its results."""
-    batches = []
-    run_batch = GpuccSession.run
-
-    def recording_run(self, *args, **kwargs):
-        run_batch(self, *args, **kwargs)
-        batches.append(self)
-
-    monkeypatch.setattr(GpuccSession, "run", recording_run)
+    batches = recorded_batches
     shutil.copy(GCD_SUITE, pytester.path / GCD_SUITE.name)
     shutil.copytree(GCD_DIR, pytester.path / GCD_DIR.name)
     rc, out, _ = gpucc(capsys, "run", "suite_gcd.py", "-q")

@@ -13,7 +13,6 @@ import pytest
 
 from pytest_gpucc.cli import main
 from pytest_gpucc.evaluate import EvaluateError, evaluate
-from pytest_gpucc.session import GpuccSession
 
 EXCERPT = Path(__file__).resolve().parents[1] / "plugin" / "data" / "humaneval_excerpt.jsonl"
 SAMPLES = [  # (task_id, completion, result)
@@ -72,15 +71,8 @@ def test_evaluate_writes_human_eval_results_and_prints_pass_at_k(capsys, tmp_pat
     assert err.splitlines()[2].startswith("gpucc: compiled in ")
 
 
-def test_evaluate_and_pytest_write_the_same_results_through_one_batch_flow(capsys, pytester, monkeypatch):
-    batches = []
-    run_batch = GpuccSession.run
-
-    def recording_run(self, *args, **kwargs):
-        run_batch(self, *args, **kwargs)
-        batches.append(self)
-
-    monkeypatch.setattr(GpuccSession, "run", recording_run)
+def test_evaluate_and_pytest_write_the_same_results_through_one_batch_flow(capsys, pytester, recorded_batches):
+    batches = recorded_batches
     problems, samples = write_inputs(pytester.path, gz=False)
     rc, _, _ = gpucc(capsys, "evaluate", problems.name, samples.name, "-q")
     cli = Path(f"{samples}_results.jsonl").read_bytes()
