@@ -4,7 +4,9 @@ error record every phase writes.
 A bundle is a namedtuple of arrays, one level deep: numba passes it through @njit, prange
 bodies, register_jitable calls and CUDA kernels as it passes the arrays themselves (a field
 read is resolved at compile time).  Each phase takes the bundles it reads and the ones it
-writes; loops read the fields they use into locals first.
+writes; loops read the fields they use into locals first.  The phases are compiled without
+numba's reference counting (contract.jitable.nrt_free: they allocate nothing and return no
+array); only the launchers and the unit_* view makers below, which return arrays, keep it.
 
 One unit (the launchers build these from per-unit slices, compiler/unit.py runs the phases):
 
@@ -45,6 +47,8 @@ from collections import namedtuple
 
 from numba.extending import register_jitable
 
+from gpucc.contract.jitable import nrt_free
+
 Tokens = namedtuple("Tokens", ("kind", "sub", "start", "end", "line", "val"))
 Tree = namedtuple("Tree", ("kind", "op", "tok", "first", "next", "val"))
 Types = namedtuple("Types", ("type", "slot", "fn"))
@@ -68,7 +72,7 @@ ERR_CODE, ERR_START, ERR_END, ERR_ARG = range(4)
 ERR_WIDTH = 4
 
 
-@register_jitable
+@nrt_free
 def fail(err, code, start, end, arg):
     """Record an error: its code, the byte span [start, end) at fault and an argument for the
     message (compiler/errors.py).  The first error recorded wins; returns -1."""
@@ -80,7 +84,7 @@ def fail(err, code, start, end, arg):
     return -1
 
 
-@register_jitable
+@nrt_free
 def clear_error(err):
     for j in range(ERR_WIDTH):
         err[j] = 0

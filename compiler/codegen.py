@@ -19,8 +19,6 @@ fuses superinstructions without changing results or costs.
 
 from __future__ import annotations
 
-from numba.extending import register_jitable
-
 from gpucc.compiler.arrays import ERR_CODE
 from gpucc.compiler.codegen_branch import emit_branch
 from gpucc.compiler.codegen_expr import DONE
@@ -61,6 +59,7 @@ from gpucc.compiler.peephole import optimize
 from gpucc.compiler.scope import F_ENTRY, F_IMPORT, F_MAX_STACK, F_NODE, last_child
 from gpucc.compiler.typecheck import S_A, S_B, S_NODE, S_STATE, node_fail
 from gpucc.contract.isa import JUMP, LOAD_INT, RETURN
+from gpucc.contract.jitable import nrt_free
 
 __all__ = ["CG_NCONST", "CG_PC", "CG_WIDTH", "codegen"]
 
@@ -72,7 +71,7 @@ IF_ELSE = S_A  # IF: the jumps to the else branch
 IF_END = S_B  # IF: the jump past the else branch
 
 
-@register_jitable
+@nrt_free
 def _block(n, st, top, tree, types, stk):
     """A block: its statements in order, up to the first that cannot continue."""
     if st == 0:
@@ -86,7 +85,7 @@ def _block(n, st, top, tree, types, stk):
     return nxt
 
 
-@register_jitable
+@nrt_free
 def _if(n, st, top, toks, tree, types, out, scratch, err):
     """if cond: then [else: orelse] (children: cond, then, orelse; an elif is an IF there):
     the branch to else; then; JUMP end (if then can continue); else: orelse; end:.
@@ -112,7 +111,7 @@ def _if(n, st, top, toks, tree, types, out, scratch, err):
     return DONE
 
 
-@register_jitable
+@nrt_free
 def emit_function(f, toks, tree, types, out, scratch, err):
     """Emit one function's body: a walk of its statements, from its block."""
     kind, stk = tree.kind, scratch.walk
@@ -165,7 +164,7 @@ def emit_function(f, toks, tree, types, out, scratch, err):
         emit(out, RETURN, 0, line)
 
 
-@register_jitable
+@nrt_free
 def codegen(toks, tree, types, nf, out, scratch, err):
     """Emit every function of a checked unit into out (Output: code int32[cap, 2], lines
     int32[cap], consts int64[<= MAX_CONSTS], cg int64[CG_WIDTH]); scratch.walk has the type

@@ -8,12 +8,11 @@ tested by a truth jump.
 
 from __future__ import annotations
 
-from numba.extending import register_jitable
-
 from gpucc.compiler.codegen_expr import emit_expr
 from gpucc.compiler.emit import DECIDING_TRUTH, JUMP_IF, emit, emit_truth, patch
 from gpucc.compiler.nodes import N_BOOLOP, N_UNARY, UN_NOT
 from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE
+from gpucc.contract.jitable import nrt_free
 
 # emit_branch's frame columns besides S_NODE and S_STATE (the visits so far):
 BR_WHEN = S_A  # the truth (0 / 1) of this node on which to jump
@@ -21,7 +20,7 @@ BR_OWNER = S_B  # the frame whose local chain (BR_JUMPS) the jumps join (-1: the
 BR_JUMPS = S_C  # BOOLOP: its local chain (jumps to just after it)
 
 
-@register_jitable
+@nrt_free
 def _push(stk, sp, n, when, owner):
     """Put node n's frame on the walk stack at row sp; returns the new sp."""
     stk[sp, S_NODE] = n
@@ -31,7 +30,7 @@ def _push(stk, sp, n, when, owner):
     return sp + 1
 
 
-@register_jitable
+@nrt_free
 def emit_branch(root, when, chain, toks, tree, types, out, scratch, sp0, err):
     """Emit code that jumps when the truth of `root` is `when` (0 / 1) and falls through
     otherwise.  The jumps go to a label not placed yet: they are added to the placeholder

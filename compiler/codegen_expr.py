@@ -13,7 +13,6 @@ peephole pass can fuse the literal.
 from __future__ import annotations
 
 import numpy as np
-from numba.extending import register_jitable
 
 from gpucc.compiler.emit import (
     CG_DEPTH,
@@ -72,6 +71,7 @@ from gpucc.contract.isa import (
     ROT_THREE,
     ROT_TWO,
 )
+from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_FLOAT
 
 SIGN_BIT = np.int64(-(2**63))  # a float literal's bits XOR this: its negation
@@ -89,7 +89,7 @@ E_LEFT = S_C  # COMPARE: that link's left operand
 E_CLEANUP = S_B  # COMPARE: the jumps of a chain decided early (to its cleanup)
 
 
-@register_jitable
+@nrt_free
 def _literal(tree, n):
     """An int or bool literal, or a negated int literal (codegen folds it)."""
     kind = tree.kind
@@ -99,7 +99,7 @@ def _literal(tree, n):
     return kind[n] == N_INT or kind[n] == N_BOOL
 
 
-@register_jitable
+@nrt_free
 def _next_child(tree, stk, top, n, st):
     """The child of node n to evaluate next (the first at visit 0, else the one after
     E_CHILD), recorded in E_CHILD; DONE after the last."""
@@ -109,7 +109,7 @@ def _next_child(tree, stk, top, n, st):
     return c
 
 
-@register_jitable
+@nrt_free
 def _unary(n, st, toks, tree, types, out, err, line):
     """-x, +x, not x, ~x; a negated int or float literal is folded into one constant."""
     c, uop, kind, val = tree.first[n], tree.op[n], tree.kind, tree.val
@@ -124,7 +124,7 @@ def _unary(n, st, toks, tree, types, out, err, line):
     return DONE
 
 
-@register_jitable
+@nrt_free
 def _binary(n, st, tree, types, out, line):
     """a op b; floats: each operand converted after it is pushed; lists: + and *."""
     type_ = types.type
@@ -151,7 +151,7 @@ def _binary(n, st, tree, types, out, line):
     return DONE
 
 
-@register_jitable
+@nrt_free
 def _list(n, st, top, tree, types, out, stk, line):
     """[a, b, ...]: the elements (converted for a list[float]), then NEW_LIST count."""
     type_ = types.type
@@ -164,7 +164,7 @@ def _list(n, st, top, tree, types, out, stk, line):
     return c
 
 
-@register_jitable
+@nrt_free
 def _slice(n, st, top, tree, out, stk, line):
     """obj[start:stop:step]: obj, then the three parts (LOAD_INT 0 for absent ones)."""
     if st > 3:
@@ -176,7 +176,7 @@ def _slice(n, st, top, tree, out, stk, line):
     return _next_child(tree, stk, top, n, st)
 
 
-@register_jitable
+@nrt_free
 def _method(n, st, top, tree, types, out, stk, line):
     """xs.append(v) / xs.sort(): the list, the arguments (append's converted to the element
     type), the instruction; they push nothing (statements only)."""
@@ -190,7 +190,7 @@ def _method(n, st, top, tree, types, out, stk, line):
     return c
 
 
-@register_jitable
+@nrt_free
 def _call(n, st, top, tree, types, out, stk, line):
     """f(args) / builtin(args): after each argument its conversion (a function of the unit)
     or the builtin's work on it, then CALL (a function of the unit)."""
@@ -209,7 +209,7 @@ def _call(n, st, top, tree, types, out, stk, line):
     return c
 
 
-@register_jitable
+@nrt_free
 def _ifexp(n, st, top, tree, types, out, stk, line):
     """`body if cond else orelse` (children: body, cond, orelse): cond; JUMP_IF_FALSE else;
     body; JUMP end; else: orelse; end: (each value converted to the result's type)."""
@@ -234,7 +234,7 @@ def _ifexp(n, st, top, tree, types, out, stk, line):
     return DONE
 
 
-@register_jitable
+@nrt_free
 def _boolop(n, st, top, tree, types, out, stk, line):
     """a and b / a or b as values.  Operands of different types (a truth-only use): each as
     its truth value; two that are not their own truth value (floats, lists): DUP_TOP, the
@@ -263,7 +263,7 @@ def _boolop(n, st, top, tree, types, out, stk, line):
     return DONE
 
 
-@register_jitable
+@nrt_free
 def _compare(n, st, top, tree, types, out, stk, line):
     """a < b < c like CPython: a; b; DUP_TOP; ROT_THREE; COMPARE; JUMP_IF_FALSE_OR_POP
     cleanup; c; COMPARE; JUMP end; cleanup: ROT_TWO; POP_TOP; end:.  `k < x` with a literal
@@ -305,7 +305,7 @@ def _compare(n, st, top, tree, types, out, stk, line):
     return DONE
 
 
-@register_jitable
+@nrt_free
 def emit_expr(root, toks, tree, types, out, scratch, sp0, err):
     """Emit an expression that pushes the value of `root` (a postorder walk on the walk
     stack above row sp0)."""

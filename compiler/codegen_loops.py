@@ -13,8 +13,6 @@ conditional jump).
 
 from __future__ import annotations
 
-from numba.extending import register_jitable
-
 from gpucc.compiler.codegen_branch import emit_branch
 from gpucc.compiler.codegen_expr import DONE, emit_expr
 from gpucc.compiler.emit import CG_DEPTH, CG_ENTRY, CG_PC, emit, patch, patch_to
@@ -22,7 +20,7 @@ from gpucc.compiler.nodes import N_BOOL, N_BREAK, N_FOR_LIST, N_FOR_RANGE, N_INT
 from gpucc.compiler.scope import last_child
 from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, is_const_true
 from gpucc.contract.isa import FOR_LIST, FOR_LOOP, FOR_RANGE, JUMP, LOAD_INT, RANGE_CHECK, STORE_VAR
-from gpucc.contract.jitable import pack_fields
+from gpucc.contract.jitable import nrt_free, pack_fields
 
 # a loop's frame columns on the statement walk, besides S_NODE and S_STATE:
 LOOP_TOP = S_A  # the pc of the loop's top (absolute, as cg[CG_PC])
@@ -32,24 +30,24 @@ LOOP_TEST = S_C  # the jumps to its test (the entry jump, continue); -1 in `whil
 JUMP_FIELD_MAX = 0xFFFF  # the largest jump target of a packed operand's lo field (FOR_LOOP)
 
 
-@register_jitable
+@nrt_free
 def falls_through(types, n):
     """Whether statement n can complete normally (the type checker's mark: type 1 / 0)."""
     return types.type[n] != 0
 
 
-@register_jitable
+@nrt_free
 def _is_loop(k):
     return k == N_WHILE or k == N_FOR_RANGE or k == N_FOR_LIST
 
 
-@register_jitable
+@nrt_free
 def _tested_at_bottom(tree, n):
     """A loop tested at the bottom: `for` and every `while` but `while True`."""
     return tree.kind[n] != N_WHILE or not is_const_true(tree, tree.first[n])
 
 
-@register_jitable
+@nrt_free
 def _enclosing_loop(tree, stk, top):
     """The walk row of the innermost loop around the statement at row top (-1: none)."""
     j = top - 1
@@ -58,7 +56,7 @@ def _enclosing_loop(tree, stk, top):
     return j
 
 
-@register_jitable
+@nrt_free
 def _loop_jumps(tree, stk, j, is_break):
     """The chain a break (LOOP_EXIT) or continue (LOOP_TEST) of loop row j joins; -1 for a
     continue in `while True`, whose target, the top, is placed already."""
@@ -67,7 +65,7 @@ def _loop_jumps(tree, stk, j, is_break):
     return stk[j, LOOP_TEST] if _tested_at_bottom(tree, stk[j, S_NODE]) else -1
 
 
-@register_jitable
+@nrt_free
 def _keep_loop_jumps(tree, out, stk, j, is_break, chain):
     """Give loop row j the chain that grew from _loop_jumps' (a `while True` continue's
     jumps are pointed at the top now)."""
@@ -79,7 +77,7 @@ def _keep_loop_jumps(tree, out, stk, j, is_break, chain):
         patch_to(out, chain, stk[j, LOOP_TOP] - out.cg[CG_ENTRY])
 
 
-@register_jitable
+@nrt_free
 def emit_loop_jump(n, top, toks, tree, out, scratch):
     """`break` / `continue`: a jump joining its loop's chain."""
     stk = scratch.walk
@@ -89,7 +87,7 @@ def emit_loop_jump(n, top, toks, tree, out, scratch):
     _keep_loop_jumps(tree, out, stk, j, is_break, chain)
 
 
-@register_jitable
+@nrt_free
 def emit_loop_branch(cond, jump, top, toks, tree, types, out, scratch, err):
     """`if cond: break` / `if cond: continue` (jump: that statement), the if at row top: one
     conditional jump joining the loop's chain.  False if no loop encloses it."""
@@ -103,7 +101,7 @@ def emit_loop_branch(cond, jump, top, toks, tree, types, out, scratch, err):
     return True
 
 
-@register_jitable
+@nrt_free
 def _open_loop(tree, out, stk, top, n, line):
     """The loop's frame, and its entry jump to the test when it has one."""
     stk[top, LOOP_EXIT] = -1
@@ -111,14 +109,14 @@ def _open_loop(tree, out, stk, top, n, line):
     stk[top, LOOP_TOP] = out.cg[CG_PC]
 
 
-@register_jitable
+@nrt_free
 def _store_loop_variable(out, slot, line):
     """At a for loop's top: store the value its test jumped here with."""
     out.cg[CG_DEPTH] += 1
     emit(out, STORE_VAR, slot, line)
 
 
-@register_jitable
+@nrt_free
 def _step_or_exit(out, stk, top, opc, slots, loop_top, line):
     """The long form of a for loop's test: opc (FOR_RANGE / FOR_LIST: push the next value
     and skip the next instruction, or fall through at the end); JUMP exit; JUMP top."""
@@ -130,7 +128,7 @@ def _step_or_exit(out, stk, top, opc, slots, loop_top, line):
     emit(out, JUMP, loop_top, line)
 
 
-@register_jitable
+@nrt_free
 def _nonzero_literal(tree, n):
     """A range() step known not to be zero (no RANGE_CHECK needed)."""
     kind = tree.kind
@@ -139,7 +137,7 @@ def _nonzero_literal(tree, n):
     return (kind[n] == N_INT or kind[n] == N_BOOL) and tree.val[n] != 0
 
 
-@register_jitable
+@nrt_free
 def emit_while(n, st, top, toks, tree, types, out, scratch, err):
     """`while cond: body` (visit 0: the top; then the test); returns the body to walk or DONE."""
     stk = scratch.walk
@@ -159,7 +157,7 @@ def emit_while(n, st, top, toks, tree, types, out, scratch, err):
     return DONE
 
 
-@register_jitable
+@nrt_free
 def emit_for_range(n, st, top, toks, tree, types, out, scratch, err):
     """`for x in range(...)`: start, stop and step into the hidden slots h, h + 1, h + 2
     (range(n): 0, n, 1; RANGE_CHECK for a step that may be 0); FOR_LOOP at the bottom."""
@@ -194,7 +192,7 @@ def emit_for_range(n, st, top, toks, tree, types, out, scratch, err):
     return DONE
 
 
-@register_jitable
+@nrt_free
 def emit_for_list(n, st, top, toks, tree, types, out, scratch, err):
     """`for x in xs`: the list and index 0 into the hidden slots h, h + 1; FOR_LIST; JUMP
     exit; JUMP top at the bottom."""

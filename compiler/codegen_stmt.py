@@ -8,19 +8,17 @@ target's type (the type checker leaves it in the node's val).
 
 from __future__ import annotations
 
-from numba.extending import register_jitable
-
 from gpucc.compiler.codegen_expr import emit_expr
 from gpucc.compiler.emit import emit, emit_arith, emit_convert, emit_truth
 from gpucc.compiler.nodes import CMP_IN, N_COMPARE, N_METHOD
 from gpucc.compiler.typerules import T_EMPTY_LIST
 from gpucc.contract import isa as O
 from gpucc.contract.isa import ASSERT_CMP, ASSERT_TRUE, LOAD_INT, LOAD_VAR, POP_TOP, RETURN, STORE_VAR
-from gpucc.contract.jitable import typed_cmp
+from gpucc.contract.jitable import nrt_free, typed_cmp
 from gpucc.contract.valuetypes import T_LIST_INT
 
 
-@register_jitable
+@nrt_free
 def _concrete_list(t, other):
     """t, or for `[]` the other operand's list type (list[int] if both are `[]`)."""
     if t != T_EMPTY_LIST:
@@ -28,7 +26,7 @@ def _concrete_list(t, other):
     return other if other != T_EMPTY_LIST else T_LIST_INT
 
 
-@register_jitable
+@nrt_free
 def _value(n, top, toks, tree, types, out, scratch, err):
     """Push statement n's value (its first child) converted to the target's type."""
     c = tree.first[n]
@@ -36,14 +34,14 @@ def _value(n, top, toks, tree, types, out, scratch, err):
     emit_convert(out, tree.val[n], types.type[c], toks.line[tree.tok[n]])
 
 
-@register_jitable
+@nrt_free
 def emit_assign(n, top, toks, tree, types, out, scratch, err):
     """x = v"""
     _value(n, top, toks, tree, types, out, scratch, err)
     emit(out, STORE_VAR, types.slot[n], toks.line[tree.tok[n]])
 
 
-@register_jitable
+@nrt_free
 def emit_augassign(n, top, toks, tree, types, out, scratch, err):
     """x op= v: x, v, op (a float op when x is a float), STORE_VAR x."""
     c = tree.first[n]
@@ -54,7 +52,7 @@ def emit_augassign(n, top, toks, tree, types, out, scratch, err):
     emit(out, STORE_VAR, types.slot[n], line)
 
 
-@register_jitable
+@nrt_free
 def emit_setitem(n, top, toks, tree, types, out, scratch, err):
     """In Python's order.  xs[i] = v: v, xs, i, LIST_SET; xs[i] op= v: xs, i, LIST_GET, v,
     op, xs, i, LIST_SET (xs and i are pure).  val: the element type."""
@@ -76,7 +74,7 @@ def emit_setitem(n, top, toks, tree, types, out, scratch, err):
     emit(out, O.LIST_SET, 0, line)
 
 
-@register_jitable
+@nrt_free
 def emit_expr_statement(n, top, toks, tree, types, out, scratch, err):
     """An expression statement: its value dropped (list methods push none)."""
     c = tree.first[n]
@@ -85,7 +83,7 @@ def emit_expr_statement(n, top, toks, tree, types, out, scratch, err):
         emit(out, POP_TOP, 0, toks.line[tree.tok[n]])
 
 
-@register_jitable
+@nrt_free
 def emit_assert(n, top, toks, tree, types, out, scratch, err):
     """assert a <cmp> b (one comparison, not `in`): a, b, ASSERT_CMP (which can report both
     operands); any other: the truth value, ASSERT_TRUE."""
@@ -105,7 +103,7 @@ def emit_assert(n, top, toks, tree, types, out, scratch, err):
         emit(out, ASSERT_TRUE, 0, line)
 
 
-@register_jitable
+@nrt_free
 def emit_return(n, top, toks, tree, types, out, scratch, err):
     """return v (converted to the return type); a bare `return`: None."""
     if tree.first[n] != -1:

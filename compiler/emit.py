@@ -16,7 +16,6 @@ tests/compiler/test_codegen_tables.py checks each against the operators' meaning
 from __future__ import annotations
 
 import numpy as np
-from numba.extending import register_jitable
 
 from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import E_TOO_MANY_CONSTANTS
@@ -26,7 +25,7 @@ from gpucc.compiler.scope import B_BOOL, BUILTINS, METHODS, N_SUPPORTED_BUILTINS
 from gpucc.compiler.typerules import T_EMPTY_LIST, element_type, is_list
 from gpucc.contract import isa as O
 from gpucc.contract.isa import ARG_IMM, BINARY_ADD, LOAD_CONST, LOAD_INT, OPERAND_KIND, POPS, PUSHES, UNARY_NOT
-from gpucc.contract.jitable import typed_cmp
+from gpucc.contract.jitable import nrt_free, typed_cmp
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_LIST_FLOAT
 
 
@@ -83,7 +82,7 @@ CG_PC, CG_ENTRY, CG_DEPTH, CG_MAXD, CG_NCONST = range(5)
 CG_WIDTH = 5
 
 
-@register_jitable
+@nrt_free
 def emit(out, opc, arg, line):
     """Append one instruction (past capacity only counts: codegen then fails) and track
     the operand-stack depth (the table's stack effects; the caller applies CALL's and
@@ -102,7 +101,7 @@ def emit(out, opc, arg, line):
     return pc
 
 
-@register_jitable
+@nrt_free
 def patch_to(out, chain, target):
     """Point every jump of a placeholder chain at `target` (relative to the entry)."""
     code = out.code
@@ -113,13 +112,13 @@ def patch_to(out, chain, target):
         p = nxt
 
 
-@register_jitable
+@nrt_free
 def patch(out, chain):
     """Point every jump of a placeholder chain at the current pc."""
     patch_to(out, chain, out.cg[CG_PC] - out.cg[CG_ENTRY])
 
 
-@register_jitable
+@nrt_free
 def emit_convert(out, want, got, line):
     """Convert the value on top (of type got) for a place that wants type want: an int or
     bool where a float is wanted becomes a float."""
@@ -127,7 +126,7 @@ def emit_convert(out, want, got, line):
         emit(out, O.INT_TO_FLOAT, 0, line)
 
 
-@register_jitable
+@nrt_free
 def emit_truth(out, t, line):
     """Make the value on top (of type t) testable by the truth jumps (nonzero = true):
     a float becomes bool(x) (-0.0 is false), a list its length."""
@@ -137,25 +136,25 @@ def emit_truth(out, t, line):
         emit(out, O.LIST_LEN, 0, line)
 
 
-@register_jitable
+@nrt_free
 def needs_truth(t):
     """Whether a value of type t is not its own truth value (see emit_truth)."""
     return t == T_FLOAT or is_list(t)
 
 
-@register_jitable
+@nrt_free
 def float_flag(t):
     """The float-elements operand (1 / 0) of a list instruction on list type t."""
     return 1 if t == T_LIST_FLOAT else 0
 
 
-@register_jitable
+@nrt_free
 def float_op(bop, lt, rt):
     """Whether binary op bop on these operand types runs as a float instruction."""
     return bop == BIN_DIV or lt == T_FLOAT or rt == T_FLOAT
 
 
-@register_jitable
+@nrt_free
 def emit_compare(out, cmp, lt, rt, line):
     """Push `a <cmp> b` for a, b of types lt, rt (floats: COMPARE_NUM, exact for int vs float;
     `x in xs`: LIST_CONTAINS; lists: LIST_EQ)."""
@@ -173,14 +172,14 @@ def emit_compare(out, cmp, lt, rt, line):
         emit(out, CMP_OPCODES[cmp], 0, line)
 
 
-@register_jitable
+@nrt_free
 def emit_on(out, opc, t, line):
     """Emit opc on a value of type t: an IMM operand is then t's float-elements flag (the
     list instructions of BUILTIN_OPCODES and METHOD_OPCODES), any other operand 0."""
     emit(out, opc, float_flag(t) if OPERAND_KIND[opc] == ARG_IMM else 0, line)
 
 
-@register_jitable
+@nrt_free
 def emit_arith(out, bop, lt, rt, line):
     """Apply binary operator bop (nodes.BIN_*) to a (of type lt) and b (of type rt, on top):
     a float instruction, b converted to float first, if float_op says so, else an int one."""
@@ -191,7 +190,7 @@ def emit_arith(out, bop, lt, rt, line):
         emit(out, BIN_OPCODES[bop], 0, line)
 
 
-@register_jitable
+@nrt_free
 def emit_unary(out, uop, t, line):
     """Apply unary operator uop (nodes.UN_*) to the value on top (of type t)."""
     if uop == UN_NOT:  # `not` of the truth value
@@ -204,7 +203,7 @@ def emit_unary(out, uop, t, line):
         emit(out, opc, 0, line)
 
 
-@register_jitable
+@nrt_free
 def value_class(t):
     """The column (ON_*) of BUILTIN_OPCODES for an argument of type t."""
     if is_list(t):
@@ -212,7 +211,7 @@ def value_class(t):
     return ON_FLOAT if t == T_FLOAT else ON_NUMBER
 
 
-@register_jitable
+@nrt_free
 def emit_builtin_arg(out, b, i, t, result, line):
     """What a call of builtin b (scope.B_*) does once its argument i (of type t) is pushed;
     result: the call's type."""
@@ -229,7 +228,7 @@ def emit_builtin_arg(out, b, i, t, result, line):
         emit(out, fold, 0, line)
 
 
-@register_jitable
+@nrt_free
 def emit_int(out, v, line, err, s, e):
     """Push the int v (an int32 operand, else a constant-pool entry); s, e: its source span."""
     consts, cg = out.consts, out.cg

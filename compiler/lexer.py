@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.extending import register_jitable
 
 from gpucc.compiler import errors, limits, tokens
 from gpucc.compiler.arrays import ERR_END, ERR_START, ERR_WIDTH, Tokens, clear_error, fail
@@ -72,12 +71,13 @@ from gpucc.compiler.tokens import (
     TK_STRING,
 )
 from gpucc.contract.cachekey import source_fingerprint
+from gpucc.contract.jitable import nrt_free
 
 N_KEYWORDS, N_OPERATORS = len(tokens.KEYWORDS), len(tokens.OPERATORS)
 MAX_INDENT = limits.MAX_INDENT
 
 
-@register_jitable
+@nrt_free
 def _put(toks, n, kind, sub, start, end, line, val):
     """Write token n (offsets relative to the unit's start)."""
     toks.kind[n] = kind
@@ -88,7 +88,7 @@ def _put(toks, n, kind, sub, start, end, line, val):
     toks.val[n] = val
 
 
-@register_jitable
+@nrt_free
 def lex(src, lo, hi, toks, err):
     """Tokenize src[lo:hi] into toks (Tokens); returns the token count (last token TK_END) or
     -1 (err set)."""

@@ -7,7 +7,6 @@ what it found; none allocates or raises.
 from __future__ import annotations
 
 import numpy as np
-from numba.extending import register_jitable
 
 from gpucc.compiler.errors import (
     E_BAD_CHAR,
@@ -18,6 +17,7 @@ from gpucc.compiler.errors import (
     E_INT_TOO_LARGE,
 )
 from gpucc.compiler.tokens import TK_FLOAT, TK_INT
+from gpucc.contract.jitable import nrt_free
 
 INT64_MAX = np.int64(9223372036854775807)
 MANTISSA_LIMIT = np.int64(2**53)
@@ -28,17 +28,17 @@ NL, CR, TAB, FF, SP, HASH, BSLASH, DOT, USCORE = 10, 13, 9, 12, 32, 35, 92, 46, 
 SQUOTE, DQUOTE = 39, 34
 
 
-@register_jitable
+@nrt_free
 def _lower(c):
     return c + 32 if 65 <= c <= 90 else c
 
 
-@register_jitable
+@nrt_free
 def is_digit(c):
     return 48 <= c <= 57
 
 
-@register_jitable
+@nrt_free
 def _digit_value(c):
     """Value of a digit in any base up to 16, or 99."""
     if 48 <= c <= 57:
@@ -49,17 +49,17 @@ def _digit_value(c):
     return 99
 
 
-@register_jitable
+@nrt_free
 def is_name_start(c):
     return (65 <= c <= 90) or (97 <= c <= 122) or c == USCORE
 
 
-@register_jitable
+@nrt_free
 def is_name_char(c):
     return is_name_start(c) or is_digit(c)
 
 
-@register_jitable
+@nrt_free
 def is_string_prefix(src, start, end):
     """True for r, b, u, f, br, rb, fr, rf in any case."""
     if end - start == 1:
@@ -74,7 +74,7 @@ def is_string_prefix(src, start, end):
     return False
 
 
-@register_jitable
+@nrt_free
 def match_table(src, start, hi, table, lens, count, length):
     """Index of the table row of exactly `length` bytes equal to src[start:start+length], or -1."""
     if start + length > hi:
@@ -92,7 +92,7 @@ def match_table(src, start, hi, table, lens, count, length):
     return -1
 
 
-@register_jitable
+@nrt_free
 def scan_string(src, q, hi):
     """End of the string literal whose opening quote is at q (exclusive) and the number of
     newlines inside it; end = -pos - 1 where it is unterminated (pos: where scanning stopped)."""
@@ -123,7 +123,7 @@ def scan_string(src, q, hi):
     return -min(p, hi) - 1, lines
 
 
-@register_jitable
+@nrt_free
 def _hex_digits(src, p, hi, count):
     for j in range(p, p + count):
         if j >= hi or _digit_value(src[j]) >= 16:
@@ -131,7 +131,7 @@ def _hex_digits(src, p, hi, count):
     return True
 
 
-@register_jitable
+@nrt_free
 def check_string(src, start, q, end):
     """Validate the literal src[start:end] (prefix up to the quote at q) as CPython does when
     it builds the value: returns (error code, span start, span end), code 0 when valid."""
@@ -169,7 +169,7 @@ def check_string(src, start, q, end):
     return 0, 0, 0
 
 
-@register_jitable
+@nrt_free
 def _scan_digits(src, p, hi, base):
     """Skip digits of `base` with single '_' separators between digits; returns (end, ok)."""
     ok = True
@@ -188,7 +188,7 @@ def _scan_digits(src, p, hi, base):
     return p, ok and prev_digit
 
 
-@register_jitable
+@nrt_free
 def float_literal_bits(src, start, end):
     """The IEEE double bits of the decimal float literal src[start:end], correctly rounded,
     or BAD_FLOAT when it is outside the exact fast path: digits * 10**e with the digits
@@ -240,7 +240,7 @@ def float_literal_bits(src, start, end):
     return np.float64(x).view(np.int64)
 
 
-@register_jitable
+@nrt_free
 def scan_number(src, p, hi):
     """Scan a numeric literal at p.  Returns (end, kind, value, error) with kind TK_INT or
     TK_FLOAT and error one of 0, E_BAD_NUMBER, E_INT_TOO_LARGE."""
@@ -308,7 +308,7 @@ def scan_number(src, p, hi):
     return p, kind, value, 0
 
 
-@register_jitable
+@nrt_free
 def utf8_len(c):
     if 0xC0 <= c < 0xE0:
         return 2

@@ -12,8 +12,6 @@ Host side: compiler.syntax_tree (parse_source(source) -> Ast, ParseError, dump(a
 
 from __future__ import annotations
 
-from numba.extending import register_jitable
-
 from gpucc.compiler import errors, nodes, tokens
 from gpucc.compiler import parser_util as pu
 from gpucc.compiler.arrays import clear_error, fail
@@ -41,6 +39,7 @@ from gpucc.compiler.parser_util import (
     top_block,
     word_is,
 )  # fmt: skip
+from gpucc.contract.jitable import nrt_free
 
 T = tokens
 TK_END, TK_NEWLINE, TK_INDENT, TK_DEDENT = T.TK_END, T.TK_NEWLINE, T.TK_INDENT, T.TK_DEDENT
@@ -54,7 +53,7 @@ def scratch_size(n_tokens: int) -> int:
     return pu.SCRATCH_SIZE
 
 
-@register_jitable
+@nrt_free
 def _open_body(toks, i, tree, st, err, owner):
     """After a header's ':' (token i-1): a BLOCK, pushed on the block stack.  Returns (block,
     next token) with block -1 on error.  `if x: stmt` gives a single-line block."""
@@ -75,7 +74,7 @@ def _open_body(toks, i, tree, st, err, owner):
     return blk, (i if single else i + 2)
 
 
-@register_jitable
+@nrt_free
 def _header(toks, i, tree, st, err, node):
     """`cond :` body of an if / elif / while whose keyword is token i-1: links cond and the
     block under node.  Returns the next token or -1."""
@@ -91,7 +90,7 @@ def _header(toks, i, tree, st, err, node):
     return i if blk >= 0 else -1
 
 
-@register_jitable
+@nrt_free
 def _after_block(toks, i, tree, st, err, owner):
     """A block of `owner` just closed: attach an elif / else that follows.  Returns next token."""
     tk, tsub = toks.kind, toks.sub
@@ -120,7 +119,7 @@ def _after_block(toks, i, tree, st, err, owner):
     return i
 
 
-@register_jitable
+@nrt_free
 def _funcdef(src, toks, i, tree, st, err):
     """`def name(p: T, ...) -> T:` body, `def` at token i.  Returns the next token or -1."""
     tk = toks.kind
@@ -186,7 +185,7 @@ def _funcdef(src, toks, i, tree, st, err):
     return j
 
 
-@register_jitable
+@nrt_free
 def _for(src, toks, i, tree, st, err):
     """`for NAME in range(a[, b[, c]]):` body, `for` at token i.  Returns next token or -1."""
     tk = toks.kind
@@ -243,7 +242,7 @@ def _for(src, toks, i, tree, st, err):
     return j if blk >= 0 else -1
 
 
-@register_jitable
+@nrt_free
 def _keyword_statement(src, toks, i, tree, st, err):
     """A statement at keyword token i: if, while, for, return, assert, pass, break, continue;
     an error for def, elif, else and the keywords outside the language; else an expression
@@ -275,7 +274,7 @@ def _keyword_statement(src, toks, i, tree, st, err):
     return expression_statement(toks, i, tree, st, err)
 
 
-@register_jitable
+@nrt_free
 def _statement(src, toks, i, tree, st, err):
     """One statement inside a function body at token i.  Returns the next token or -1."""
     tk = toks.kind
@@ -298,7 +297,7 @@ def _statement(src, toks, i, tree, st, err):
     return expression_statement(toks, i, tree, st, err)
 
 
-@register_jitable
+@nrt_free
 def _module_statement(src, toks, i, tree, st, err):
     """A top-level statement: only `def` (and a module docstring, which makes no node)."""
     tk, tsub = toks.kind, toks.sub
@@ -319,7 +318,7 @@ def _module_statement(src, toks, i, tree, st, err):
     return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_MODULE_STATEMENT)
 
 
-@register_jitable
+@nrt_free
 def parse(src, toks, n_tok, tree, stack, err):
     """Build the syntax tree (Tree) of one unit's n_tok tokens (src: that unit's bytes; stack:
     the parser's scratch, scratch_size entries).  Returns the node count, or -1 with err set."""

@@ -25,8 +25,6 @@ loop does next: OPERAND, OPERATOR, END (the token is not the expression's) or FA
 
 from __future__ import annotations
 
-from numba.extending import register_jitable
-
 from gpucc.compiler import errors, tokens
 from gpucc.compiler.errors import (
     E_EXPECTED_EXPR,
@@ -98,6 +96,7 @@ from gpucc.compiler.parser_util import (
     new_node,
 )  # fmt: skip
 from gpucc.compiler.tokens import TK_END, TK_FLOAT, TK_INT, TK_KEYWORD, TK_NAME, TK_NEWLINE, TK_OP, TK_STRING
+from gpucc.contract.jitable import nrt_free
 
 T = tokens
 
@@ -105,7 +104,7 @@ T = tokens
 OPERAND, OPERATOR, END, FAILED = range(4)
 
 
-@register_jitable
+@nrt_free
 def parse_expr(toks, i, tree, st, err):
     """Parse one expression starting at token i.  Returns (node, next token index); node is -1
     on error (err filled).  Stops before the first token that cannot continue it."""
@@ -125,24 +124,24 @@ def parse_expr(toks, i, tree, st, err):
 # ---------------------------------------------------------------- outcomes shared by the handlers
 
 
-@register_jitable
+@nrt_free
 def _fail(err, toks, i, j, code, arg):
     """Record error `code` over tokens i..j: the handler's result."""
     fail_tok(err, toks, i, j, code, arg)
     return i, FAILED
 
 
-@register_jitable
+@nrt_free
 def _too_large(err, toks, i):
     return _fail(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0)
 
 
-@register_jitable
+@nrt_free
 def _too_deep(err, toks, i):
     return _fail(err, toks, i, i, E_NESTING_TOO_DEEP, MAX_NESTING)
 
 
-@register_jitable
+@nrt_free
 def _complete(toks, i, st, err, node):
     """Operand `node` ends at token i (node -1: it could not be made)."""
     if node < 0:
@@ -152,7 +151,7 @@ def _complete(toks, i, st, err, node):
     return i + 1, OPERATOR
 
 
-@register_jitable
+@nrt_free
 def _open(toks, i, st, err, code, node, at):
     """Operator or bracket `code` at token i (building `node`, or -1); an operand follows at `at`."""
     if not push_op(st, code, i, node, -1):
@@ -163,7 +162,7 @@ def _open(toks, i, st, err, code, node, at):
 # ---------------------------------------------------------------- operands
 
 
-@register_jitable
+@nrt_free
 def _operand(toks, i, tree, st, err):
     """An operand, or a prefix operator or bracket before one, starts at token i."""
     k = toks.kind[i]
@@ -182,7 +181,7 @@ def _operand(toks, i, tree, st, err):
     return _fail(err, toks, i, i, E_EXPECTED_EXPR, 0)
 
 
-@register_jitable
+@nrt_free
 def _name(toks, i, tree, st, err):
     """A NAME, or the CALL `name(args)`."""
     if not is_op(toks, i + 1, T.OP_LPAR):
@@ -195,7 +194,7 @@ def _name(toks, i, tree, st, err):
     return _open(toks, i, st, err, X_CALL, node, i + 2)
 
 
-@register_jitable
+@nrt_free
 def _keyword_operand(toks, i, tree, st, err):
     """True, False, None, or the prefix `not`."""
     s = toks.sub[i]
@@ -215,7 +214,7 @@ def _keyword_operand(toks, i, tree, st, err):
     return _fail(err, toks, i, i, E_EXPECTED_EXPR, 0)
 
 
-@register_jitable
+@nrt_free
 def _operator_operand(toks, i, tree, st, err):
     """An operator token where an operand belongs: a prefix operator or `(`, a list literal,
     or a bracket closing an item list whose operand is absent."""
@@ -243,7 +242,7 @@ def _operator_operand(toks, i, tree, st, err):
     return _fail(err, toks, i, i, E_EXPECTED_EXPR, 0)
 
 
-@register_jitable
+@nrt_free
 def _list_literal(toks, i, tree, st, err):
     """`[` opens a LIST (`[]`: complete at once)."""
     node = new_node(tree, st, N_LIST, 0, i, 0)
@@ -254,7 +253,7 @@ def _list_literal(toks, i, tree, st, err):
     return _open(toks, i, st, err, X_LIST, node, i + 1)
 
 
-@register_jitable
+@nrt_free
 def _absent_slice_part(toks, i, tree, st, err):
     """`:` or `]` in the subscript on top where a slice part could be: xs[:b], xs[a::c], xs[a:]."""
     sub = st[top_entry(st) + O_NODE]
@@ -265,7 +264,7 @@ def _absent_slice_part(toks, i, tree, st, err):
     return _subscript_end(toks, i, tree, st, err, sub)
 
 
-@register_jitable
+@nrt_free
 def _slice_colon(toks, i, tree, err, sub):
     """A colon in subscript `sub` (whose val counts its colons): it is a SLICE."""
     if tree.val[sub] >= 2:
@@ -275,7 +274,7 @@ def _slice_colon(toks, i, tree, err, sub):
     return i + 1, OPERAND
 
 
-@register_jitable
+@nrt_free
 def _subscript_end(toks, i, tree, st, err, sub):
     """`]` ends subscript `sub` (on top of the operator stack): an operand."""
     tree.val[sub] = 0
@@ -286,7 +285,7 @@ def _subscript_end(toks, i, tree, st, err, sub):
 # ---------------------------------------------------------------- after an operand
 
 
-@register_jitable
+@nrt_free
 def _after_operand(toks, i, tree, st, err):
     """An operand is complete: an operator, a bracket, a keyword or the end follows at token i."""
     k = toks.kind[i]
@@ -321,7 +320,7 @@ def _after_operand(toks, i, tree, st, err):
     return i, END
 
 
-@register_jitable
+@nrt_free
 def _keyword_after_operand(toks, i, tree, st, err):
     """and, or, if, else, in, not in after an operand."""
     s = toks.sub[i]
@@ -346,7 +345,7 @@ def _keyword_after_operand(toks, i, tree, st, err):
     return i, END
 
 
-@register_jitable
+@nrt_free
 def _infix(toks, i, tree, st, err, code):
     """Binary operator `code` (X_BIN + BIN_*, X_AND, X_OR) at token i."""
     p = PRECEDENCE[code]
@@ -355,7 +354,7 @@ def _infix(toks, i, tree, st, err, code):
     return _open(toks, i, st, err, code, -1, i + 1)
 
 
-@register_jitable
+@nrt_free
 def _compare(toks, i, tree, st, err, c, at):
     """Comparison c (CMP_*) at token i; its right operand starts at `at`."""
     if not compare_link(tree, st, c, i):
@@ -363,7 +362,7 @@ def _compare(toks, i, tree, st, err, c, at):
     return at, OPERAND
 
 
-@register_jitable
+@nrt_free
 def _else(toks, i, tree, st, err):
     """`else` of the conditional expression on top: X_IFC becomes X_IFE."""
     reduced = reduce_above(tree, st, P_OR)
@@ -375,7 +374,7 @@ def _else(toks, i, tree, st, err):
     return i + 1, OPERAND
 
 
-@register_jitable
+@nrt_free
 def _method(toks, i, tree, st, err):
     """obj.name(args): a METHOD node, its args linked after obj."""
     if toks.kind[i + 1] != TK_NAME or not is_op(toks, i + 2, T.OP_LPAR):
@@ -392,7 +391,7 @@ def _method(toks, i, tree, st, err):
     return i + 3, OPERAND
 
 
-@register_jitable
+@nrt_free
 def _subscript(toks, i, tree, st, err):
     """obj[...]: a SUBSCRIPT (a SLICE once a colon shows)."""
     obj = pop_val(st)
@@ -405,7 +404,7 @@ def _subscript(toks, i, tree, st, err):
     return i + 1, OPERAND
 
 
-@register_jitable
+@nrt_free
 def _item_end(toks, i, tree, st, err):
     """`)`, `,`, `]` (or a subscript's `:`) after an operand: it ends an item of the innermost
     bracket, or the whole expression when no bracket is open."""
@@ -434,7 +433,7 @@ def _item_end(toks, i, tree, st, err):
     return _complete(toks, i, st, err, st[o + O_NODE])
 
 
-@register_jitable
+@nrt_free
 def _subscript_part(toks, i, tree, st, err):
     """`:` or `]` after an index or slice part of the subscript on top."""
     s = toks.sub[i]
@@ -453,7 +452,7 @@ def _subscript_part(toks, i, tree, st, err):
 # ---------------------------------------------------------------- the end
 
 
-@register_jitable
+@nrt_free
 def _finish(toks, i, tree, st, err):
     """The expression ends before token i: every bracket must be closed.  (node, i)."""
     if not close(tree, st):

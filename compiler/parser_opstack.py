@@ -15,8 +15,6 @@ Kernel bodies (numba subset): nothing allocates, raises or recurses.
 
 from __future__ import annotations
 
-from numba.extending import register_jitable
-
 from gpucc.compiler.nodes import N_CMP_LINK, N_COMPARE, N_IFEXP, N_UNARY
 from gpucc.compiler.parser_tables import (
     NODE_KIND,
@@ -45,26 +43,27 @@ from gpucc.compiler.parser_util import (
     S_VALS,
     new_node,
 )  # fmt: skip
+from gpucc.contract.jitable import nrt_free
 
 
-@register_jitable
+@nrt_free
 def top_entry(st):
     """Offset in st of the operator stack's top entry (its columns: O_*)."""
     return S_OPS + O_WIDTH * (st[S_NOPS] - 1)
 
 
-@register_jitable
+@nrt_free
 def top_op(st):
     """Code of the operator on top of the stack, or -1 when empty."""
     return st[top_entry(st) + O_CODE] if st[S_NOPS] > 0 else -1
 
 
-@register_jitable
+@nrt_free
 def _is_bracket(code):
     return code == X_PAREN or code == X_CALL or code == X_LIST or code == X_SUB
 
 
-@register_jitable
+@nrt_free
 def ifc_open(st):
     """Whether a conditional expression waits for its `else` inside the innermost bracket."""
     for d in range(st[S_NOPS] - 1, -1, -1):
@@ -76,7 +75,7 @@ def ifc_open(st):
     return False
 
 
-@register_jitable
+@nrt_free
 def innermost_marker(st):
     """Code of the innermost open bracket, or -1."""
     for d in range(st[S_NOPS] - 1, -1, -1):
@@ -86,7 +85,7 @@ def innermost_marker(st):
     return -1
 
 
-@register_jitable
+@nrt_free
 def push_op(st, code, t, node, last):
     """Push operator `code` of token t (node, last: its O_NODE, O_LAST); False when full."""
     d = st[S_NOPS]
@@ -101,7 +100,7 @@ def push_op(st, code, t, node, last):
     return True
 
 
-@register_jitable
+@nrt_free
 def push_val(st, node):
     d = st[S_NVALS]
     if d >= MAX_NESTING + 2:
@@ -111,20 +110,20 @@ def push_val(st, node):
     return True
 
 
-@register_jitable
+@nrt_free
 def pop_val(st):
     st[S_NVALS] -= 1
     return st[S_VALS + st[S_NVALS]]
 
 
-@register_jitable
+@nrt_free
 def _reduce_compare(tree, st, node, last, right):
     """A comparison chain ends: its last link takes the right operand."""
     tree.first[last] = right
     return push_val(st, node)
 
 
-@register_jitable
+@nrt_free
 def _reduce_conditional(tree, st, t, orelse):
     """`body if cond else orelse`: the operands below are cond and body."""
     first, next_ = tree.first, tree.next
@@ -139,7 +138,7 @@ def _reduce_conditional(tree, st, t, orelse):
     return push_val(st, node)
 
 
-@register_jitable
+@nrt_free
 def _reduce_operator(tree, st, code, t, right):
     """A unary, boolean or binary operator becomes its node (parser_tables.NODE_KIND, NODE_OP)."""
     first, next_ = tree.first, tree.next
@@ -159,7 +158,7 @@ def _reduce_operator(tree, st, code, t, right):
     return push_val(st, node)
 
 
-@register_jitable
+@nrt_free
 def _reduce_top(tree, st):
     """Apply the (non-bracket) operator on top of the stack to the operands; False when out of
     nodes."""
@@ -174,7 +173,7 @@ def _reduce_top(tree, st):
     return _reduce_operator(tree, st, code, st[o + O_TOKEN], x)
 
 
-@register_jitable
+@nrt_free
 def reduce_above(tree, st, p):
     """Reduce while the top operator binds at least as tightly as precedence p."""
     while st[S_NOPS] > 0 and PRECEDENCE[top_op(st)] >= p:
@@ -183,7 +182,7 @@ def reduce_above(tree, st, p):
     return True
 
 
-@register_jitable
+@nrt_free
 def slice_part(tree, st):
     """At `:` or `]` inside the subscript on top of the stack: link the part just completed
     (start, stop or step: the node's val counts the colons before it).  False for a fourth."""
@@ -200,7 +199,7 @@ def slice_part(tree, st):
     return True
 
 
-@register_jitable
+@nrt_free
 def compare_link(tree, st, c, i):
     """Comparison operator c at token i: start a COMPARE or extend the chain on top."""
     if not reduce_above(tree, st, P_CMP + 1):
@@ -224,7 +223,7 @@ def compare_link(tree, st, c, i):
     return push_op(st, X_CMP, i, cmp, link)
 
 
-@register_jitable
+@nrt_free
 def close(tree, st):
     """Reduce every operator down to the innermost bracket, completed conditional
     expressions included (at `)`, `,` and the end)."""
@@ -237,7 +236,7 @@ def close(tree, st):
             return False
 
 
-@register_jitable
+@nrt_free
 def add_arg(tree, st):
     """Link the completed operand as the next item of the bracket on top of the stack (a
     call's argument, a list's element, a subscript's index)."""

@@ -7,20 +7,19 @@ allocates, raises or recurses.
 
 from __future__ import annotations
 
-from numba.extending import register_jitable
-
 from gpucc.compiler import errors, nodes, tokens
 from gpucc.compiler.errors import E_EXPECTED_OP, E_PROGRAM_TOO_LARGE, E_UNSUPPORTED
 from gpucc.compiler.parser_expr import parse_expr
 from gpucc.compiler.parser_tables import AUGMENTED_OF_OP, AUGMENTED_UNSUPPORTED
 from gpucc.compiler.parser_util import annotation_type, annotation_width, append_statement, fail_tok, is_op, new_node
 from gpucc.compiler.tokens import TK_NEWLINE, TK_OP
+from gpucc.contract.jitable import nrt_free
 
 T = tokens
 N = nodes
 
 
-@register_jitable
+@nrt_free
 def _end_of_statement(toks, i, err):
     """A simple statement ends at NEWLINE: returns the token after it, or -1."""
     tk = toks.kind
@@ -35,7 +34,7 @@ def _end_of_statement(toks, i, err):
     return fail_tok(err, toks, i, i, errors.E_EXPECTED_NEWLINE, 0)
 
 
-@register_jitable
+@nrt_free
 def statement_node(toks, i, tree, st, err, k, o, t):
     """Append statement node (k, o, t) to the innermost block; -1 (err set) when out of nodes."""
     node = new_node(tree, st, k, o, t, 0)
@@ -45,7 +44,7 @@ def statement_node(toks, i, tree, st, err, k, o, t):
     return node
 
 
-@register_jitable
+@nrt_free
 def _value(toks, i, tree, st, err, node):
     """The expression at token i, linked as statement node's child: (expression, next token)."""
     e, j = parse_expr(toks, i, tree, st, err)
@@ -54,7 +53,7 @@ def _value(toks, i, tree, st, err, node):
     return e, j
 
 
-@register_jitable
+@nrt_free
 def simple_statement(toks, i, tree, st, err, k, o, t, e0):
     """A statement node (k, o, t) whose optional value expression starts at token e0 (-1: none),
     ending at NEWLINE.  Returns the next token or -1."""
@@ -71,7 +70,7 @@ def simple_statement(toks, i, tree, st, err, k, o, t, e0):
     return _end_of_statement(toks, j, err)
 
 
-@register_jitable
+@nrt_free
 def expression_statement(toks, i, tree, st, err):
     """An expression as a statement, or `xs[i] = v` / `xs[i] op= v` (a SETITEM).  Returns the
     next token or -1."""
@@ -102,7 +101,7 @@ def expression_statement(toks, i, tree, st, err):
     return _end_of_statement(toks, j, err)
 
 
-@register_jitable
+@nrt_free
 def name_statement(src, toks, i, tree, st, err):
     """A statement at name token i: `x = v`, `x: T = v`, `x op= v`, or an expression statement.
     Returns the next token or -1."""

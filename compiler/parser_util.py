@@ -7,12 +7,12 @@ docstrings.  Numba subset: nothing allocates or raises.
 from __future__ import annotations
 
 import numpy as np
-from numba.extending import register_jitable
 
 from gpucc.compiler import errors, limits, tokens
 from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import E_SYNTAX, E_UNSUPPORTED
 from gpucc.contract import valuetypes
+from gpucc.contract.jitable import nrt_free
 
 T = tokens
 TK_NAME, TK_STRING, TK_KEYWORD, TK_OP = T.TK_NAME, T.TK_STRING, T.TK_KEYWORD, T.TK_OP
@@ -48,13 +48,13 @@ WORD_LIST = np.frombuffer(b"list", dtype=np.uint8)
 WORD_RANGE = np.frombuffer(b"range", dtype=np.uint8)
 
 
-@register_jitable
+@nrt_free
 def fail_tok(err, toks, i, j, code, arg):
     """Record error `code` spanning tokens i..j (inclusive); returns -1."""
     return fail(err, code, toks.start[i], max(toks.end[j], toks.start[i]), arg)
 
 
-@register_jitable
+@nrt_free
 def new_node(tree, st, k, o, t, v):
     """Append a node; returns its index, or -1 when the node arrays are full."""
     n = st[S_COUNT]
@@ -70,13 +70,13 @@ def new_node(tree, st, k, o, t, v):
     return n
 
 
-@register_jitable
+@nrt_free
 def top_block(st):
     """Offset in st of the innermost open block's entry (its columns: B_*)."""
     return S_BLOCK + B_WIDTH * (st[S_NBLK] - 1)
 
 
-@register_jitable
+@nrt_free
 def push_block(st, blk, owner, single):
     """Open block node blk of statement `owner` (single: 1 for a single-line block)."""
     d = S_BLOCK + B_WIDTH * st[S_NBLK]
@@ -87,7 +87,7 @@ def push_block(st, blk, owner, single):
     st[S_NBLK] += 1
 
 
-@register_jitable
+@nrt_free
 def append_statement(tree, st, node):
     """Append statement node to the innermost open block."""
     d = top_block(st)
@@ -98,17 +98,17 @@ def append_statement(tree, st, node):
     st[d + B_LAST] = node
 
 
-@register_jitable
+@nrt_free
 def is_op(toks, i, sub):
     return toks.kind[i] == TK_OP and toks.sub[i] == sub
 
 
-@register_jitable
+@nrt_free
 def is_kw(toks, i, sub):
     return toks.kind[i] == TK_KEYWORD and toks.sub[i] == sub
 
 
-@register_jitable
+@nrt_free
 def kw_unsupported(s):
     """Keywords outside the language (lambda excepted: it is reported as a construct)."""
     return (
@@ -119,7 +119,7 @@ def kw_unsupported(s):
     )  # fmt: skip
 
 
-@register_jitable
+@nrt_free
 def word_is(src, toks, i, word):
     s = toks.start[i]
     if toks.end[i] - s != word.shape[0]:
@@ -130,7 +130,7 @@ def word_is(src, toks, i, word):
     return True
 
 
-@register_jitable
+@nrt_free
 def annotation_width(src, toks, i):
     """Tokens the annotation at token i spans: 4 for `list[T]`, else 1."""
     if toks.kind[i] == TK_NAME and word_is(src, toks, i, WORD_LIST) and is_op(toks, i + 1, T.OP_LSQB):
@@ -138,7 +138,7 @@ def annotation_width(src, toks, i):
     return 1
 
 
-@register_jitable
+@nrt_free
 def annotation_type(src, toks, i, err):
     """Type code of the annotation at token i (int, float, bool, None, list[int], list[float]), or -1 with err set."""
     tk = toks.kind
@@ -163,7 +163,7 @@ def annotation_type(src, toks, i, err):
     return fail_tok(err, toks, i, i, errors.E_EXPECTED_TYPE, 0)
 
 
-@register_jitable
+@nrt_free
 def prefix_has(src, toks, i, letter):
     """Whether the prefix of the string token at i contains `letter` (lower case) in any case."""
     p = toks.start[i]
@@ -174,7 +174,7 @@ def prefix_has(src, toks, i, letter):
     return False
 
 
-@register_jitable
+@nrt_free
 def docstring_end(src, toks, i, err):
     """Token after the adjacent string literals at i, or -1 (err set) if they cannot be a no-op
     docstring: f-strings run code, bytes mixed with str is a SyntaxError."""

@@ -41,8 +41,6 @@ stack effect).
 
 from __future__ import annotations
 
-from numba.extending import register_jitable
-
 from gpucc.compiler.scope import F_NPARAMS
 from gpucc.contract import isa as O
 from gpucc.contract.flow import FLOW_OK, pops_of, stack_depths
@@ -76,7 +74,7 @@ from gpucc.contract.isa import (
     STORE_VAR,
     VAR_ADD_INT,
 )
-from gpucc.contract.jitable import jump_target, pack_fields
+from gpucc.contract.jitable import jump_target, nrt_free, pack_fields
 
 HI_MIN, HI_MAX, LO_MAX = O.FIELD_MIN, O.FIELD_MAX, 0xFFFF
 MAX_STACK = 1 << 30  # the walk here measures depths; it bounds nothing
@@ -92,7 +90,7 @@ for _names in _RUNS:
     assert [O.BY_NAME[x].number for x in _names] == list(range(_first, _first + len(_names))), _names
 
 
-@register_jitable
+@nrt_free
 def _window(code, lo, r, n, tgt):
     """Opcodes and operands at old indices r .. r + 3; -1 past the end or from the first jump
     target after r on (nothing may be fused across it)."""
@@ -112,7 +110,7 @@ def _window(code, lo, r, n, tgt):
     return o0, o1, o2, o3, a0, a1, a2, a3
 
 
-@register_jitable
+@nrt_free
 def match_var(code, lo, r, n, tgt):
     """match() for a LOAD_VAR at old index r."""
     _, op1, op2, op3, a0, a1, a2, a3 = _window(code, lo, r, n, tgt)
@@ -137,7 +135,7 @@ def match_var(code, lo, r, n, tgt):
     return LOAD_VAR, a0, 1, 0
 
 
-@register_jitable
+@nrt_free
 def match(code, lo, r, n, tgt):
     """(opcode, operand, length, line offset) of what replaces the instructions from old
     index r (relative to lo; n in all): a superinstruction, or the instruction itself."""
@@ -163,7 +161,7 @@ def match(code, lo, r, n, tgt):
     return op0, a0, 1, 0
 
 
-@register_jitable
+@nrt_free
 def optimize(code, lines, lo, hi, fn, tgt, dep, work):
     """Fuse the function at code[lo:hi] in place.  Returns (new length, max operand-stack
     depth), or (hi - lo, -1) untouched when the scratch (tgt, dep, work: int32, one entry

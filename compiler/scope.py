@@ -8,8 +8,6 @@ type) per slot of the function being checked; type -1 = not known yet.
 
 from __future__ import annotations
 
-from numba.extending import register_jitable
-
 from gpucc.compiler import limits
 from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import (
@@ -34,6 +32,7 @@ from gpucc.compiler.nodes import (
     N_PARAM,
 )
 from gpucc.compiler.tokens import _byte_table
+from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_NONE
 
 MAX_PARAMS, MAX_LOCALS, MAX_FUNCTIONS = limits.MAX_PARAMS, limits.MAX_LOCALS, limits.MAX_FUNCTIONS
@@ -64,7 +63,7 @@ METHOD_BYTES, METHOD_LENS = _byte_table(METHODS)
 RESERVED_BYTES, RESERVED_LENS = _byte_table(("range",))
 
 
-@register_jitable
+@nrt_free
 def same_name(src, s1, e1, s2, e2):
     if e1 - s1 != e2 - s2:
         return False
@@ -74,7 +73,7 @@ def same_name(src, s1, e1, s2, e2):
     return True
 
 
-@register_jitable
+@nrt_free
 def table_index(src, s, e, table, lens):
     """Index of src[s:e] among the words of a tokens._byte_table, or -1."""
     for b in range(lens.shape[0]):
@@ -87,35 +86,35 @@ def table_index(src, s, e, table, lens):
     return -1
 
 
-@register_jitable
+@nrt_free
 def in_table(src, s, e, table, lens):
     """Whether src[s:e] is one of the words of a tokens._byte_table."""
     return table_index(src, s, e, table, lens) >= 0
 
 
-@register_jitable
+@nrt_free
 def builtin_code(src, s, e):
     """B_* code (index in BUILTINS) of the name src[s:e], or -1 for a name that is no builtin."""
     return table_index(src, s, e, BUILTIN_BYTES, BUILTIN_LENS)
 
 
-@register_jitable
+@nrt_free
 def method_code(src, s, e):
     """M_* code of the list method named src[s:e], or -1."""
     return table_index(src, s, e, METHOD_BYTES, METHOD_LENS)
 
 
-@register_jitable
+@nrt_free
 def is_builtin(src, s, e):
     return in_table(src, s, e, BUILTIN_BYTES, BUILTIN_LENS)
 
 
-@register_jitable
+@nrt_free
 def is_reserved(src, s, e):
     return in_table(src, s, e, RESERVED_BYTES, RESERVED_LENS)
 
 
-@register_jitable
+@nrt_free
 def find_function(src, fn, nf, s, e):
     for f in range(nf):
         if same_name(src, fn[f, F_NAME_S], fn[f, F_NAME_E], s, e):
@@ -123,7 +122,7 @@ def find_function(src, fn, nf, s, e):
     return -1
 
 
-@register_jitable
+@nrt_free
 def find_local(src, locs, nloc, s, e):
     for v in range(nloc):
         if same_name(src, locs[v, L_START], locs[v, L_END], s, e):
@@ -131,7 +130,7 @@ def find_local(src, locs, nloc, s, e):
     return -1
 
 
-@register_jitable
+@nrt_free
 def last_child(tree, n):
     first, next_ = tree.first, tree.next
     c = first[n]
@@ -140,7 +139,7 @@ def last_child(tree, n):
     return c
 
 
-@register_jitable
+@nrt_free
 def is_stub(tree, body):
     """A body that is only `...` (optionally after docstrings): an interface stub."""
     kind, first, next_ = tree.kind, tree.first, tree.next
@@ -150,7 +149,7 @@ def is_stub(tree, body):
     return c != -1 and kind[c] == N_ELLIPSIS and next_[c] == -1
 
 
-@register_jitable
+@nrt_free
 def collect_functions(src, toks, tree, types, err):
     """First pass over the MODULE: one fn row per FUNCDEF (calls may go forward).
 
@@ -209,7 +208,7 @@ def collect_functions(src, toks, tree, types, err):
     return nf
 
 
-@register_jitable
+@nrt_free
 def collect_locals(src, toks, tree, types, f, scratch, err):
     """Python scoping: parameters are slots 0..n-1, then every name assigned anywhere in the
     function (assignment, augmented assignment, for target) in order of first appearance.

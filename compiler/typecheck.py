@@ -25,8 +25,6 @@ compiler/typecheck_stmt.py, expressions by compiler/typecheck_expr.py.
 
 from __future__ import annotations
 
-from numba.extending import register_jitable
-
 from gpucc.compiler.arrays import ERR_CODE, Scope, clear_error, fail
 from gpucc.compiler.errors import (
     E_BREAK_OUTSIDE_LOOP,
@@ -86,6 +84,7 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_*, WALK_WIDTH, scr
 from gpucc.compiler.typecheck_expr import type_expr
 from gpucc.compiler.typecheck_stmt import check_assign, check_augassign, check_expression, check_return, check_setitem
 from gpucc.compiler.typerules import element_type, is_integral, is_list
+from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_INT, T_LIST_INT, T_NONE
 
 # a statement frame's state (S_STATE): just pushed; its body (then-branch) walked; its else-branch walked
@@ -101,12 +100,12 @@ MASK_JOIN = 1  # the AND of the masks where control joins from inside (as LIVE_A
 MASK_WIDTH = 2
 
 
-@register_jitable
+@nrt_free
 def is_loop(k):
     return k == N_WHILE or k == N_FOR_RANGE or k == N_FOR_LIST
 
 
-@register_jitable
+@nrt_free
 def push_frame(walk, sp, n, toks, tree, err):
     """Push a fresh frame for statement n at sp; returns sp + 1, or -1 with err set."""
     if sp >= walk.shape[0]:
@@ -116,7 +115,7 @@ def push_frame(walk, sp, n, toks, tree, err):
     return sp + 1
 
 
-@register_jitable
+@nrt_free
 def check_function(f, src, toks, tree, types, nf, scratch, widen, err):
     """Check one function's body (statements walked in source order); sets F_NLOCALS.
     Returns 0, -1 (err set) or -2 - v: local v is assigned a float after an int, so it must
@@ -169,7 +168,7 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, err):
     return 0
 
 
-@register_jitable
+@nrt_free
 def _step_block(n, top, live, toks, tree, types, scratch, err):
     """BLOCK frame top: push its next statement, or pop it at its end (type[n]: whether
     control reaches it).  Returns the new stack size, or -1 with err set."""
@@ -185,7 +184,7 @@ def _step_block(n, top, live, toks, tree, types, scratch, err):
     return push_frame(stk, top + 1, c, toks, tree, err)
 
 
-@register_jitable
+@nrt_free
 def _open_branches(n, top, src, toks, tree, types, scope, mask, live, depth, scratch, err):
     """IF / loop frame top, fresh: check its header (the condition, the range arguments or
     the list: their errors are recorded, the walk goes on), bind a for loop's variable, and
@@ -215,7 +214,7 @@ def _open_branches(n, top, src, toks, tree, types, scope, mask, live, depth, scr
     return push_frame(stk, top + 1, body_of(tree, n), toks, tree, err), mask, depth
 
 
-@register_jitable
+@nrt_free
 def body_of(tree, n):
     """The body of IF / loop n: the child after its header (the condition, the list, or
     FOR_RANGE's op[n] range arguments)."""
@@ -225,7 +224,7 @@ def body_of(tree, n):
     return c
 
 
-@register_jitable
+@nrt_free
 def _range_header(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     """`for x in range(args)`: op[n] integral arguments.  The loop variable's type (int), or
     a widen request."""
@@ -240,7 +239,7 @@ def _range_header(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     return T_INT
 
 
-@register_jitable
+@nrt_free
 def _list_header(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     """`for x in xs`: a list.  The loop variable's type (the element type; int where xs
     failed to check), or a widen request."""
@@ -255,7 +254,7 @@ def _list_header(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     return T_INT
 
 
-@register_jitable
+@nrt_free
 def _bind_loop_variable(n, et, depth, toks, tree, types, scope, scratch, err):
     """For loop n at for-loop nesting depth: its variable gets (or has) type et; its 3
     hidden slots come after the named locals (val[n]: the first).  Returns 0, or -1 with err
@@ -271,7 +270,7 @@ def _bind_loop_variable(n, et, depth, toks, tree, types, scope, scratch, err):
     return 0
 
 
-@register_jitable
+@nrt_free
 def _open_else(n, top, mask, live, toks, tree, scratch, err):
     """IF frame top, its then-branch walked: that branch's end joins; the else-branch (if
     any: pushed) starts from before the if.  Returns (sp, mask, live) for the else-branch."""
@@ -284,7 +283,7 @@ def _open_else(n, top, mask, live, toks, tree, scratch, err):
     return sp, masks[top, MASK_BEFORE], stk[top, LIVE_BEFORE]
 
 
-@register_jitable
+@nrt_free
 def _join_branches(n, top, mask, live, tree, scratch):
     """IF / loop frame top, its branches walked: (mask, live) after the statement.  An if
     joins its two branches; `while True` is left only where it breaks; other loops may run
@@ -298,7 +297,7 @@ def _join_branches(n, top, mask, live, tree, scratch):
     return masks[top, MASK_BEFORE], stk[top, LIVE_BEFORE]
 
 
-@register_jitable
+@nrt_free
 def check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, err):
     """Check simple statement n (walk frame top) with its kind's handler -> (r, mask, live):
     r 0, -1 (its error recorded: the walk goes on) or -2 - v (check again with local v
@@ -328,7 +327,7 @@ def check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, 
     return 0, mask, live
 
 
-@register_jitable
+@nrt_free
 def _check_loop_exit(n, top, mask, live, toks, tree, scratch, err):
     """`break` / `continue` (walk frame top) inside a loop; a break joins the loop's exit
     with its mask and liveness.  Returns 0, or -1 with err set."""
@@ -344,7 +343,7 @@ def _check_loop_exit(n, top, mask, live, toks, tree, scratch, err):
     return 0
 
 
-@register_jitable
+@nrt_free
 def typecheck(src, toks, tree, n_nodes, types, scratch, err):
     """Check one unit's syntax tree (src: the unit's bytes) and fill types (Types: fn has a
     row per function, at least) and tree.val; scratch.walk and scratch.masks have

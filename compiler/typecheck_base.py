@@ -5,11 +5,11 @@
 from __future__ import annotations
 
 import numpy as np
-from numba.extending import register_jitable
 
 from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import E_TYPE_MISMATCH
 from gpucc.compiler.nodes import N_BINARY, N_BOOL, N_BOOLOP, N_COMPARE, N_INT, N_NAME
+from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_FLOAT, T_INT
 
 # The walk stack (Scratch.walk: int32[scratch_rows, WALK_WIDTH]) holds a frame per node being
@@ -24,24 +24,24 @@ ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
 
-@register_jitable
+@nrt_free
 def scratch_rows(n_nodes):
     """Rows of the walk stack and the masks (Scratch.walk, Scratch.masks) for n_nodes nodes."""
     return n_nodes + 8
 
 
-@register_jitable
+@nrt_free
 def bit(s):
     return ONE << np.uint64(s)
 
 
-@register_jitable
+@nrt_free
 def is_const_true(tree, n):
     """`while True:` / `while 1:` (a loop left only by break or return)."""
     return (tree.kind[n] == N_BOOL or tree.kind[n] == N_INT) and tree.val[n] != 0
 
 
-@register_jitable
+@nrt_free
 def expr_start(toks, tree, n):
     """Byte offset of an expression's leftmost token (where a caret should point)."""
     kind = tree.kind
@@ -50,21 +50,21 @@ def expr_start(toks, tree, n):
     return toks.start[tree.tok[n]]
 
 
-@register_jitable
+@nrt_free
 def expr_fail(err, code, toks, tree, n, arg):
     """Record error `code` spanning expression n (from its leftmost token); returns -1."""
     s = expr_start(toks, tree, n)
     return fail(err, code, s, max(s, toks.end[tree.tok[n]]), arg)
 
 
-@register_jitable
+@nrt_free
 def node_fail(err, code, toks, tree, n, arg):
     """Record error `code` spanning node n's token; returns -1."""
     t = tree.tok[n]
     return fail(err, code, toks.start[t], toks.end[t], arg)
 
 
-@register_jitable
+@nrt_free
 def widen_request(tree, types, c, widen):
     """Operands c, next[c], ... mix ints and floats where one type is needed (min, max, the
     value of and / or): if one is an int local v not widened yet, -2 - v asks for a check
@@ -82,7 +82,7 @@ def widen_request(tree, types, c, widen):
     return 0
 
 
-@register_jitable
+@nrt_free
 def widen_or_fail(toks, tree, types, widen, obj, et, vt, value, err):
     """A value of type vt goes into a list obj of element type et that does not take it: if
     obj is a local list of ints (from `[]`) not widened yet, -2 - its slot asks for a check

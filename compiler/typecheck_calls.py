@@ -5,8 +5,6 @@ compiler/typerules.py).  Kernel bodies.
 
 from __future__ import annotations
 
-from numba.extending import register_jitable
-
 from gpucc.compiler import errors
 from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import (
@@ -44,10 +42,11 @@ from gpucc.compiler.typerules import (
     element_type,
     is_list,
 )  # fmt: skip
+from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_NONE
 
 
-@register_jitable
+@nrt_free
 def count_from(next_, c):
     """The number of siblings c, next[c], ... (0 for c = -1)."""
     count = 0
@@ -57,7 +56,7 @@ def count_from(next_, c):
     return count
 
 
-@register_jitable
+@nrt_free
 def resolve_call(src, toks, tree, types, scope, scratch, n, err):
     """Find what CALL n calls, before its arguments are typed: a function of the unit (slot[n]
     = its index) or a supported builtin (op[n] = 1 + its B_* code), with as many arguments as
@@ -82,7 +81,7 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
     return f
 
 
-@register_jitable
+@nrt_free
 def type_call(toks, tree, types, scope, n, err):
     """Type of CALL n, its arguments typed: the builtin's result, or the function's return
     type if each argument converts to its parameter's type; -1 with err set, or a widen
@@ -109,7 +108,7 @@ def type_call(toks, tree, types, scope, n, err):
     return fn[f, F_RET]
 
 
-@register_jitable
+@nrt_free
 def type_method(src, toks, tree, types, scope, n, err):
     """Type (None) of the list method call n: xs.append(v), xs.sort(); -1 with err set, or
     a widen request (widen_or_fail)."""

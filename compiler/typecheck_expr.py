@@ -7,8 +7,6 @@ node, its children typed, with the handler of its kind (`node_type` picks it).  
 
 from __future__ import annotations
 
-from numba.extending import register_jitable
-
 from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import (
     E_NESTING_TOO_DEEP,
@@ -67,6 +65,7 @@ from gpucc.compiler.typerules import (
     list_literal_type,
     unary_type,
 )  # fmt: skip
+from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE
 
 # an expression frame (type_expr), after S_NODE:
@@ -74,7 +73,7 @@ X_TRUTH = S_A  # 1: only the node's truth value is used (a condition, the operan
 X_CHILD = S_B  # the next child to type; -1 once all are typed
 
 
-@register_jitable
+@nrt_free
 def child_truth(tree, n, c, truth):
     """Whether only the truth value of child c of n is used: the operands of and / or are
     used as n is; the operand of `not` and the condition of `a if cond else b` for their truth."""
@@ -86,7 +85,7 @@ def child_truth(tree, n, c, truth):
     return 0
 
 
-@register_jitable
+@nrt_free
 def _open_frame(n, truth, src, toks, tree, types, scope, scratch, sp, err):
     """Push n's frame at sp, its children to type next; a call's callee is resolved first
     (compiler/typecheck_calls.py).  Returns sp + 1, or -1 with err set."""
@@ -99,7 +98,7 @@ def _open_frame(n, truth, src, toks, tree, types, scope, scratch, sp, err):
     return sp + 1
 
 
-@register_jitable
+@nrt_free
 def type_expr(root, truth, void_ok, src, toks, tree, types, scope, mask, scratch, sp0, err):
     """Type the expression at root (postorder walk on the walk stack above sp0; mask: the
     locals definitely assigned here).
@@ -134,7 +133,7 @@ def type_expr(root, truth, void_ok, src, toks, tree, types, scope, mask, scratch
     return type_[root]
 
 
-@register_jitable
+@nrt_free
 def node_type(n, truth, src, toks, tree, types, scope, mask, scratch, err):
     """The type of expression node n, its children typed (truth: only its truth value is
     used); -1 with err set, or a widen request (-2 - v)."""
@@ -170,7 +169,7 @@ def node_type(n, truth, src, toks, tree, types, scope, mask, scratch, err):
     return node_fail(err, E_NONE_VALUE if k == N_NONE else E_SYNTAX, toks, tree, n, 0)
 
 
-@register_jitable
+@nrt_free
 def _type_compare(n, toks, tree, types, err):
     """`a < b <= c`: each link's pair is a comparison gpucc has; a bool."""
     first, next_, type_ = tree.first, tree.next, types.type
@@ -184,7 +183,7 @@ def _type_compare(n, toks, tree, types, err):
     return T_BOOL
 
 
-@register_jitable
+@nrt_free
 def _type_name(n, src, toks, tree, types, scope, mask, scratch, err):
     """A local, definitely assigned here: its type (slot[n] = its slot)."""
     locs = scratch.locs
@@ -198,7 +197,7 @@ def _type_name(n, src, toks, tree, types, scope, mask, scratch, err):
     return locs[v, L_TYPE]
 
 
-@register_jitable
+@nrt_free
 def _type_unary(n, toks, tree, types, err):
     ct = types.type[tree.first[n]]
     t = unary_type(tree.op[n], ct)
@@ -207,7 +206,7 @@ def _type_unary(n, toks, tree, types, err):
     return t
 
 
-@register_jitable
+@nrt_free
 def _type_binary(n, toks, tree, types, err):
     lt, rt = types.type[tree.first[n]], types.type[tree.next[tree.first[n]]]
     t = binary_type(tree.op[n], lt, rt)
@@ -216,7 +215,7 @@ def _type_binary(n, toks, tree, types, err):
     return t
 
 
-@register_jitable
+@nrt_free
 def _type_ifexp(n, toks, tree, types, err):
     """`a if cond else b`: a's and b's type, where they differ the one both join: lists join
     (`[]` takes the other's type); a float and an int or bool give a float."""
@@ -234,7 +233,7 @@ def _type_ifexp(n, toks, tree, types, err):
     return t
 
 
-@register_jitable
+@nrt_free
 def _type_list(n, toks, tree, types, err):
     t = list_literal_type(tree.first, tree.next, types.type, n)
     if t < 0:
@@ -242,7 +241,7 @@ def _type_list(n, toks, tree, types, err):
     return t
 
 
-@register_jitable
+@nrt_free
 def _type_subscript(n, toks, tree, types, err):
     """`xs[i]` (the element type) and `xs[a:b:c]` (the list's type): integral indexes."""
     first, next_, type_ = tree.first, tree.next, types.type
@@ -257,7 +256,7 @@ def _type_subscript(n, toks, tree, types, err):
     return element_type(ot) if tree.kind[n] == N_SUBSCRIPT else ot
 
 
-@register_jitable
+@nrt_free
 def _type_boolop(n, truth, toks, tree, types, scope, err):
     """`a and b`, `a or b`: the operands' type, which must be one unless only the truth value
     is used (then int, any will do); an int local among float operands is widened."""

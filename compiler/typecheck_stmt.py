@@ -8,8 +8,6 @@ function again with local v widened), and writes val[n] for codegen where it che
 
 from __future__ import annotations
 
-from numba.extending import register_jitable
-
 from gpucc.compiler import errors
 from gpucc.compiler.errors import (
     E_NONE_VALUE,
@@ -24,10 +22,11 @@ from gpucc.compiler.scope import L_TYPE
 from gpucc.compiler.typecheck_base import S_NODE, ZERO, bit, expr_fail, node_fail, widen_or_fail
 from gpucc.compiler.typecheck_expr import type_expr
 from gpucc.compiler.typerules import T_EMPTY_LIST, binary_type, converts, is_list
+from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_NONE
 
 
-@register_jitable
+@nrt_free
 def check_assign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     """`x = value`, `x: T = value`: the first assignment gives the local its type (the
     annotation, else the value's; `[]` a list of ints, and an int local widened a float),
@@ -59,7 +58,7 @@ def check_assign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     return 0
 
 
-@register_jitable
+@nrt_free
 def check_augassign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     """`x op= value`: x assigned before, a number, and `x op value` of x's type (an int x
     that gets a float is widened).  val[n] = x's type."""
@@ -83,7 +82,7 @@ def check_augassign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     return 0
 
 
-@register_jitable
+@nrt_free
 def check_setitem(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     """`xs[i] = value`, `xs[i] op= value` (children: SUBSCRIPT(xs, i), value): the value goes
     into the list (a local list of ints that gets a float is widened).  val[n] = the element type."""
@@ -108,7 +107,7 @@ def check_setitem(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     return 0
 
 
-@register_jitable
+@nrt_free
 def check_expression(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     """An expression statement (it may call a `-> None` function) or `assert` (its truth)."""
     k = tree.kind[n]
@@ -117,7 +116,7 @@ def check_expression(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     return min(0, t)
 
 
-@register_jitable
+@nrt_free
 def check_return(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     """`return [value]`: the value (None if none) converts to the function's return type;
     val[n] = the return type."""
@@ -138,7 +137,7 @@ def check_return(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     return 0
 
 
-@register_jitable
+@nrt_free
 def calls_in(tree, root, scratch, sp0):
     """Whether the expression at root calls a function or method (walk stack above sp0)."""
     kind, first, next_, stk = tree.kind, tree.first, tree.next, scratch.walk

@@ -13,12 +13,12 @@ Error results are -1 or, where both operand types go into the message, -1 - (lt 
 from __future__ import annotations
 
 import numpy as np
-from numba.extending import register_jitable
 
 from gpucc.compiler.errors import C_LIST_OF_BOOLS, C_NESTED_LISTS
 from gpucc.compiler.nodes import BIN_NAMES, UN_NAMES
 from gpucc.compiler.scope import METHODS, SUPPORTED_BUILTINS
 from gpucc.contract.isa import CMP_NAMES
+from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT
 
 T_EMPTY_LIST = 15
@@ -82,28 +82,28 @@ BUILTIN_RULES = rule_table(SUPPORTED_BUILTINS, _BUILTIN)
 METHOD_NARGS = rule_table(METHODS, _METHOD_NARGS)
 
 
-@register_jitable
+@nrt_free
 def is_list(t):
     return t == T_LIST_INT or t == T_LIST_FLOAT or t == T_EMPTY_LIST
 
 
-@register_jitable
+@nrt_free
 def is_number(t):
     return t == T_INT or t == T_BOOL or t == T_FLOAT
 
 
-@register_jitable
+@nrt_free
 def is_integral(t):
     return t == T_INT or t == T_BOOL
 
 
-@register_jitable
+@nrt_free
 def element_type(t):
     """The element type of list type t (`[]`'s: int)."""
     return T_FLOAT if t == T_LIST_FLOAT else T_INT
 
 
-@register_jitable
+@nrt_free
 def join_lists(a, b):
     """The list type both list types a and b are, or -1 (`[]` joins any)."""
     if a == b or b == T_EMPTY_LIST:
@@ -113,7 +113,7 @@ def join_lists(a, b):
     return -1
 
 
-@register_jitable
+@nrt_free
 def takes(arg, t):
     """Whether an operand or argument of type t is what arg (A_*) asks for."""
     if arg == A_NUMBER:
@@ -125,7 +125,7 @@ def takes(arg, t):
     return True
 
 
-@register_jitable
+@nrt_free
 def result_type(result, t):
     """The type `result` (a type code, or an R_* rule) gives for an operand or argument of type t."""
     if result >= 0:
@@ -137,7 +137,7 @@ def result_type(result, t):
     return t
 
 
-@register_jitable
+@nrt_free
 def binary_type(bop, lt, rt):
     """Result type of `lt <bop> rt` (nodes.BIN_* code), or -1 when Python's result type is
     not one gpucc has: an int mixed with a float is a float, bools act as ints except that
@@ -162,7 +162,7 @@ def binary_type(bop, lt, rt):
     return T_INT
 
 
-@register_jitable
+@nrt_free
 def unary_type(uop, t):
     """Result type of `<uop> t` (nodes.UN_* code), or -1 for an operand it does not take."""
     if not takes(UNARY_RULES[uop, UNARY_ARG], t):
@@ -170,7 +170,7 @@ def unary_type(uop, t):
     return result_type(UNARY_RULES[uop, UNARY_RESULT], t)
 
 
-@register_jitable
+@nrt_free
 def converts(want, got):
     """Whether a value of type got may stand where want is expected: the same type, an int
     or bool where a float is expected (converted, as PEP 484's numeric tower allows), or
@@ -180,7 +180,7 @@ def converts(want, got):
     return is_list(want) and got == T_EMPTY_LIST
 
 
-@register_jitable
+@nrt_free
 def compare_ok(cmp, lt, rt):
     """Whether `lt <cmp> rt` is a comparison gpucc has: numbers with numbers, `x in xs` /
     `not in` of a number in a list, == / != of two lists."""
@@ -192,7 +192,7 @@ def compare_ok(cmp, lt, rt):
     return is_number(lt) and is_number(rt)
 
 
-@register_jitable
+@nrt_free
 def builtin_arity_ok(b, nargs):
     """Whether supported builtin b (scope.B_*) takes nargs arguments: as many as the message
     names; min / max also one list or more than two numbers."""
@@ -201,7 +201,7 @@ def builtin_arity_ok(b, nargs):
     return BUILTIN_RULES[b, BUILTIN_ARG] == A_LIST_OR_NUMBERS and nargs >= 1
 
 
-@register_jitable
+@nrt_free
 def builtin_type(b, first, next_, type_, n):
     """Result type of a call n of supported builtin b (scope.B_*), or -1 - (lt * 16 + rt) for
     arguments of types it does not take (min / max: one list, or numbers all of one type)."""
@@ -221,7 +221,7 @@ def builtin_type(b, first, next_, type_, n):
     return result_type(result, t)
 
 
-@register_jitable
+@nrt_free
 def list_literal_type(first, next_, type_, n):
     """Type of the list literal n from its elements' types: ints -> list[int], any float ->
     list[float], none -> `[]`; -1 - construct code (errors.C_*) for other elements."""

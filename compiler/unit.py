@@ -17,6 +17,7 @@ from gpucc.compiler.lexer import lex
 from gpucc.compiler.parser import parse, scratch_size
 from gpucc.compiler.typecheck import typecheck
 from gpucc.contract.cachekey import source_fingerprint
+from gpucc.contract.jitable import nrt_free
 
 PARSER_SCRATCH = scratch_size(0)
 
@@ -29,7 +30,7 @@ token_capacity = register_jitable(limits.token_capacity)
 node_capacity = register_jitable(limits.node_capacity)
 
 
-@register_jitable
+@nrt_free
 def compile_unit(buf, lo, hi, toks, tree, types, out, scratch, err):
     """All phases for the source buf[lo:hi] on the unit's bundles (sizes: limits.py
     capacities, PARSER_SCRATCH, typecheck.scratch_rows).  Returns the number of functions

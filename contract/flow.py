@@ -16,8 +16,6 @@ CALL pops its callee's parameter count, NEW_LIST its operand's count, the rest i
 
 from __future__ import annotations
 
-from numba.extending import register_jitable
-
 from gpucc.contract.isa import (
     CALL,
     FOR_LIST,
@@ -31,7 +29,7 @@ from gpucc.contract.isa import (
     RETURN,
     RETURN_VAR,
 )
-from gpucc.contract.jitable import jump_target
+from gpucc.contract.jitable import jump_target, nrt_free
 
 # what stack_depths finds: name, message ({pc}, {op}, {a}, {b}: its details; vm.verify renders)
 PROBLEMS = (
@@ -48,7 +46,7 @@ FLOW_JOIN = 3
 FLOW_FALLS_OFF = 4
 
 
-@register_jitable
+@nrt_free
 def pops_of(op, arg, callee_nparams):
     """Values instruction (op, arg) pops: CALL its callee's arity (callee_nparams[arg]: arg is
     a unit-local function index), NEW_LIST its operand, the rest the table's count."""
@@ -59,7 +57,7 @@ def pops_of(op, arg, callee_nparams):
     return POPS[op]
 
 
-@register_jitable
+@nrt_free
 def stack_depths(ops, args, callee_nparams, max_stack, depth, work):
     """Walk one function (ops[i], args[i] for i < len(ops); operands already checked in range)
     from its entry with an empty operand stack.  depth[i] := the depth before instruction i,

@@ -36,7 +36,6 @@ never equal to itself: CPython's identity shortcut finds the very same nan objec
 from __future__ import annotations
 
 import numpy as np
-from numba.extending import register_jitable
 
 from gpucc.contract.isa import (
     BINARY_ADD,
@@ -60,7 +59,7 @@ from gpucc.contract.isa import (
     LIST_SUM,
     NEW_LIST,
 )  # fmt: skip
-from gpucc.contract.jitable import typed_cmp, typed_cmp_fields
+from gpucc.contract.jitable import nrt_free, typed_cmp, typed_cmp_fields
 from gpucc.contract.status import (
     INDEX_ERROR,
     INVALID_BYTECODE,
@@ -76,8 +75,7 @@ from gpucc.vm.intmath import arith
 # Most functions here take the heap array.  numba's CPU code counts references to array
 # arguments (atomic NRT increfs / decrefs, which its pruning leaves in functions this branchy),
 # costing more than most list instructions; these functions allocate nothing, so they are
-# compiled without NRT (CUDA has none anyway).
-nrt_free = register_jitable(_nrt=False)
+# compiled without NRT (contract.jitable.nrt_free; CUDA has none anyway).
 
 HEADER = 3  # len, cap, data offset
 MIN_CAP = 4
