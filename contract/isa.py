@@ -33,9 +33,9 @@ does not depend on which of them a compiler used.
 
 Each instruction's facts are an :class:`Op`: the table's columns (operand kind, stack effect,
 cost, meaning) and the named groups below the rows (KEEPS_ON_JUMP, SLOT_WIDTHS, IMM_MAXES).
-The rows come in three groups, in this order: ``int`` (what the VM kernel's hot loop runs),
-``numeric`` (floats and the other int operations) and ``list``; FIRST_NUMERIC and FIRST_LIST
-are where the last two begin.  Kernels index per-opcode numpy columns derived from the table
+The rows come in four groups, in this order: ``int`` (what the VM kernel's hot loop runs),
+``numeric`` (floats and the other int operations), ``list`` and ``str``; FIRST_NUMERIC,
+FIRST_LIST and FIRST_STR are where the last three begin.  Kernels index per-opcode numpy columns derived from the table
 (POPS, PUSHES, COSTS, OPERAND_KIND, KEEPS, SLOT_WIDTH, IMM_MAX, IS_JUMP).  The opcode
 constants (``LOAD_VAR = 3``) are plain assignments at the end, checked against the table.
 
@@ -68,7 +68,7 @@ class Op:
     pushes: int
     cost: int  # weight in the deterministic cost model
     doc: str
-    group: str  # "int", "numeric" or "list"
+    group: str  # "int", "numeric", "list" or "str"
     keeps: int  # 1 if in KEEPS_ON_JUMP
     slot_width: int  # SLOT_WIDTHS: slots a LOCAL operand names (arg .. arg + width - 1)
     imm_max: int  # IMM_MAXES: the largest IMM operand taken (0 .. imm_max); -1: any int32
@@ -198,7 +198,9 @@ _NUMERIC_ROWS = [    # ints beyond + - * // %: bitwise, shifts, power, abs / min
     ("FLOAT_ABS", ARG_NONE, 1, 1, 1, "float abs(a)"),
     ("FLOAT_MIN2", ARG_NONE, 2, 1, 1, "float min(a, b): b if b < a else a (Python's order for nan)"),
     ("FLOAT_MAX2", ARG_NONE, 2, 1, 1, "float max(a, b): b if b > a else a"),
-    ("COMPARE_NUM", ARG_TYPED_CMP, 2, 1, 1, "a <cmp> b of the operand types in arg (exact for int vs float)"),]
+    ("COMPARE_NUM", ARG_TYPED_CMP, 2, 1, 1, "a <cmp> b of the operand types in arg (exact for int vs float)"),
+    ("FELL_OFF", ARG_NONE, 0, 0, 1, "end the job with NONE_RETURNED: a function declared to return a value reached "
+     "the end of its body (CPython would return None)"),]
 # a list value is a handle into the job's heap (vm/kernel_lists.py); `float` operands
 # (IMM 0 / 1) say whether the elements are floats.  Ops touching n elements add n to the
 # cost (the table cost is the base) -- see vm/kernel_lists.py
@@ -221,17 +223,50 @@ _LIST_ROWS = [    ("NEW_LIST", ARG_IMM, VARIABLE, 1, 2, "pop arg values (pushed 
     ("FOR_LIST", ARG_LOCAL, 0, 1, 1, "slots arg, arg+1 hold list, index: if index < len(list) push "
      "list[index], advance the index and skip the next instruction; else fall through (a JUMP out)"),]
 
+# A str is a list (same heap header, vm/kernel_lists.py) whose elements are Unicode code points;
+# the list instructions serve it where Python's meaning is the same (len, slices, +, *, ==,
+# FOR_LIST gives code points).  A list[str] is a list of str handles.  An optional str
+# operand not given is pushed as -1 (NO_ARG).  Ops touching n code points add n to the cost.
+_STR_ROWS = [
+    ("LOAD_STR", ARG_CONST, 0, 1, 2, "a new str of the code points consts[arg + 1 .. arg + 1 + consts[arg])"),
+    ("STR_GET", ARG_NONE, 2, 1, 2, "s[i] (pops s, i) as a new 1-char str; IndexError"),
+    ("STR_CHR", ARG_NONE, 1, 1, 2, "chr(i) as a new 1-char str; ValueError unless 0 <= i <= 0x10FFFF"),
+    ("STR_ORD", ARG_NONE, 1, 1, 1, "ord(s); TypeError unless len(s) == 1"),
+    ("STR_CONTAINS", ARG_NONE, 2, 1, 2, "a in b (pops a, b): substring test (the empty str is in every str)"),
+    ("STR_FIND", ARG_IMM, 2, 1, 2, "pops s, sub: arg 0 s.find(sub), 1 rfind, 2 index, 3 rindex (ValueError when "
+     "absent), 4 count (non-overlapping), 5 startswith (bool), 6 endswith (bool)"),
+    ("STR_CASE", ARG_IMM, 1, 1, 2, "a new str: arg 0 s.lower(), 1 upper, 2 swapcase, 3 capitalize, 4 title, "
+     "5 casefold (Unicode full case mappings, as CPython)"),
+    ("STR_IS", ARG_IMM, 1, 1, 2, "bool: arg 0 s.isdigit(), 1 isalpha, 2 isalnum, 3 isspace, 4 isupper, 5 islower, "
+     "6 isdecimal, 7 isnumeric (Unicode properties, as CPython)"),
+    ("STR_STRIP", ARG_IMM, 2, 1, 2, "a new str (pops s, chars or NO_ARG: whitespace): arg 0 s.strip(chars), "
+     "1 lstrip, 2 rstrip"),
+    ("STR_SPLIT", ARG_IMM, 3, 1, 3, "a new list[str] (pops s, sep or NO_ARG: runs of whitespace, maxsplit: -1 "
+     "none): arg 0 s.split(sep, maxsplit), 1 rsplit; ValueError for an empty sep"),
+    ("STR_JOIN", ARG_NONE, 2, 1, 3, "sep.join(xs) (pops sep, xs: a list[str]) as a new str"),
+    ("STR_REPLACE", ARG_NONE, 4, 1, 3, "s.replace(old, new, count) (pops s, old, new, count: -1 all) as a new str"),
+    ("STR_PAD", ARG_IMM, 3, 1, 2, "a new str (pops s, width, fill: a 1-char str or NO_ARG: ' '): arg 0 "
+     "s.zfill(width) (fill NO_ARG), 1 center, 2 ljust, 3 rjust; TypeError unless len(fill) == 1"),
+    ("STR_FROM", ARG_IMM, 1, 1, 3, "str(x) as a new str, x of type arg (contract.valuetypes: int, bool, float; "
+     "a float as CPython's repr, the shortest that reads back)"),
+    ("STR_TO_NUM", ARG_IMM, 1, 1, 3, "int(s) (arg T_INT) or float(s) (arg T_FLOAT), parsed as CPython does "
+     "(whitespace, sign, '_'); ValueError"),]
+NO_ARG = -1  # an optional str operand not given (STR_STRIP, STR_SPLIT, STR_PAD)
+
 # Named groups of per-instruction facts (the Op fields keeps, slot_width, imm_max):
 # jumps that keep a value falling through does not have: `and` / `or` keep their operand when
 # they jump and pop it falling through; FOR_LOOP pushes the counter only when it jumps
 KEEPS_ON_JUMP = ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP", "FOR_LOOP")
 # LOCAL operands naming more than one slot: (counter, stop, step) and (list, index)
 SLOT_WIDTHS = {"FOR_RANGE": 3, "RANGE_CHECK": 3, "FOR_LIST": 2}
-# IMM operands with a range: NEW_LIST's count, LIST_SLICE's bits, the float flags
-IMM_MAXES = {"NEW_LIST": 255, "LIST_SLICE": 7,
-             **{n: 1 for n in ("LIST_SUM", "LIST_MIN", "LIST_MAX", "LIST_SORTED", "LIST_SORT", "LIST_EQ")}}  # fmt: skip
+# IMM operands with a range: NEW_LIST's count, LIST_SLICE's bits, the element kinds (0 ints,
+# 1 floats, 2 strs: LIST_SUM takes no strs), the str modes, STR_FROM / STR_TO_NUM's type codes
+IMM_MAXES = {"NEW_LIST": 255, "LIST_SLICE": 7, "LIST_SUM": 1,
+             **{n: 2 for n in ("LIST_MIN", "LIST_MAX", "LIST_SORTED", "LIST_SORT", "LIST_EQ")},
+             "STR_FIND": 6, "STR_CASE": 5, "STR_IS": 7, "STR_STRIP": 2, "STR_SPLIT": 1, "STR_PAD": 3,
+             "STR_FROM": 3, "STR_TO_NUM": 3}  # fmt: skip
 
-_GROUPS = (("int", _INT_ROWS), ("numeric", _NUMERIC_ROWS), ("list", _LIST_ROWS))
+_GROUPS = (("int", _INT_ROWS), ("numeric", _NUMERIC_ROWS), ("list", _LIST_ROWS), ("str", _STR_ROWS))
 TABLE: tuple[Op, ...] = tuple(
     Op(number, *row, group, int(row[0] in KEEPS_ON_JUMP), SLOT_WIDTHS.get(row[0], 1), IMM_MAXES.get(row[0], -1))
     for number, (group, row) in enumerate((group, row) for group, rows in _GROUPS for row in rows)
@@ -240,6 +275,7 @@ BY_NAME: dict[str, Op] = {op.name: op for op in TABLE}
 NUM_OPCODES = len(TABLE)
 FIRST_NUMERIC = len(_INT_ROWS)  # the numeric group's first opcode, then the list group's
 FIRST_LIST = len(_INT_ROWS) + len(_NUMERIC_ROWS)
+FIRST_STR = FIRST_LIST + len(_LIST_ROWS)
 
 # Comparison codes used by ASSERT_CMP operands (and by the compiler's COMPARE nodes).
 CMP_NAMES = ("<", "<=", "==", "!=", ">", ">=")
@@ -249,7 +285,8 @@ CMP_OPCODES = tuple(BY_NAME[f"COMPARE_{c}"].number for c in ("LT", "LE", "EQ", "
 JUMP_KINDS = (ARG_JUMP, ARG_IMM_JUMP, ARG_LOCAL_JUMP, ARG_LOCAL2_JUMP, ARG_LOCAL_IMM_JUMP)
 JUMP_OPCODES = tuple(op.number for op in TABLE if op.operand in JUMP_KINDS)
 # Instructions after which control never falls through to pc + 1.
-TERMINATORS = (BY_NAME["JUMP"].number, BY_NAME["RETURN"].number, BY_NAME["RETURN_VAR"].number)
+TERMINATORS = (BY_NAME["JUMP"].number, BY_NAME["RETURN"].number, BY_NAME["RETURN_VAR"].number,
+               BY_NAME["FELL_OFF"].number)
 FIELD_MIN, FIELD_MAX = -(2**15), 2**15 - 1  # the signed hi field; lo is 0 .. 2**16 - 1
 # packed kind -> its fields as written, each an operand kind
 FIELDS = {
@@ -466,21 +503,37 @@ FLOAT_ABS = 95
 FLOAT_MIN2 = 96
 FLOAT_MAX2 = 97
 COMPARE_NUM = 98
-NEW_LIST = 99
-LIST_GET = 100
-LIST_SET = 101
-LIST_LEN = 102
-LIST_APPEND = 103
-LIST_CONTAINS = 104
-LIST_SUM = 105
-LIST_MIN = 106
-LIST_MAX = 107
-LIST_SORTED = 108
-LIST_SORT = 109
-LIST_SLICE = 110
-LIST_CONCAT = 111
-LIST_REPEAT = 112
-LIST_EQ = 113
-FOR_LIST = 114
+FELL_OFF = 99
+NEW_LIST = 100
+LIST_GET = 101
+LIST_SET = 102
+LIST_LEN = 103
+LIST_APPEND = 104
+LIST_CONTAINS = 105
+LIST_SUM = 106
+LIST_MIN = 107
+LIST_MAX = 108
+LIST_SORTED = 109
+LIST_SORT = 110
+LIST_SLICE = 111
+LIST_CONCAT = 112
+LIST_REPEAT = 113
+LIST_EQ = 114
+FOR_LIST = 115
+LOAD_STR = 116
+STR_GET = 117
+STR_CHR = 118
+STR_ORD = 119
+STR_CONTAINS = 120
+STR_FIND = 121
+STR_CASE = 122
+STR_IS = 123
+STR_STRIP = 124
+STR_SPLIT = 125
+STR_JOIN = 126
+STR_REPLACE = 127
+STR_PAD = 128
+STR_FROM = 129
+STR_TO_NUM = 130
 
 assert all(globals()[op.name] == op.number for op in TABLE), "opcode constants out of date"

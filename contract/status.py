@@ -16,6 +16,8 @@ _ROWS = [
     ("MEMORY_LIMIT", "memory limit", "list heap exhausted"),
     ("INVALID_BYTECODE", "invalid bytecode", "bad opcode, operand or jump at run time"),
     ("NOT_RUN", "not run", "the job was not launched (compile or link error)"),
+    ("TYPE_ERROR", "TypeError", "e.g. ord() of a str whose length is not 1"),
+    ("NONE_RETURNED", "returned None", "a function declared to return a value reached its end (CPython returns None)"),
 ]
 
 NAMES = tuple(r[0] for r in _ROWS)
@@ -34,3 +36,5 @@ RECURSION_LIMIT = 8
 MEMORY_LIMIT = 9
 INVALID_BYTECODE = 10
 NOT_RUN = 11
+TYPE_ERROR = 12
+NONE_RETURNED = 13

@@ -1,7 +1,8 @@
 """Static types of gpucc values: one table shared by the compiler, the VM and the reports.
 
 Every value lives in one int64 slot: ints as themselves, bools as 0/1, floats as the bits
-of their IEEE double (vm.floats.f2b / b2f convert).
+of their IEEE double (vm.floats.f2b / b2f convert), lists and strs as handles into the job's
+heap (a str is a list of code points, vm/kernel_lists.py).
 """
 
 from __future__ import annotations
@@ -9,9 +10,9 @@ from __future__ import annotations
 import struct
 
 # number order is the table order; name as written in annotations
-_ROWS = ["None", "int", "bool", "float", "list[int]", "list[float]"]
+_ROWS = ["None", "int", "bool", "float", "list[int]", "list[float]", "str", "list[str]"]
 
-T_NONE, T_INT, T_BOOL, T_FLOAT, T_LIST_INT, T_LIST_FLOAT = range(len(_ROWS))
+T_NONE, T_INT, T_BOOL, T_FLOAT, T_LIST_INT, T_LIST_FLOAT, T_STR, T_LIST_STR = range(len(_ROWS))
 TYPE_NAMES = tuple(_ROWS)
 # T_ERROR marks an expression whose type could not be computed (compile errors only).
 T_ERROR = 99
@@ -20,8 +21,10 @@ T_ERROR = 99
 def render(value: int, type_code: int) -> str:
     """Python repr of a slot value of the given type; a list (whose elements a slot cannot
     show: failing asserts record a list operand's length) as ``<list of N>``."""
-    if type_code in (T_LIST_INT, T_LIST_FLOAT):
+    if type_code in (T_LIST_INT, T_LIST_FLOAT, T_LIST_STR):
         return f"<list of {int(value)}>"
+    if type_code == T_STR:
+        return f"<str of {int(value)}>"
     if type_code == T_BOOL:
         return "True" if value else "False"
     if type_code == T_NONE:

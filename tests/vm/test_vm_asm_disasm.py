@@ -154,7 +154,7 @@ def test_packed_operand_errors(text, message):
         (".func f\n ASSERT_CMP <> int\n", "expected a comparison and a type"),
         (" NOP\n", "instruction outside a function body"),
         (".stack 3\n", ".stack outside a function"),
-        (".func f\n.returns str\n", "bad directive"),
+        (".func f\n.returns dict\n", "bad directive"),
         (".import g\n NOP\n", "instruction outside a function body"),
         ("".join(f".import g{i}\n" for i in range(MAX_IMPORTS + 1)), "more than"),
     ],

@@ -72,7 +72,7 @@ def bad(body: str, header: str = ".func f a", **patch) -> list[str]:
         (" LOAD_INT 0\n JUMP_IF_FALSE @9\n LOAD_INT 1\n RETURN", {}, "JUMP_IF_FALSE operand 9"),
         (" CALL @2\n RETURN", {}, "CALL operand 2"),
         (" LOAD_INT 1\n LOAD_INT 1\n ASSERT_CMP @6\n LOAD_INT 1\n RETURN", {}, "ASSERT_CMP operand 6"),
-        (" LOAD_INT 1\n LOAD_INT 1\n ASSERT_CMP @56\n LOAD_INT 1\n RETURN", {}, "ASSERT_CMP operand 56"),
+        (" LOAD_INT 1\n LOAD_INT 1\n ASSERT_CMP @120\n LOAD_INT 1\n RETURN", {}, "ASSERT_CMP operand 120"),
         (" NOP @3\n LOAD_INT 1\n RETURN", {}, "NOP operand 3"),
         (".nlocals 3\n FOR_RANGE 1\n JUMP x\n POP_TOP\nx: LOAD_INT 1\n RETURN", {}, "FOR_RANGE operand 1"),
         (".nlocals 3\n RANGE_CHECK 1\n LOAD_INT 1\n RETURN", {}, "RANGE_CHECK operand 1"),
