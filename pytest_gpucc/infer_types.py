@@ -5,11 +5,12 @@ types; its tests call the function with literals and compare the result with lit
 ``assert f([1, 2], 3) == 4.5``.  Each parameter's type is the one type all its literal
 arguments share, and the return type the one all expected values share:
 
-* ``int``, ``float``, ``bool``, ``list[int]``, ``list[float]`` (gpucc's types);
+* ``int``, ``float``, ``bool``, ``str``, ``list[int]``, ``list[float]``, ``list[str]``
+  (gpucc's types);
 * an int where others are floats widens to ``float`` (in a list too); an empty list takes the
   element type of the other lists;
-* ``bool`` and ``int`` together, or a value of no gpucc type (a str, a tuple, None, a nested
-  list), is a reason, as is a parameter no test passes a literal to.
+* ``bool`` and ``int`` together, or a value of no gpucc type (a tuple, None, a nested list),
+  is a reason, as is a parameter no test passes a literal to.
 
 A result used only as a truth value (``assert f(x)``, ``assert not f(x)``) counts as ``bool``
 when nothing else says what it is.  An annotation already given (``n: int``) is kept, and a bare
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-GPUCC_TYPES = ("int", "float", "bool", "list[int]", "list[float]")
+GPUCC_TYPES = ("int", "float", "bool", "str", "list[int]", "list[float]", "list[str]")
 EMPTY_LIST = "list[?]"  # an empty list: a list of any element type
 
 
@@ -30,7 +31,7 @@ class CannotInfer(Exception):
 
 def literal_type(value) -> str:
     """The gpucc type of a literal value; CannotInfer when it has none."""
-    if type(value) in (bool, int, float):
+    if type(value) in (bool, int, float, str):
         return type(value).__name__
     if type(value) is list:
         elements = {literal_type(v) for v in value}
@@ -38,7 +39,9 @@ def literal_type(value) -> str:
             return EMPTY_LIST
         if elements <= {"int", "float"}:
             return f"list[{'float' if 'float' in elements else 'int'}]"
-        raise CannotInfer(f"{_show(value)} is not a list of ints or floats")
+        if elements == {"str"}:
+            return "list[str]"
+        raise CannotInfer(f"{_show(value)} is not a list of ints, floats or strs")
     raise CannotInfer(f"{_show(value)} is a {type(value).__name__}, which gpucc does not have")
 
 
@@ -50,7 +53,9 @@ def join(types: set[str], what: str) -> str:
         lists = types - {EMPTY_LIST}
         if not lists:
             raise CannotInfer(f"{what}: only empty lists, so no element type")
-        return "list[float]" if "list[float]" in lists else "list[int]"
+        if len(lists) == 1 or lists == {"list[int]", "list[float]"}:
+            return "list[float]" if "list[float]" in lists else next(iter(lists))
+        raise CannotInfer(f"{what} has values of several types ({', '.join(sorted(types))})")
     if len(types) == 1:
         return next(iter(types))
     raise CannotInfer(f"{what} has values of several types ({', '.join(sorted(types))})")

@@ -31,7 +31,7 @@ from gpucc.contract.limits import MAX_PARAMS
 from pytest_gpucc.infer_types import Evidence
 from pytest_gpucc.suite import SuiteError, check_case
 
-TABLE_TYPES = ("int", "float", "bool", "list[int]", "list[float]")  # what @cases values can be
+TABLE_TYPES = ("int", "float", "bool", "str", "list[int]", "list[float]", "list[str]")  # what @cases values can be
 LITERAL_ERRORS = (ValueError, TypeError, SyntaxError, MemoryError, RecursionError)
 
 

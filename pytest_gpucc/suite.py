@@ -46,8 +46,8 @@ from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _TASK_RE = re.compile(r"^#\s*gpucc:\s*task\s*=\s*(\S+)\s*$", re.MULTILINE)
-_TYPES = {"int": int, "bool": bool, "float": float}
-_LIST_TYPES = {f"list[{t}]": t for t in ("int", "float")}  # annotation -> element type
+_TYPES = {"int": int, "bool": bool, "float": float, "str": str}
+_LIST_TYPES = {f"list[{t}]": t for t in ("int", "float", "str")}  # annotation -> element type
 
 
 class SuiteError(Exception):
@@ -192,7 +192,7 @@ def _test_func(path: Path, node: ast.FunctionDef, cases_node) -> SuiteTest:
         ann = ast.unparse(a.annotation) if a.annotation else ""
         if ann not in _TYPES and ann not in _LIST_TYPES:
             raise SuiteError(where, a.lineno, f"parameter '{a.arg}' of '{node.name}' needs an int, float, bool, "
-                                              "list[int] or list[float] annotation")  # fmt: skip
+                                              "str, list[int], list[float] or list[str] annotation")  # fmt: skip
         params.append(a.arg)
         types.append(ann)
     if len(params) > MAX_PARAMS:
@@ -225,29 +225,28 @@ def check_case(where: str, name: str, params: list[str], types: list[str], case,
         raise SuiteError(where, line, f"case {case!r} of '{name}' does not give {want}")
     values = []
     for p, t, v in zip(params, types, case):
-        if t in _LIST_TYPES:
-            checked = [_check_value(x, _LIST_TYPES[t]) for x in v] if type(v) is list else None
-            problems = [f"{v!r}: element {e}" for e in checked or [] if isinstance(e, str)]
-            problem = f"{v!r} is not {t}" if checked is None else (problems or [None])[0]
-            v = checked
-        else:
-            v = _check_value(v, t)
-            problem = v if isinstance(v, str) else None
-        if problem:
-            raise SuiteError(where, line, f"case {tuple(case)!r} of '{name}': {p}={problem}")
+        try:
+            if t in _LIST_TYPES:
+                if type(v) is not list:
+                    raise ValueError(f"{v!r} is not {t}")
+                v = [_check_value(x, _LIST_TYPES[t], f"{v!r}: element ") for x in v]
+            else:
+                v = _check_value(v, t)
+        except ValueError as e:
+            raise SuiteError(where, line, f"case {tuple(case)!r} of '{name}': {p}={e}") from None
         values.append(v)
     return tuple(values)
 
 
-def _check_value(v, t: str):
-    """v as a value of scalar type t (an int becomes a float where t is float), or what is
-    wrong with it (a str)."""
+def _check_value(v, t: str, what: str = ""):
+    """v as a value of scalar type t (an int becomes a float where t is float); ValueError
+    saying what is wrong with it (after `what`)."""
     if t == "float" and type(v) is int:  # an int where a float is expected, as in Python
         v = float(v)
     if type(v) is not _TYPES[t]:
-        return f"{v!r} is not {t}"
+        raise ValueError(f"{what}{v!r} is not {t}")
     if t == "int" and not INT64_MIN <= v <= INT64_MAX:
-        return f"{v} does not fit in 64 bits"
+        raise ValueError(f"{what}{v} does not fit in 64 bits")
     return v
 
 

@@ -121,23 +121,43 @@ def new_list(heap, hp, n):
 @nrt_free
 def enter_arguments(j, n_params, jobs, stack, heap):
     """(status, hp): job j's arguments (jobs: contract.image.JobArrays) into stack[0 .. n_params),
-    each list argument (bit k of arg_lists[j]; args[j, k] an offset into pool: pool[o] = n,
-    then the elements) copied into a new heap list.  MEMORY_LIMIT when they do not fit."""
+    each list argument (bit k of arg_lists[j]; args[j, k] an offset into pool: pool_list)
+    copied into a new heap list.  MEMORY_LIMIT when they do not fit."""
     pool = jobs.pool
     hp = np.int64(0)
     bits = jobs.arg_lists[j]
     for k in range(n_params):
         v = jobs.args[j, k]
         if (bits >> k) & 1:
-            o = v
-            n = pool[o]
-            v, hp = new_list(heap, hp, n)
+            v, hp = pool_list(pool, v, heap, hp)
             if v < 0:
                 return MEMORY_LIMIT, hp
-            for i in range(n):
-                heap[v + HEADER + i] = pool[o + 1 + i]
         stack[k] = v
     return OK, hp
+
+
+@nrt_free
+def pool_list(pool, o, heap, hp):
+    """(handle or -1, hp): a new heap list of the pool list at offset o; a list of strs
+    (pool[o] = -1 - n) gets a new heap str for each element (JobTable's layout)."""
+    n = pool[o]
+    nested = n < 0
+    if nested:
+        n = -1 - n
+    h, hp = new_list(heap, hp, n)
+    if h < 0:
+        return h, hp
+    for i in range(n):
+        x = pool[o + 1 + i]
+        if nested:
+            m = pool[x]
+            x, hp = new_list(heap, hp, m)
+            if x < 0:
+                return x, hp
+            for c in range(m):
+                heap[x + HEADER + c] = pool[pool[o + 1 + i] + 1 + c]
+        heap[h + HEADER + i] = x
+    return h, hp
 
 
 @nrt_free

@@ -271,7 +271,18 @@ def enter_arguments(heap: Heap, args, bits: int, pool) -> list[int]:
     out = []
     for k, a in enumerate(args):
         if bits >> k & 1:
-            n = int(pool[a])
-            a = heap.new([int(x) for x in pool[a + 1 : a + 1 + n]])
+            a = pool_list(heap, pool, int(a))
         out.append(int(a))
     return out
+
+
+def pool_list(heap: Heap, pool, o: int) -> int:
+    """A new heap list of the pool list at offset o; a list of strs (pool[o] = -1 - n) holds a
+    new heap str per element (contract.image.JobTable's layout)."""
+    n = int(pool[o])
+    if n >= 0:
+        return heap.new([int(x) for x in pool[o + 1 : o + 1 + n]])
+    h = heap.new([0] * (-1 - n))  # the outer list first, as the kernel allocates
+    for i, x in enumerate(pool[o + 1 : o - n]):
+        heap.words[h + HEADER + i] = pool_list(heap, pool, int(x))
+    return h

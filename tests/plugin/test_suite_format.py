@@ -83,8 +83,11 @@ def test_task_defaults_to_file_name_and_one_line_stub_prompt():
         ("def f(x: int) -> int: ...\n@cases([9223372036854775808])\ndef test_a(x: int) -> None:\n    pass\n", 2, "64 bits"),
         ("def f(x: int) -> int: ...\n@cases([n])\ndef test_a(x: int) -> None:\n    pass\n", 2, "literal list"),
         ("def f(x: int) -> int: ...\n@cases([])\ndef test_a(x: int) -> None:\n    pass\n", 2, "non-empty"),
-        ("def f(x: int) -> int: ...\ndef test_a(x: str) -> None:\n    pass\n", 2, "list[int] or list[float] annotation"),
-        ("def f(x: int) -> int: ...\ndef test_a(x: list[bool]) -> None:\n    pass\n", 2, "list[float] annotation"),
+        ("def f(x: int) -> int: ...\ndef test_a(x: dict) -> None:\n    pass\n", 2, "list[float] or list[str] annotation"),
+        ("def f(x: int) -> int: ...\n@cases([3])\ndef test_a(x: str) -> None:\n    pass\n", 2, "x=3 is not str"),
+        ("def f(x: int) -> int: ...\n@cases([['a', 1]])\ndef test_a(x: list[str]) -> None:\n    pass\n", 2,
+         "x=['a', 1]: element 1 is not str"),
+        ("def f(x: int) -> int: ...\ndef test_a(x: list[bool]) -> None:\n    pass\n", 2, "list[float] or list[str] annotation"),
         ("def f(x: int) -> int: ...\n@cases([3])\ndef test_a(x: list[int]) -> None:\n    pass\n", 2,
          "x=3 is not list[int]"),
         ("def f(x: int) -> int: ...\n@cases([[1, 2.5]])\ndef test_a(x: list[int]) -> None:\n    pass\n", 2,
@@ -102,6 +105,17 @@ def test_bad_suites_name_file_and_line(text, line, fragment):
     assert info.value.line == line
     assert str(info.value).startswith(f"/x/suite_gcd.py:{line}: ")
     assert fragment in str(info.value)
+
+
+def test_str_parameters_take_python_strs():
+    text = (
+        "def f(s: str, xs: list[str]) -> int: ...\n"
+        "@cases([('ab', ['x', '']), ('', [])])\n"
+        "def test_one(s: str, xs: list[str]) -> None:\n    assert f(s, xs) >= 0\n"
+    )
+    (one,) = parse(text).tests
+    assert one.types == ["str", "list[str]"] and one.cases == [("ab", ["x", ""]), ("", [])]
+    assert one.describe(0) == "test_one(s='ab', xs=['x', ''])"
 
 
 def test_list_parameters_take_python_lists():

@@ -351,6 +351,41 @@ def test_list_arguments_come_from_the_pool():
         launch_all(program, jobs, LaunchLimits(heap_size=-1))
 
 
+def test_str_and_list_of_str_arguments_become_heap_lists_of_code_points():
+    # f(s, xs, i) = len(xs[i]) * 1000 + xs[i][0] + len(s): the strs of xs are lists of their own
+    text = """
+.func f s xs i
+    LOAD_VAR xs
+    LOAD_VAR i
+    LIST_GET
+    LIST_LEN
+    LOAD_INT 1000
+    BINARY_MUL
+    LOAD_VAR xs
+    LOAD_VAR i
+    LIST_GET
+    LOAD_INT 0
+    LIST_GET
+    BINARY_ADD
+    LOAD_VAR s
+    LIST_LEN
+    BINARY_ADD
+    RETURN
+"""
+    calls = [("f", ("hé", ["ab", "", "\U0001F600z"], 2)), ("f", ("", ["x"], 0)), ("f", ("s", ["", "q"], 0))]
+    results, _ = run_asm(text, calls, plain=True)
+    assert [outcome(results, j) for j in range(3)] == [("OK", 2000 + 0x1F600 + 2), ("OK", 1000 + ord("x")),
+                                                       ("INDEX_ERROR", None)]  # fmt: skip
+    # every str is its own heap list: 3 + 4 words each, the outer list first
+    results, _ = run_asm(text, calls[:1], limits=LaunchLimits(heap_size=4 * 7 - 1))
+    assert outcome(results, 0) == ("MEMORY_LIMIT", None)
+    bad = make_jobs(assemble_named(text)[1], calls[:1])
+    outer = bad.args[0, 1]
+    bad.pool[outer + 1] = len(bad.pool)  # an inner str's offset outside the pool
+    with pytest.raises(ValueError, match="outside jobs.pool"):
+        job_arrays(bad)
+
+
 # -- FOR_LIST
 
 
