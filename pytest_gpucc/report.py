@@ -41,6 +41,7 @@ class JobRecord:
     arg: int = 0  # operand of the failing instruction (ASSERT_CMP: cmp + 8 * type)
     op: int = -1  # opcode of the failing instruction, -1 if none
     budget: int | None = None  # a problem's step budget this job went over (status STEP_LIMIT)
+    shown: tuple[str, str] | None = None  # a failed assert's operands as repr (pytest_gpucc.heap_values)
 
     @property
     def ok(self) -> bool:
@@ -129,7 +130,8 @@ def assert_where(job: JobRecord) -> str:
     if job.op != ASSERT_CMP:
         return "assertion is false"
     cmp, left, right = typed_cmp_fields(job.arg)
-    return f"where {render(job.lhs, left)} {CMP_NAMES[cmp]} {render(job.rhs, right)}"
+    lhs, rhs = job.shown or (render(job.lhs, left), render(job.rhs, right))
+    return f"where {lhs} {CMP_NAMES[cmp]} {rhs}"
 
 
 def job_failure(job: JobRecord, step_limit: int) -> tuple[str, str]:

@@ -34,6 +34,7 @@ from gpucc.contract.transfer import TransferCounter, run_info
 from gpucc.vm.link import SuiteLink, link
 from pytest_gpucc import problem_verdicts, report
 from pytest_gpucc.candidates import Candidate, Sample, by_task, for_problem
+from pytest_gpucc.heap_values import Replayer, wants_replay
 from pytest_gpucc.problems import ProblemSet
 from pytest_gpucc.suite import Suite
 
@@ -235,9 +236,10 @@ class GpuccSession:
             self.n_jobs = len(linked.jobs)
 
         results = None
+        limits = LaunchLimits(step_limit=self.options.step_limit)
+        self.replayer = Replayer(program, linked.jobs, limits)
         if self.n_jobs:
             with self.timed("launch"):
-                limits = LaunchLimits(step_limit=self.options.step_limit)
                 results = vm.launch(program, linked.jobs, backend=backend, limits=limits)
                 self.launches += int(getattr(results, "launches", 1))
                 if "transfer" in results.meta:
@@ -297,6 +299,9 @@ class GpuccSession:
         lo, hi = linked.ranges[(s, u)]
         files = {su: (e.display, e.suite.device_source), u: (fname, c.source)}  # where a job can fail
         jobs = [self._job(results, j, e.suite, linked, files, su) for j in range(lo, hi)]
+        first = next((k for k, job in enumerate(jobs) if not job.ok), None)  # the one the report shows
+        if first is not None and wants_replay(jobs[first].op, jobs[first].arg, jobs[first].status, jobs[first].steps):
+            jobs[first].shown = self.replayer.operands(lo + first, jobs[first].arg)
         return report.from_jobs(e.display, c.name, fname, jobs, self.options.step_limit)
 
     def _job(self, r, j: int, suite: Suite, linked, files: dict, suite_unit: int) -> report.JobRecord:

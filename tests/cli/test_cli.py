@@ -179,6 +179,21 @@ def test_run_files_directories_options_between_them(capsys, tmp_path):
     assert statuses(doc) == {"plus_one.py": ("failed", 50, None), "euclid_sub.py": ("passed", 146983, 1)}
 
 
+def test_run_shows_the_lists_a_failed_assert_compared(capsys, tmp_path):
+    """The device keeps a list's elements in the job's heap: the report replays the job on the
+    reference interpreter to show them (pytest_gpucc/heap_values.py)."""
+    (tmp_path / "suite_rev.py").write_text(
+        "def rev(xs: list[float]) -> list[float]: ...\n\n\n"
+        "@cases([([1, 2, 3], [3, 2, 1]), ([0.5], [0.5])])\n"
+        "def test_rev(xs: list[float], want: list[float]) -> None:\n    assert rev(xs) == want\n")
+    (tmp_path / "rev_candidates").mkdir()
+    (tmp_path / "rev_candidates" / "same.py").write_text("def rev(xs: list[float]) -> list[float]:\n    return xs\n")
+    rc, out, err = gpucc(capsys, "run", tmp_path / "suite_rev.py", "-v")
+    assert rc == 1
+    assert "test_rev(xs=[1.0, 2.0, 3.0], want=[3.0, 2.0, 1.0]): assert rev(xs) == want, where [1.0, 2.0, 3.0] == [3.0, 2.0, 1.0]" in out
+    assert "AssertionError: where [1.0, 2.0, 3.0] == [3.0, 2.0, 1.0]" in out
+
+
 def test_run_samples_add_to_the_directory(capsys):
     rc, out, _ = gpucc(capsys, "run", EXAMPLES / "suite_collatz.py", "--samples", EXAMPLES / "collatz_samples.jsonl")
     assert rc == 0

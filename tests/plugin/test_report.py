@@ -61,3 +61,11 @@ def test_no_passing_candidate_nothing_rejected():
     assert s.fastest is None and s.speedup is None and not outs[0].rejected
     lines = r.summary_lines([s], "H")
     assert "  no candidate passed" in lines and "  failed:" in lines
+
+
+def test_heap_values_are_cut_in_the_middle_as_pytest_cuts_reprs():
+    from pytest_gpucc.heap_values import REPR_MAX, shown
+
+    assert shown("ab") == "'ab'" and shown([1, 2]) == "[1, 2]"
+    long = shown(list(range(1000)))
+    assert len(long) == REPR_MAX and long.startswith("[0, 1, 2") and long.endswith("998, 999]") and "..." in long
