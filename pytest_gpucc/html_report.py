@@ -111,16 +111,16 @@ def run_info_html(info: dict) -> str:
 def suite_html(s: SuiteSummary) -> str:
     """One suite: a heading, the fastest line and its candidates, passing ones ranked by cost."""
     task = f" (task {s.task})" if s.task else ""
-    head = f"<h3>{escape(s.name + task)}: {len(s.ranked)}/{len(s.outcomes)} candidates passed</h3>"
+    head = f"<h3>{escape(s.name + task)}: {len(s.passing)}/{len(s.outcomes)} candidates passed</h3>"
     if s.fastest is None:
-        verdict = "no candidate passed"
+        verdict = "passed on CPython only: no cost to rank" if s.passing else "no candidate passed"
     elif len(s.ranked) == 1:
         verdict = f"fastest: {s.fastest.name} (the only passing candidate)"
     else:
         verdict = (f"fastest: {s.fastest.name}, {factor(s.speedup)} faster than the slowest "
                    f"passing ({s.slowest.name})")  # fmt: skip
     rows = [_ranked_row(o, s) for o in s.ranked]
-    rows += [_failing_row(o) for o in s.outcomes if not o.passed]
+    rows += [_failing_row(o) for o in s.outcomes if o.rank is None]  # failing, not run, passed on CPython
     header = "".join(f"<th>{h}</th>" for h in ("Rank", "Candidate", "Status", "Cost", "vs fastest", "Cost bar", "Reason"))
     return (f'<div class="gpucc-suite" data-suite="{escape(s.name)}">{head}<p>{escape(verdict)}</p>'
             f'<table class="gpucc-ranking"><thead><tr>{header}</tr></thead>'
@@ -137,8 +137,8 @@ def _ranked_row(o: CandidateOutcome, s: SuiteSummary) -> str:
 
 
 def _failing_row(o: CandidateOutcome) -> str:
-    verdict = "rejected" if o.rejected else "failed"
+    verdict = f"{'rejected' if o.rejected else 'failed'}: {o.status}" if not o.passed else "passed on CPython"
     reason = f"<details><summary>{escape(o.reason)}</summary><pre>{escape(o.detail)}</pre></details>"
     return (f'<tr class="gpucc-failing"><td class="gpucc-num">{DASH}</td><td title="{escape(o.filename)}">'
-            f"{escape(o.name)}</td><td>{verdict}: {escape(o.status)}</td><td></td><td></td><td></td>"
+            f"{escape(o.name)}</td><td>{escape(verdict)}</td><td></td><td></td><td></td>"
             f"<td>{reason}</td></tr>")  # fmt: skip

