@@ -41,10 +41,13 @@ class TimedOut(BaseException):
 
 def limit(timeout: float, memory: int) -> None:
     """Resource limits and reliability_guard's removals, for the rest of this process."""
-    cpu = math.ceil(timeout) + 1
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (0, 0))
+    cpu = math.ceil(timeout) + 1  # past it SIGXCPU; a second later SIGKILL
+    for kind, soft, hard in ((resource.RLIMIT_CPU, cpu, cpu + 1), (resource.RLIMIT_AS, memory, memory),
+                             (resource.RLIMIT_FSIZE, 0, 0)):  # fmt: skip
+        allowed = resource.getrlimit(kind)[1]  # never above the limit this process already has
+        if allowed != resource.RLIM_INFINITY:
+            soft, hard = min(soft, allowed), min(hard, allowed)
+        resource.setrlimit(kind, (soft, hard))
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
     for module, names in DISABLED.items():
