@@ -3,6 +3,8 @@ hypothesis-generated ones (numba CPU), and on a sample as plain Python."""
 
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -83,3 +85,33 @@ def test_ints_as_plain_python():
         assert text(buf[: strconv.int_repr(v, buf, 0)]) == str(v)
     for s in PARSE_INT_EDGES:
         assert strconv.parse_int(codes(s), 0, len(s)) == int_oracle(s), repr(s)
+
+
+def bits_of(x: float) -> int:
+    return struct.unpack("<q", struct.pack("<d", x))[0]
+
+
+def float_of(bits: int) -> float:
+    return struct.unpack("<d", struct.pack("<q", bits))[0]
+
+
+@njit
+def _float_repr(bits):
+    buf = np.zeros(40, np.int64)
+    scratch = np.zeros(strconv.FLOAT_REPR_SCRATCH, np.int64)
+    n = strconv.float_repr(bits, buf, 3, scratch)
+    return buf[3 : 3 + n].copy()
+
+
+FLOAT_EDGES = [0.0, -0.0, 1.0, -1.0, 0.1, 0.2, 0.3, 1 / 3, 2 / 3, 1e16, 1e15, 9999999999999998.0, 1.5e-07, 1e-05,
+               0.0001, 0.001, 1e22, 1e23, 9007199254740993.0, 2.0**53, 5e-324, -5e-324, 1e-323,
+               2.2250738585072014e-308, 2.225073858507201e-308, 1.7976931348623157e308, -1.7976931348623157e308,
+               float("inf"), float("-inf"), float("nan"), -float("nan"), 123456789012345678.0, 0.5, 100.0, 1e100,
+               12345678901234567.0, 1.2345678901234567e-5, 4.35, 2.675, 5e-310, 2.0**-1022, 2.0**1023, 1e300]  # fmt: skip
+
+
+@settings(max_examples=20000, deadline=None)
+@given(st.integers(INT64_MIN, INT64_MAX) | st.floats().map(bits_of))
+def test_float_repr_is_repr(bits):
+    for x in [bits, *map(bits_of, FLOAT_EDGES)]:
+        assert text(_float_repr(x)) == repr(float_of(x)), (x, float_of(x))
