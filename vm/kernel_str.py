@@ -11,7 +11,8 @@ An optional str operand may instead be NO_ARG.  Anything else is INVALID_BYTECOD
 before any other error.  Every result is a new str (or list[str]), even one equal to an
 operand; STR_SPLIT allocates its list first, then its parts in the order it finds them
 (rsplit: from the right).  STR_FROM writes the digits into the free heap before it
-allocates: it needs HEADER + MAX_REPR free words (MEMORY_LIMIT otherwise).
+allocates: it needs HEADER + 24 free words, a float HEADER + 24 + strconv.FLOAT_REPR_SCRATCH
+(its scratch; MEMORY_LIMIT otherwise).
 
 Cost (added to the table cost): the code points of the result for the instructions that
 build a str (LOAD_STR, STR_GET, STR_CHR, STR_CASE, STR_STRIP, STR_JOIN, STR_REPLACE,
@@ -47,10 +48,9 @@ from gpucc.contract.isa import (
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.status import INDEX_ERROR, INVALID_BYTECODE, MEMORY_LIMIT, OK, OVERFLOW, TYPE_ERROR, VALUE_ERROR
 from gpucc.vm.kernel_heap import HEADER, copy, header, new_list
-from gpucc.vm.kernel_text import case_op, is_op, is_space, parse_number, repr_value
+from gpucc.vm.kernel_text import case_op, is_op, is_space, parse_number, repr_room, repr_value
 
 MAX_CODE_POINT = 0x10FFFF
-MAX_REPR = 24  # the longest str(x) of an int, bool or float: '-2.2250738585072014e-308'
 # STR_FIND modes
 FIND, RFIND, INDEX, RINDEX, COUNT, STARTSWITH, ENDSWITH = range(7)
 
@@ -291,7 +291,7 @@ def str_op(op, arg, stack, sp, heap, hp, consts, const_base):
             heap[r + HEADER] = c
         extra = np.int64(1)
     elif op == STR_FROM:
-        if heap.shape[0] - hp - HEADER < MAX_REPR:
+        if heap.shape[0] - hp - HEADER < repr_room(arg):
             return MEMORY_LIMIT, sp, hp, zero, 1
         n = repr_value(stack[base], arg, heap, hp + HEADER)  # written where the new str's data goes
         if n < 0:

@@ -1,6 +1,6 @@
 """What the str instructions (vm/kernel_str.py) know of text: whitespace, case mappings,
-character classes and number conversions, exactly as CPython 3.11's str methods, int() and
-str() (Objects/unicodeobject.c, Objects/longobject.c), from vm/unicode.py's tables.
+character classes and number conversions, exactly as CPython 3.11's str methods, str(),
+int() and float() (Objects/unicodeobject.c), from vm/unicode.py's tables and vm/strconv.py.
 
 Same one-source rules as run_job (plain Python, numba CPU, CUDA; no allocation, no raising).
 A str here is its data in the heap: heap[d .. d + n), code points 0 .. 0x10FFFF.
@@ -11,8 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.status import INVALID_BYTECODE, OK, OVERFLOW, VALUE_ERROR
-from gpucc.contract.valuetypes import T_BOOL, T_INT
+from gpucc.contract.status import INVALID_BYTECODE, OK
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT
+from gpucc.vm.strconv import FLOAT_REPR_MAX, FLOAT_REPR_SCRATCH, float_repr, int_repr, parse_int
 from gpucc.vm.unicode import (
     ALPHA,
     CASE_IGNORABLE,
@@ -30,7 +31,6 @@ from gpucc.vm.unicode import (
     UPPER_CASE,
     case_mapping,
     char_flags,
-    decimal_value,
 )
 
 # STR_CASE modes
@@ -39,9 +39,6 @@ TO_LOWER, TO_UPPER, SWAPCASE, CAPITALIZE, TITLE, CASEFOLD = range(6)
 IS_FLAGS = np.array([DIGIT, ALPHA, ALPHA | DECIMAL | DIGIT | NUMERIC, SPACE, 0, 0, DECIMAL, NUMERIC], np.int64)
 IS_UPPER, IS_LOWER = 4, 5
 CAPITAL_SIGMA, FINAL_SIGMA, SMALL_SIGMA = 0x3A3, 0x3C2, 0x3C3
-MAX_STR_DIGITS = 4300  # sys.int_max_str_digits: int() of more digits is a ValueError
-INT64_MIN = -(2**63)
-INT64_MIN_TENTH = -(2**63 // 10)  # -922337203685477580: times 10, minus at most 8, still fits
 TRUE = np.array([ord(c) for c in "True"], np.int64)
 FALSE = np.array([ord(c) for c in "False"], np.int64)
 
@@ -139,89 +136,31 @@ def is_op(mode, heap, d, n):
 
 
 @nrt_free
-def _ascii_space(c):
-    return c == 32 or (9 <= c and c <= 13)
-
-
-@nrt_free
-def _int_space(c):
-    """Whitespace as int() sees it: ASCII's below 127, Unicode's above."""
-    return _ascii_space(c) if c < 127 else is_space(c)
-
-
-@nrt_free
-def _digit(c):
-    """The decimal digit c stands for in int(), or -1."""
-    if c < 127:
-        return c - 48 if 48 <= c and c <= 57 else np.int64(-1)
-    return decimal_value(c)
-
-
-@nrt_free
-def parse_int(heap, d, n):
-    """(status, value) of int(s) for the str at d: whitespace around an optional sign and decimal
-    digits (any script's), single '_' between digits; ValueError, OverflowError past int64."""
-    i = np.int64(0)
-    while i < n and _int_space(heap[d + i]):
-        i += 1
-    negative = i < n and heap[d + i] == 45
-    if i < n and (heap[d + i] == 45 or heap[d + i] == 43):
-        i += 1
-    digits = np.int64(0)
-    value = np.int64(0)  # minus the magnitude so far (reaches -2**63), while it fits
-    fits = True
-    while i < n:
-        v = _digit(heap[d + i])
-        if v < 0:
-            if heap[d + i] != 95 or digits == 0 or i + 1 >= n or _digit(heap[d + i + 1]) < 0:
-                break  # '_' only between two digits
-            i += 1
-            continue
-        digits += 1
-        if value < INT64_MIN_TENTH or (value == INT64_MIN_TENTH and v > 8):  # value * 10 - v < -(2**63)
-            fits = False
-        elif fits:
-            value = value * 10 - v
-        i += 1
-    while i < n and _int_space(heap[d + i]):
-        i += 1
-    if digits == 0 or i < n or digits > MAX_STR_DIGITS:
-        return VALUE_ERROR, np.int64(0)
-    if not fits or (not negative and value == INT64_MIN):
-        return OVERFLOW, np.int64(0)
-    return OK, (value if negative else -value)
-
-
-@nrt_free
 def repr_value(x, type_code, heap, at):
-    """Write str(x) of a value of `type_code` (int, bool) to heap[at ..]; its length, -1 for
-    another type."""
+    """Write str(x) of a value of `type_code` (int, bool, float: CPython's repr) to heap[at ..];
+    its length, -1 for another type.  A float takes FLOAT_REPR_SCRATCH words of scratch after
+    its FLOAT_REPR_MAX (see repr_room)."""
     if type_code == T_BOOL:
         word = TRUE if x != 0 else FALSE
         for k in range(word.shape[0]):
             heap[at + k] = word[k]
         return np.int64(word.shape[0])
-    if type_code != T_INT:
-        return np.int64(-1)
-    q = x if x < 0 else -x  # -|x| always fits; its digits are -(q % -10)
-    n = np.int64(1 if x < 0 else 0)
-    t = q
-    while True:
-        n += 1
-        t = (t - t % -10) // 10
-        if t == 0:
-            break
-    for k in range(n - 1, 0 if x < 0 else -1, -1):
-        heap[at + k] = 48 - q % -10
-        q = (q - q % -10) // 10
-    if x < 0:
-        heap[at] = 45
-    return n
+    if type_code == T_INT:
+        return int_repr(x, heap, at)
+    if type_code == T_FLOAT:
+        return float_repr(x, heap, at, heap[at + FLOAT_REPR_MAX : at + FLOAT_REPR_MAX + FLOAT_REPR_SCRATCH])
+    return np.int64(-1)
+
+
+@nrt_free
+def repr_room(type_code):
+    """The free heap words (past a new str's header) repr_value writes for `type_code`."""
+    return FLOAT_REPR_MAX + (FLOAT_REPR_SCRATCH if type_code == T_FLOAT else 0)
 
 
 @nrt_free
 def parse_number(type_code, heap, d, n):
     """(status, slot value) of STR_TO_NUM: int(s) (T_INT); anything else is INVALID_BYTECODE."""
     if type_code == T_INT:
-        return parse_int(heap, d, n)
+        return parse_int(heap, d, d + n)
     return INVALID_BYTECODE, np.int64(0)

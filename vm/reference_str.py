@@ -17,6 +17,7 @@ from gpucc.contract import status as S
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, bits_to_float, float_to_bits
 from gpucc.vm.reference_lists import HEADER, Heap
 from gpucc.vm.reference_numeric import Stop, int64, python_op
+from gpucc.vm.strconv import FLOAT_REPR_SCRATCH
 
 FIND = ("find", "rfind", "index", "rindex", "count", "startswith", "endswith")
 CASE = ("lower", "upper", "swapcase", "capitalize", "title", "casefold")
@@ -24,7 +25,7 @@ IS = ("isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "isdecim
 STRIP = ("strip", "lstrip", "rstrip")
 SPLIT = ("split", "rsplit")
 PAD = ("zfill", "center", "ljust", "rjust")
-MAX_REPR = 24  # STR_FROM needs HEADER + MAX_REPR free words
+MAX_REPR = 24  # STR_FROM needs HEADER + MAX_REPR free words (a float also its scratch)
 FROM = {T_INT: str, T_BOOL: lambda x: str(x != 0), T_FLOAT: lambda x: repr(bits_to_float(x))}
 
 
@@ -118,7 +119,7 @@ def execute(job, op: int, arg: int) -> int:
     if op == O.STR_CHR:
         result = python_op(chr, args[0])  # ValueError; OverflowError past a C int
     elif op == O.STR_FROM:
-        fits(heap, MAX_REPR)  # the kernel writes the digits before it allocates
+        fits(heap, MAX_REPR + (FLOAT_REPR_SCRATCH if arg == T_FLOAT else 0))  # the kernel writes them first
         if arg not in FROM:
             raise Stop(S.INVALID_BYTECODE)
         result = FROM[arg](args[0])

@@ -14,7 +14,7 @@ from vmcheck import MAX, MIN, line_of, run_asm
 from gpucc.contract import status as S
 from gpucc.contract.image import LaunchLimits
 from gpucc.contract.isa import BY_NAME, NO_ARG, TABLE
-from gpucc.contract.valuetypes import T_BOOL, T_INT, T_STR, render
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_STR, render
 from gpucc.vm.asm import AsmError, assemble_named
 from gpucc.vm.disasm import disassemble
 from gpucc.vm.verify import verify
@@ -439,3 +439,10 @@ def test_random_strs_agree_with_python(cases):
         assert got == [("OK", getattr(s, method)()) for s, *_ in cases]
     got = run("    LOAD_VAR2 s, o\n    STR_STRIP 0", "s o", [(s, o) for s, o, *_ in cases], "str")
     assert got == [("OK", s.strip(o)) for s, o, *_ in cases]
+
+
+def test_str_of_floats_is_their_repr():
+    floats = [0.0, -0.0, 1.0, -1.5, 0.1, 1 / 3, 1e16, 1e17, 123456789012345678.0, 1e-4, 1e-5, 5e-324,
+              -2.2250738585072014e-308, 1.7976931348623157e308, float("inf"), float("-inf"), float("nan"), 2.5e-7]
+    got = run(f"    LOAD_VAR x\n    STR_FROM {T_FLOAT}", "x", [(x,) for x in floats], "str")
+    assert got == [("OK", repr(x)) for x in floats]
