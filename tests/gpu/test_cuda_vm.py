@@ -178,6 +178,10 @@ def test_simulated_launch_with_strs_matches_cpu(tmp_path: Path):
     LOAD_STR "-12"
     STR_TO_NUM 1
     BINARY_ADD
+    LOAD_STR " 2_5.5e1 "
+    STR_TO_NUM 3
+    FLOAT_TO_INT
+    BINARY_ADD
     LOAD_VAR2 s, t
     COMPARE_NUM < str
     BINARY_ADD
