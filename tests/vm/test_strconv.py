@@ -4,7 +4,7 @@ hypothesis-generated ones (numba CPU), and on a sample as plain Python."""
 from __future__ import annotations
 
 import struct
-from decimal import Decimal
+from decimal import Decimal, localcontext
 
 import numpy as np
 from hypothesis import example, given, settings
@@ -187,11 +187,14 @@ def test_parse_float_rounds_correctly(s):
 
 
 def test_halfway_cases_round_to_even():
-    for bits in (0, 1, 2**52 - 1, 2**52, 2**53 + 1, bits_of(1.0), bits_of(1e23), bits_of(1.7976931348623157e308) - 1):
-        lo, hi = float_of(bits), float_of(bits + 1)
-        half = (Decimal(lo) + Decimal(hi)) / 2
-        for s in (f"{half:e}", f"{half.next_plus():e}", f"{half.next_minus():e}", str(half)):
-            assert tuple(_parse_float(codes(s))) == float_oracle(s), s
+    """The exact midpoints of neighbouring doubles (up to 767 digits), and one unit of their last digit off."""
+    bits_list = [0, 1, 2**52 - 1, 2**52, 2**53 + 1, bits_of(1.0), bits_of(1e23), bits_of(1.7976931348623157e308) - 1]
+    bits_list += np.random.default_rng(8).integers(0, 0x7FEFFFFFFFFFFFFF, 300).tolist()
+    with localcontext(prec=1200):
+        for bits in bits_list:
+            half = (Decimal(float_of(bits)) + Decimal(float_of(bits + 1))) / 2
+            for s in (str(half), str(half.next_plus()), str(half.next_minus()), f"{half:e}"):
+                assert tuple(_parse_float(codes(s))) == float_oracle(s), s
 
 
 def test_floats_as_plain_python():
