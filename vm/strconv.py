@@ -301,7 +301,7 @@ def _decimal_bits(buf, lo, hi, exp10, negative, s):
             dot = True
             continue
         d = decimal_value(buf[k])
-        if d == 0 and count == 0:  # a leading zero
+        if d == 0 and count == 0:  # a leading zero: after the point it moves the point
             dp -= 1
             continue
         count += 1

@@ -4,6 +4,7 @@ hypothesis-generated ones (numba CPU), and on a sample as plain Python."""
 from __future__ import annotations
 
 import struct
+from decimal import Decimal, localcontext
 
 import numpy as np
 from hypothesis import example, given, settings
@@ -51,9 +52,14 @@ INT_EDGES = [0, 1, -1, 9, 10, -10, 99, 100, INT64_MAX, INT64_MIN, INT64_MIN + 1,
 
 @settings(max_examples=3000, deadline=None)
 @given(st.integers(INT64_MIN, INT64_MAX))
+@example(INT64_MIN)
 def test_int_repr_is_str(v):
-    for x in [v, *INT_EDGES]:
-        assert text(_int_repr(x)) == str(x)
+    assert text(_int_repr(v)) == str(v)
+
+
+def test_int_repr_edges():
+    for v in INT_EDGES:
+        assert text(_int_repr(v)) == str(v)
 
 
 PARSE_INT_EDGES = ["0", "-0", "+0", "00", "1_000", "1__0", "_1", "1_", " 1 ", "\u3000-١٢\u2028", "+", "-", "",
@@ -66,8 +72,12 @@ PARSE_INT_EDGES = ["0", "-0", "+0", "00", "1_000", "1__0", "_1", "1_", " 1 ", "\
 @given(st.text(ALPHABET, max_size=12) | st.integers().map(str) | st.text(max_size=8))
 @example("")
 def test_parse_int_is_int(s):
-    for x in [s, *PARSE_INT_EDGES]:
-        assert tuple(_parse_int(codes(x))) == int_oracle(x), repr(x)
+    assert tuple(_parse_int(codes(s))) == int_oracle(s), repr(s)
+
+
+def test_parse_int_edges():
+    for s in PARSE_INT_EDGES:
+        assert tuple(_parse_int(codes(s))) == int_oracle(s), repr(s)
 
 
 @settings(max_examples=2000, deadline=None)
@@ -113,8 +123,12 @@ FLOAT_EDGES = [0.0, -0.0, 1.0, -1.0, 0.1, 0.2, 0.3, 1 / 3, 2 / 3, 1e16, 1e15, 99
 @settings(max_examples=20000, deadline=None)
 @given(st.integers(INT64_MIN, INT64_MAX) | st.floats().map(bits_of))
 def test_float_repr_is_repr(bits):
-    for x in [bits, *map(bits_of, FLOAT_EDGES)]:
-        assert text(_float_repr(x)) == repr(float_of(x)), (x, float_of(x))
+    assert text(_float_repr(bits)) == repr(float_of(bits)), (bits, float_of(bits))
+
+
+def test_float_repr_edges():
+    for x in FLOAT_EDGES:
+        assert text(_float_repr(bits_of(x))) == repr(x), x
 
 
 @njit
@@ -147,13 +161,17 @@ PARSE_FLOAT_EDGES = ["0", "-0", "+0.0", "-0e5", "0.1", "1e22", "1e23", "90071992
 @given(st.text(ALPHABET, max_size=14) | st.floats().map(repr) | st.text(max_size=6))
 @example("")
 def test_parse_float_is_float(s):
-    for x in [s, *PARSE_FLOAT_EDGES]:
-        assert tuple(_parse_float(codes(x))) == float_oracle(x), repr(x)
+    assert tuple(_parse_float(codes(s))) == float_oracle(s), repr(s)
+
+
+def test_parse_float_edges():
+    for s in PARSE_FLOAT_EDGES:
+        assert tuple(_parse_float(codes(s))) == float_oracle(s), repr(s)
 
 
 @st.composite
 def decimal_texts(draw):
-    """Numbers near doubles and their halfway points: digits (many, to hit the exact path), an exponent."""
+    """A double or a value about half an ulp off it, to 1..40 significant digits (many digits take the exact path)."""
     x = draw(st.floats(allow_nan=False, allow_infinity=False))
     step = draw(st.sampled_from([0, 1, -1]))
     digits = draw(st.integers(1, 40))
@@ -169,13 +187,14 @@ def test_parse_float_rounds_correctly(s):
 
 
 def test_halfway_cases_round_to_even():
-    for bits in (0, 1, 2**52 - 1, 2**52, 2**53 + 1, bits_of(1.0), bits_of(1e23), bits_of(1.7976931348623157e308) - 1):
-        lo, hi = float_of(bits), float_of(bits + 1)
-        from decimal import Decimal
-
-        half = (Decimal(lo) + Decimal(hi)) / 2
-        for s in (f"{half:e}", f"{half.next_plus():e}", f"{half.next_minus():e}", str(half)):
-            assert tuple(_parse_float(codes(s))) == float_oracle(s), s
+    """The exact midpoints of neighbouring doubles (up to 767 digits), and one unit of their last digit off."""
+    bits_list = [0, 1, 2**52 - 1, 2**52, 2**53 + 1, bits_of(1.0), bits_of(1e23), bits_of(1.7976931348623157e308) - 1]
+    bits_list += np.random.default_rng(8).integers(0, 0x7FEFFFFFFFFFFFFF, 300).tolist()
+    with localcontext(prec=1200):
+        for bits in bits_list:
+            half = (Decimal(float_of(bits)) + Decimal(float_of(bits + 1))) / 2
+            for s in (str(half), str(half.next_plus()), str(half.next_minus()), f"{half:e}"):
+                assert tuple(_parse_float(codes(s))) == float_oracle(s), s
 
 
 def test_floats_as_plain_python():
