@@ -38,3 +38,8 @@ def test_vm_kernel_compiles_to_ptx():
 def test_residency_kernels_compile_to_ptx():
     out = _ptx("verify fill compact failed_units")
     assert all(f"{k}: PTX OK" in out for k in ("verify", "fill", "compact", "failed_units")), out
+
+
+def test_text_functions_compile_to_ptx():
+    out = _ptx("text numbers")
+    assert "text: PTX OK" in out and "numbers: PTX OK" in out, out
