@@ -9,7 +9,8 @@ Functions are laid out in function-table order; import stubs have no code.  Jump
 are relative to the function's entry.  `emit_function` walks a function's statements on an
 explicit stack (Scratch.walk): a short dispatcher calls the handler of the statement's kind,
 which emits what is due at this visit and answers the child block to walk next or DONE.
-Statements after one that cannot continue are not emitted.  The handlers: BLOCK and IF
+Statements after one that cannot continue are not emitted; a function whose end is
+reachable ends with `return None` (`-> None`) or FELL_OFF (any other return type).  The handlers: BLOCK and IF
 here (conditions are branches: compiler/codegen_branch.py), loops, break and continue in
 compiler/codegen_loops.py, the simple statements in compiler/codegen_stmt.py, expressions
 in compiler/codegen_expr.py, the emitter and the instruction choices in compiler/emit.py.
@@ -56,10 +57,11 @@ from gpucc.compiler.nodes import (
     N_WHILE,
 )
 from gpucc.compiler.peephole import optimize
-from gpucc.compiler.scope import F_ENTRY, F_IMPORT, F_MAX_STACK, F_NODE, last_child
+from gpucc.compiler.scope import F_ENTRY, F_IMPORT, F_MAX_STACK, F_NODE, F_RET, last_child
 from gpucc.compiler.typecheck import S_A, S_B, S_NODE, S_STATE, node_fail
-from gpucc.contract.isa import JUMP, LOAD_INT, RETURN
+from gpucc.contract.isa import FELL_OFF, JUMP, LOAD_INT, RETURN
 from gpucc.contract.jitable import nrt_free
+from gpucc.contract.valuetypes import T_NONE
 
 __all__ = ["CG_NCONST", "CG_PC", "CG_WIDTH", "codegen"]
 
@@ -158,10 +160,13 @@ def emit_function(f, toks, tree, types, out, scratch, err):
             stk[sp, S_NODE] = nxt
             stk[sp, S_STATE] = 0
             sp += 1
-    if falls_through(types, body):  # a `-> None` function falling off its end
+    if falls_through(types, body):  # control reaches the end of the body
         line = toks.line[tree.tok[node]]
-        emit(out, LOAD_INT, 0, line)
-        emit(out, RETURN, 0, line)
+        if types.fn[f, F_RET] == T_NONE:  # returns None, as CPython
+            emit(out, LOAD_INT, 0, line)
+            emit(out, RETURN, 0, line)
+        else:  # CPython would return None: the job ends with NONE_RETURNED at the def line
+            emit(out, FELL_OFF, 0, line)
 
 
 @nrt_free
