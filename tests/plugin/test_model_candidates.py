@@ -61,3 +61,17 @@ def test_falling_off_the_end_is_reported_with_the_function_and_its_line(gpucc):
     assert case["status"] == "NONE_RETURNED" and case["line"] == 1
     assert f'name="gpucc_rejected" value="{reason}"' not in (gpucc.path / "junit.xml").read_text()  # failed, not rejected
     assert reason in (gpucc.path / "junit.xml").read_text()
+
+
+def test_a_problem_sample_falling_off_its_end_fails_as_returned_none(gpucc):
+    problem = {"task_id": "T/0", "entry_point": "f", "prompt": 'def f(n: int) -> int:\n    """n."""\n',
+               "canonical_solution": "    return n\n",
+               "test": "def check(candidate):\n    assert candidate(3) == 3\n    assert candidate(0) == 0\n"}  # fmt: skip
+    (gpucc.path / "problems.jsonl").write_text(json.dumps(problem) + "\n")
+    sample = {"task_id": "T/0", "completion": "    if n > 0:\n        return n\n"}
+    (gpucc.path / "s.jsonl").write_text(json.dumps(sample) + "\n")
+    result, _ = run(gpucc, "--gpucc-problems=problems.jsonl", "--gpucc-samples=s.jsonl")
+    assert result.ret == 1
+    written = json.loads((gpucc.path / "s.jsonl_results.jsonl").read_text())
+    assert written["passed"] is False and written["result"] == (
+        "failed: test_check(n=0, expected=0): f returned None (reached the end of its body without return) at T/0#0:1")
