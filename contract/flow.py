@@ -4,7 +4,7 @@ verifier (vm/verify.py, on every function before a launch) and by the peephole p
 Python, numba CPU and CUDA; it allocates nothing and raises nothing.
 
 Successors of an instruction at i (jump targets are relative to the function's entry, i = 0):
-* JUMP: its target; RETURN / RETURN_VAR / FELL_OFF: none;
+* JUMP: its target; RETURN / RETURN_VAR / FELL_OFF (isa.TERMINATORS): none;
 * FOR_RANGE / FOR_LIST: i + 1 (the JUMP out of the loop) with nothing pushed, i + 2 with the
   value pushed;
 * every other jump: i + 1 and its target, where the fall-through pops what a jump keeps
