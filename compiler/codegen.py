@@ -9,13 +9,13 @@ Functions are laid out in function-table order; import stubs have no code.  Jump
 are relative to the function's entry.  `emit_function` walks a function's statements on an
 explicit stack (Scratch.walk): a short dispatcher calls the handler of the statement's kind,
 which emits what is due at this visit and answers the child block to walk next or DONE.
-Statements after one that cannot continue are not emitted; a function whose end is
-reachable ends with `return None` (`-> None`) or FELL_OFF (any other return type).  The handlers: BLOCK and IF
+Statements after one that cannot continue are not emitted.  The handlers: BLOCK and IF
 here (conditions are branches: compiler/codegen_branch.py), loops, break and continue in
 compiler/codegen_loops.py, the simple statements in compiler/codegen_stmt.py, expressions
 in compiler/codegen_expr.py, the emitter and the instruction choices in compiler/emit.py.
 Each function's code then goes through the peephole pass (compiler/peephole.py), which
-fuses superinstructions without changing results or costs.
+fuses superinstructions without changing results or costs.  A function whose end is
+reachable ends with `return None` (`-> None`) or FELL_OFF (any other return type).
 """
 
 from __future__ import annotations
