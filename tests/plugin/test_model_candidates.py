@@ -59,8 +59,9 @@ def test_falling_off_the_end_is_reported_with_the_function_and_its_line(gpucc):
     result.stdout.fnmatch_lines([f"    falls_off.py: {reason}"])
     case = doc["suites"][0]["candidates"][0]["tests"][0]["cases"][2]
     assert case["status"] == "NONE_RETURNED" and case["line"] == 1
-    assert f'name="gpucc_rejected" value="{reason}"' not in (gpucc.path / "junit.xml").read_text()  # failed, not rejected
-    assert reason in (gpucc.path / "junit.xml").read_text()
+    junit = (gpucc.path / "junit.xml").read_text()  # failed (no candidate passed): the report is its <failure>
+    assert "<failure" in junit and "gcd_candidates/falls_off.py:1: in test_table(a=0, b=9, want=9)" in junit
+    assert "E   gcd returned None (reached the end of its body without return)" in junit
 
 
 def test_a_problem_sample_falling_off_its_end_fails_as_returned_none(gpucc):
