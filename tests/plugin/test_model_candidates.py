@@ -50,7 +50,7 @@ def test_an_untyped_whole_source_sample_passes(gpucc):
     assert result.ret == 0 and outcomes(doc)["gcd#0"][0] == "passed"
 
 
-def test_falling_off_the_end_is_reported_with_the_function_and_its_line(gpucc):
+def test_falling_off_the_end_is_reported_with_the_function_and_its_line(capsys, gpucc):
     write_project(gpucc, suite=GCD_SUITE, candidates=FALLS_OFF)
     result, doc = run(gpucc, "--junitxml=junit.xml")
     what = "gcd returned None (reached the end of its body without return) at gcd_candidates/falls_off.py:1"
@@ -62,6 +62,9 @@ def test_falling_off_the_end_is_reported_with_the_function_and_its_line(gpucc):
     junit = (gpucc.path / "junit.xml").read_text()  # failed (no candidate passed): the report is its <failure>
     assert "<failure" in junit and "gcd_candidates/falls_off.py:1: in test_table(a=0, b=9, want=9)" in junit
     assert "E   gcd returned None (reached the end of its body without return)" in junit
+    capsys.readouterr()
+    assert main(["run", str(gpucc.path / "suite_gcd.py")]) == 1
+    assert f"    falls_off.py: {reason}" in capsys.readouterr().out.splitlines()
 
 
 def test_a_problem_sample_falling_off_its_end_fails_as_returned_none(gpucc):
