@@ -14,7 +14,8 @@ here (conditions are branches: compiler/codegen_branch.py), loops, break and con
 compiler/codegen_loops.py, the simple statements in compiler/codegen_stmt.py, expressions
 in compiler/codegen_expr.py, the emitter and the instruction choices in compiler/emit.py.
 Each function's code then goes through the peephole pass (compiler/peephole.py), which
-fuses superinstructions without changing results or costs.
+fuses superinstructions without changing results or costs.  A function whose end is
+reachable ends with `return None` (`-> None`) or FELL_OFF (any other return type).
 """
 
 from __future__ import annotations
@@ -56,10 +57,11 @@ from gpucc.compiler.nodes import (
     N_WHILE,
 )
 from gpucc.compiler.peephole import optimize
-from gpucc.compiler.scope import F_ENTRY, F_IMPORT, F_MAX_STACK, F_NODE, last_child
+from gpucc.compiler.scope import F_ENTRY, F_IMPORT, F_MAX_STACK, F_NODE, F_RET, last_child
 from gpucc.compiler.typecheck import S_A, S_B, S_NODE, S_STATE, node_fail
-from gpucc.contract.isa import JUMP, LOAD_INT, RETURN
+from gpucc.contract.isa import FELL_OFF, JUMP, LOAD_INT, RETURN
 from gpucc.contract.jitable import nrt_free
+from gpucc.contract.valuetypes import T_NONE
 
 __all__ = ["CG_NCONST", "CG_PC", "CG_WIDTH", "codegen"]
 
@@ -158,10 +160,13 @@ def emit_function(f, toks, tree, types, out, scratch, err):
             stk[sp, S_NODE] = nxt
             stk[sp, S_STATE] = 0
             sp += 1
-    if falls_through(types, body):  # a `-> None` function falling off its end
+    if falls_through(types, body):  # control reaches the end of the body
         line = toks.line[tree.tok[node]]
-        emit(out, LOAD_INT, 0, line)
-        emit(out, RETURN, 0, line)
+        if types.fn[f, F_RET] == T_NONE:  # returns None, as CPython
+            emit(out, LOAD_INT, 0, line)
+            emit(out, RETURN, 0, line)
+        else:  # CPython would return None: the job ends with NONE_RETURNED at the def line
+            emit(out, FELL_OFF, 0, line)
 
 
 @nrt_free

@@ -25,10 +25,9 @@ compiler/typecheck_stmt.py, expressions by compiler/typecheck_expr.py.
 
 from __future__ import annotations
 
-from gpucc.compiler.arrays import ERR_CODE, Scope, clear_error, fail
+from gpucc.compiler.arrays import ERR_CODE, Scope, clear_error
 from gpucc.compiler.errors import (
     E_BREAK_OUTSIDE_LOOP,
-    E_MISSING_RETURN,
     E_NESTING_TOO_DEEP,
     E_SYNTAX,
     E_TOO_MANY_LOCALS,
@@ -55,8 +54,6 @@ from gpucc.compiler.nodes import (
 )
 from gpucc.compiler.scope import (
     F_IMPORT,
-    F_NAME_E,
-    F_NAME_S,
     F_NLOCALS,
     F_NODE,
     F_NPARAMS,
@@ -85,7 +82,7 @@ from gpucc.compiler.typecheck_expr import type_expr
 from gpucc.compiler.typecheck_stmt import check_assign, check_augassign, check_expression, check_return, check_setitem
 from gpucc.compiler.typerules import element_type, is_integral, is_list
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_INT, T_LIST_INT, T_NONE
+from gpucc.contract.valuetypes import T_INT, T_LIST_INT
 
 # a statement frame's state (S_STATE): just pushed; its body (then-branch) walked; its else-branch walked
 FRESH, IN_BODY, IN_ELSE = range(3)
@@ -162,8 +159,6 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, err):
             return sp
     if err[ERR_CODE] != 0:  # the first error: no later statement widened a local that would have saved it
         return -1
-    if live and scope.ret != T_NONE:
-        return fail(err, E_MISSING_RETURN, fn[f, F_NAME_S], fn[f, F_NAME_E], 0)
     fn[f, F_NLOCALS] = nloc + 3 * max_depth
     return 0
 

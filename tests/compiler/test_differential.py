@@ -67,6 +67,8 @@ def _forms(source: str) -> set[str]:
             out.add("float literal")
         elif isinstance(node, ast.FunctionDef):
             out.add(f"-> {ast.unparse(node.returns)}")
+            typed = ast.unparse(node.returns) != "None"
+            out.add("typed, no final return" if typed and not isinstance(node.body[-1], ast.Return) else "")
             out.update(f"param {ast.unparse(a.annotation)}" for a in node.args.args)
             calls = {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
             out.add("self-recursion" if node.name in calls else "")
@@ -108,7 +110,8 @@ def test_generator_covers_every_form_of_the_language():
                "UnaryOp.USub", "UnaryOp.UAdd", "UnaryOp.Not", "UnaryOp.Invert", "BoolOp.And", "BoolOp.Or", "chain",
                "compare", "int vs float compare", "Lt", "LtE", "Eq", "NotEq", "Gt", "GtE", "range/1", "range/2", "range/3",
                "nested loop", "-> int", "-> bool", "-> float", "-> None", "param int", "param bool", "param float",
-               "self-recursion", "mutual recursion", "return in loop", "bare return", "float literal", "widened local",
+               "self-recursion", "mutual recursion", "return in loop", "bare return", "typed, no final return",
+               "float literal", "widened local",
                "shift 0", "shift 63", "shift 64", "shift -1",
                "List", "Subscript", "slice", "slice step", "In", "NotIn", "method append", "method sort",
                "for over a list", "param list[int]", "param list[float]", "-> list[int]", "-> list[float]"]

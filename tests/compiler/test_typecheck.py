@@ -35,10 +35,6 @@ CASES = [
     ("E_RETURN_TYPE", "def f() -> bool:\n    return\n", "return", -1),
     ("E_RETURN_TYPE", "def f() -> None:\n    return 1 + 2\n", "1 + 2", 1),
     ("E_RETURN_TYPE", "def f() -> int:\n    return None\n", "None", -1),
-    ("E_MISSING_RETURN", "def f(c: bool) -> int:\n    if c:\n        return 1\n", "f(", 1),
-    ("E_MISSING_RETURN", "def f() -> int:\n    while True:\n        break\n", "f(", 1),
-    ("E_MISSING_RETURN", "def f(n: int) -> int:\n    for i in range(n):\n        return i\n", "f(", 1),
-    ("E_MISSING_RETURN", 'def f() -> int:\n    """only a docstring"""\n', "f(", 1),
     ("E_BREAK_OUTSIDE_LOOP", "def f() -> int:\n    break\n", "break", 1),
     ("E_BREAK_OUTSIDE_LOOP", "def f(c: bool) -> None:\n    if c:\n        continue\n", "continue", 1),
     ("E_DUPLICATE_FUNCTION", "def f() -> int:\n    return 1\n\ndef f() -> int:\n    return 2\n", "f(", -1),
@@ -80,7 +76,7 @@ def test_error_code_and_caret(name, source, text, occurrence):
 def test_every_emitted_code_has_a_case():
     emitted = {
         "E_UNDEFINED_NAME", "E_UNBOUND", "E_TYPE_MISMATCH", "E_OPERAND_TYPES", "E_CALL_ARITY",
-        "E_UNKNOWN_FUNCTION", "E_NOT_CALLABLE_BUILTIN", "E_RETURN_TYPE", "E_MISSING_RETURN",
+        "E_UNKNOWN_FUNCTION", "E_NOT_CALLABLE_BUILTIN", "E_RETURN_TYPE",
         "E_BREAK_OUTSIDE_LOOP", "E_DUPLICATE_FUNCTION", "E_DUPLICATE_PARAM", "E_VOID_VALUE",
         "E_NO_FUNCTIONS", "E_NONE_VALUE", "E_NOT_A_FUNCTION", "E_RESERVED_NAME",
     }  # fmt: skip

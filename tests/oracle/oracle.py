@@ -8,7 +8,9 @@ is checked, `_chk`, so CPython raises OverflowError exactly where the VM must; `
 floats where a float is declared (tests/oracle/tower.py).  Lists: `sum` of ints overflows
 where a partial sum leaves int64 (`_sum`), `in` and `==` compare values only, never identity
 (CPython finds the very nan object in a list: `_in`, `_eq`), and a list holding nan sorts by the
-kernel's documented merge sort (`_sorted`, `_sort`; CPython's timsort elsewhere).  Not mapped:
+kernel's documented merge sort (`_sorted`, `_sort`; CPython's timsort elsewhere).  A function
+declared to return a value that reaches the end of its body raises `_FellOff` (outcome
+`returned None`, the VM's NONE_RETURNED) where CPython would return None.  Not mapped:
 int / int of operands beyond 2**53 (gpucc converts each operand first; the generator never
 writes one).
 """
@@ -21,7 +23,7 @@ import sys
 
 from gpucc.compiler import compile_batch
 from gpucc.contract.image import LaunchLimits, Program
-from gpucc.contract.status import LABELS, STEP_LIMIT
+from gpucc.contract.status import LABELS, NONE_RETURNED, STEP_LIMIT
 from gpucc.contract.valuetypes import render
 from gpucc.neural.gen import INT64_MAX, INT64_MIN
 from gpucc.vm import launch
@@ -30,6 +32,7 @@ from gpucc.vm.reference_lists import merge_sort
 from tests.oracle.tower import Tower
 
 STEP_LIMIT_LABEL = LABELS[STEP_LIMIT]
+NONE_RETURNED_LABEL = LABELS[NONE_RETURNED]
 
 
 class _Checked(ast.NodeTransformer):
@@ -143,6 +146,21 @@ def _lshift(a, b):
     return a << b
 
 
+class _FellOff(Exception):
+    """Raised where a function declared to return a value reaches the end of its body (CPython
+    would return None; the VM ends the job with NONE_RETURNED)."""
+
+
+def _raise_at_ends(tree: ast.Module) -> ast.Module:
+    """Every function not annotated `-> None` ends with `raise _FellOff` (reached only where
+    control falls off its end)."""
+    for node in ast.walk(tree):
+        returns_none = isinstance(node, ast.FunctionDef) and isinstance(node.returns, ast.Constant)
+        if isinstance(node, ast.FunctionDef) and not (returns_none and node.returns.value is None):
+            node.body.append(ast.Raise(ast.Call(ast.Name("_FellOff", ast.Load()), [], [])))
+    return tree
+
+
 class _OutOfSteps(Exception):
     """Raised by the line budget of cpython_outcome: CPython's stand-in for the step limit."""
 
@@ -150,9 +168,9 @@ class _OutOfSteps(Exception):
 def cpython_namespace(source: str) -> dict:
     """Exec `source` (numeric tower applied, overflow-checked: see Tower and _Checked) and
     return its globals."""
-    tree = ast.fix_missing_locations(_Checked().visit(Tower().visit(ast.parse(source))))
+    tree = ast.fix_missing_locations(_raise_at_ends(_Checked().visit(Tower().visit(ast.parse(source)))))
     namespace = {"_chk": _chk, "_pow": _pow, "_lshift": _lshift, "_sum": _sum, "_sorted": _sorted, "_sort": _sort,
-                 "_in": _in, "_eq": _eq}  # fmt: skip
+                 "_in": _in, "_eq": _eq, "_FellOff": _FellOff}  # fmt: skip
     exec(compile(tree, "<oracle>", "exec"), namespace)
     return namespace
 
@@ -186,6 +204,8 @@ def _outcome(fn, args) -> str:
         return repr(r)
     except _OutOfSteps:
         return STEP_LIMIT_LABEL
+    except _FellOff:
+        return NONE_RETURNED_LABEL
     except Exception as e:  # the kind is the outcome
         return type(e).__name__
 

@@ -45,6 +45,19 @@ def test_an_untyped_restatement_keeps_its_parameter_names_and_other_arities_are_
     assert "def total(xs, start):" in src  # left to the compiler (an untyped parameter), as are helpers
 
 
+def test_a_partly_typed_restatement_keeps_its_annotations_and_takes_the_missing_ones():
+    src = program_source(PROMPT, "def total(xs: List[int]):\n    return 0\n", HEADERS)
+    assert "def total(xs: list[int]) -> int:\n    return 0\n" in src
+    src = program_source(PROMPT, "def total(xs: List[float]) -> list:\n    return xs\n", HEADERS)
+    assert "def total(xs: list[float]) -> int:" in src  # the given float stays: the linker names it
+
+
+def test_an_import_used_only_by_the_main_guard_is_blanked_with_it():
+    completion = '    return sum(xs)\n\nimport doctest\nif __name__ == "__main__":\n    doctest.testmod()\n'
+    src = program_source(PROMPT, completion)
+    assert lines_kept(PROMPT + completion, src) and "doctest" not in src
+
+
 def test_module_level_strings_main_guards_and_unused_imports_are_blanked():
     completion = ('    return sum(xs)\n\n"""This sums the list."""\nimport os\n'
                   'if __name__ == "__main__":\n    print(total([1]))\n')  # fmt: skip

@@ -36,6 +36,14 @@ def test_timeout_and_runtime_error_reasons():
     assert ">   return a % b" in o.detail
 
 
+def test_a_function_falling_off_its_end_is_named_with_its_def_line():
+    fell = job(st.NONE_RETURNED, location="c.py:2", source_line="def gcd(a: int, b: int) -> int:")
+    o = r.from_jobs("s", "c", "c", [fell], 500)
+    what = "gcd returned None (reached the end of its body without return)"
+    assert o.status == r.ERROR and o.reason == f"test_t(a=1): {what} at c.py:2"
+    assert f"c.py:2: in test_t(a=1)\n>   def gcd(a: int, b: int) -> int:\nE   {what}" in o.detail
+
+
 def test_ranking_speedup_and_rejection():
     outs = [passing("slow", 300), r.from_error("s", "bad", "bad", r.COMPILE_ERROR, "bad:1:1: error: x\n  y"),
             passing("fast", 100), passing("mid", 150)]
