@@ -83,7 +83,7 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_*, WALK_WIDTH, scr
 )  # fmt: skip
 from gpucc.compiler.typecheck_expr import type_expr
 from gpucc.compiler.typecheck_stmt import check_assign, check_augassign, check_expression, check_return, check_setitem
-from gpucc.compiler.typerules import element_type, is_integral, is_list
+from gpucc.compiler.typerules import element_type, is_integral, is_sized
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_INT, T_LIST_INT, T_NONE
 
@@ -241,13 +241,13 @@ def _range_header(n, src, toks, tree, types, scope, mask, scratch, sp, err):
 
 @nrt_free
 def _list_header(n, src, toks, tree, types, scope, mask, scratch, sp, err):
-    """`for x in xs`: a list.  The loop variable's type (the element type; int where xs
-    failed to check), or a widen request."""
+    """`for x in xs`: a list or a str.  The loop variable's type (the element type; int where
+    xs failed to check), or a widen request."""
     c = tree.first[n]
     t = type_expr(c, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
     if t <= -2:
         return t
-    if t >= 0 and is_list(t):
+    if t >= 0 and is_sized(t):
         return element_type(t)
     if t >= 0:
         expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, T_LIST_INT * 16 + t)

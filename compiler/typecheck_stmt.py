@@ -23,7 +23,7 @@ from gpucc.compiler.typecheck_base import S_NODE, ZERO, bit, expr_fail, node_fai
 from gpucc.compiler.typecheck_expr import type_expr
 from gpucc.compiler.typerules import T_EMPTY_LIST, binary_type, converts, is_list
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_NONE
+from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_NONE, T_STR
 
 
 @nrt_free
@@ -60,8 +60,8 @@ def check_assign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
 
 @nrt_free
 def check_augassign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
-    """`x op= value`: x assigned before, a number, and `x op value` of x's type (an int x
-    that gets a float is widened).  val[n] = x's type."""
+    """`x op= value`: x assigned before, a number or a str, and `x op value` of x's type (an
+    int x that gets a float is widened).  val[n] = x's type."""
     t = type_expr(tree.first[n], 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
     if t < 0:
         return t
@@ -91,6 +91,8 @@ def check_setitem(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     et = type_expr(c, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
     if et < 0:
         return et
+    if types.type[first[c]] == T_STR:
+        return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_STR_SETITEM)
     v = next_[c]
     vt = type_expr(v, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
     if vt < 0:
