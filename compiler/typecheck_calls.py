@@ -28,7 +28,7 @@ from gpucc.compiler.scope import (
     is_builtin,
     method_code,
 )
-from gpucc.compiler.typecheck_base import expr_fail, node_fail, widen_or_fail, widen_request
+from gpucc.compiler.typecheck_base import expr_fail, node_fail, str_list_request, widen_or_fail, widen_request
 from gpucc.compiler.typerules import (
     A_ELEMENT,
     A_LIST_OR_NUMBERS,
@@ -50,7 +50,7 @@ from gpucc.compiler.typerules import (
     is_list,
 )  # fmt: skip
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_STR
+from gpucc.contract.valuetypes import T_LIST_INT, T_LIST_STR, T_STR
 
 
 @nrt_free
@@ -108,8 +108,12 @@ def type_call(toks, tree, types, scope, n, err):
     c = first[n]
     p = 0
     while c != -1:
-        if not converts(fn[f, F_PTYPE + p], type_[c]):
-            return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, fn[f, F_PTYPE + p] * 16 + type_[c])
+        want = fn[f, F_PTYPE + p]
+        r = str_list_request(tree, types, scope.strs, c) if want == T_LIST_STR and type_[c] == T_LIST_INT else 0
+        if r <= -2:  # `xs = []` passed as a list[str]
+            return r
+        if not converts(want, type_[c]):
+            return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, want * 16 + type_[c])
         p += 1
         c = next_[c]
     return fn[f, F_RET]
@@ -138,7 +142,10 @@ def type_method(src, toks, tree, types, scope, n, err):
     for p in range(nargs):
         want = METHOD_RULES[m, METHOD_ARG + p]
         if want == A_ELEMENT and not converts(element_type(t), type_[c]):  # xs.append(v)
-            return widen_or_fail(toks, tree, types, scope.widen, obj, element_type(t), type_[c], c, err)
+            return widen_or_fail(toks, tree, types, scope, obj, element_type(t), type_[c], c, err)
+        r = str_list_request(tree, types, scope.strs, c) if want == T_LIST_STR and type_[c] == T_LIST_INT else 0
+        if r <= -2:  # sep.join(xs) of `xs = []`
+            return r
         if want >= 0 and not converts(want, type_[c]):
             return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, want * 16 + type_[c])
         c = next_[c]

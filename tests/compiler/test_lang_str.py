@@ -5,6 +5,8 @@ cannot show a str; its strs come from literals chosen by the int arguments."""
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 from gpucc.compiler.batch import compile_batch
@@ -178,6 +180,16 @@ PROGRAMS = {
         "    return 1\n",
         [(1,), (2,), (0,)],
     ),
+    "empty_list_of_strs": (
+        "def tokens(text: str) -> list[str]:\n    out = []\n    word = ''\n    for ch in text + ' ':\n"
+        "        if ch == ' ' or ch == ',':\n            if word:\n                out.append(word)\n"
+        "            word = ''\n        else:\n            word += ch\n    return out\n\n"
+        "def none() -> list[str]:\n    xs = []\n    return xs\n\n"
+        "def count(xs: list[str]) -> int:\n    return len(xs)\n\n"
+        "def f(n: int) -> int:\n    ys = []\n    parts = []\n    return count(tokens(words(n))) * 100 + count(ys) + len(none())"
+        " + digest('+'.join(parts) + '|'.join(tokens(words(n))))\n",
+        CASES,
+    ),
     "str_params_and_returns": (
         "def shout(s: str, k: int) -> str:\n    if k <= 0:\n        return s\n    return shout(s + '!', k - 1)\n\n"
         "def f(n: int) -> int:\n    return digest(shout(words(n), n))\n",
@@ -227,6 +239,9 @@ ERRORS = [
     ("return len(','.join([1]))", "type mismatch: expected list[str], got list[int]"),
     ("return len('a b'.split(maxsplit=1))", "keyword arguments: not supported by gpucc"),
     ("'a'.upper()\n    xs = ['a']\n    xs.append(1)\n    return 0", "type mismatch: expected str, got int"),
+    ("xs = []\n    xs.append(1)\n    xs.append('a')\n    return 0", "type mismatch: expected str, got int"),
+    ("xs = []\n    xs.append('a')\n    xs.append(1.5)\n    return 0", "type mismatch: expected str, got float"),
+    ("xs = [1]\n    return len(','.join(xs))", "type mismatch: expected list[str], got list[int]"),
     ("s: str = 1\n    return 0", "type mismatch: expected str, got int"),
     ("s = 'a'\n    s -= 'b'\n    return 0", "str and str"),
     ("return len('a'.upper)", "attribute access: not supported by gpucc"),
@@ -265,3 +280,22 @@ def test_the_constant_pool_takes_string_heavy_code():
     batch = compile_batch([f"def f() -> int:\n    xs: list[str] = []\n{lines}    return len(xs)\n"])
     assert batch.ok(0), batch.error(0)
     assert len(batch.consts) > 800 * 20
+
+
+LITERALS = [
+    "''", '""', "''''''", "'abc'", '"it\'s"', "'a\\'b\\\"c'", "'\\n\\t\\r\\\\\\a\\b\\f\\v'", "'\\0\\7\\101\\1234\\777'",
+    "'\\x41\\xff\\x00'", "'\\u00e9\\u4e2d\\uFFFF\\ud800'", "'\\U0001F600\\U0010ffff\\U00000041'", "'\\d\\q\\8\\ '",
+    "'back\\\nslash'", "'''tri\nple \"q\" 'q' ''' '''\\\n'''", '"""a""b"""', "r'\\n\\'\\\\'", "R\"\\d\\\n\"", "u'\\u0394'",
+    "U'x'", "'h\u00e9\u4e2d\U0001f600'", "'a' \"b\" '''c''' r'\\d'", "'''\r\n'''", "'''a\r\nb'''",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("literal", LITERALS, ids=range(len(LITERALS)))
+def test_literals_decode_as_cpython(literal):
+    """The pool holds each literal's length and code points, as CPython reads the literal."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # '\d': an invalid escape keeps its backslash
+        value = eval(literal)
+    batch = compile_batch([f"def f() -> int:\n    return len({literal})\n"])
+    assert batch.ok(0), batch.error(0)
+    assert batch.consts.tolist() == [len(value), *map(ord, value)]
