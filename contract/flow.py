@@ -4,7 +4,7 @@ verifier (vm/verify.py, on every function before a launch) and by the peephole p
 Python, numba CPU and CUDA; it allocates nothing and raises nothing.
 
 Successors of an instruction at i (jump targets are relative to the function's entry, i = 0):
-* JUMP: its target; RETURN / RETURN_VAR: none;
+* JUMP: its target; RETURN / RETURN_VAR / FELL_OFF (isa.TERMINATORS): none;
 * FOR_RANGE / FOR_LIST: i + 1 (the JUMP out of the loop) with nothing pushed, i + 2 with the
   value pushed;
 * every other jump: i + 1 and its target, where the fall-through pops what a jump keeps
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from gpucc.contract.isa import (
     CALL,
+    FELL_OFF,
     FOR_LIST,
     FOR_RANGE,
     IS_JUMP,
@@ -88,7 +89,7 @@ def stack_depths(ops, args, callee_nparams, max_stack, depth, work):
         nxt2 = i
         if op == JUMP:
             nxt1 = jump_target(op, arg)
-        elif op == RETURN or op == RETURN_VAR:
+        elif op == RETURN or op == RETURN_VAR or op == FELL_OFF:
             n_succ = 0
         elif op == FOR_RANGE or op == FOR_LIST:
             d1 = after - 1

@@ -12,6 +12,7 @@
         LOAD_CONST 10**20        #   interned in the unit's pool (CONST), an int (IMM), a label
         CALL solve               #   (JUMP), a function of this unit (FUNC), `== [int|bool]`
         ASSERT_CMP ==            #   (ASSERT); `@N` gives any operand raw
+        LOAD_STR "a#b\n"         # a Python str literal: its length and code points in the pool
         VAR_ADD_INT i, 5         # packed operands: their fields (contract.isa.FIELDS), comma
         JUMP_IF_NOT_LT_VARS i, n, loop  # separated, each written as its own kind
     # comments run to the end of the line
@@ -23,6 +24,7 @@ turns (function name, args) pairs into a JobTable.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
 
@@ -77,11 +79,32 @@ def _int(text: str, lineno: int) -> int:
         raise AsmError(lineno, f"expected an integer, got {text!r}") from None
 
 
+# a comment: `#` to the end of the line, outside a str literal
+_COMMENT = re.compile(r"""^((?:[^#"']|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')*)#.*""")
+
+
+def _str_constant(text: str, lineno: int, pool: list[int]) -> int:
+    """The pool index of str literal `text` as LOAD_STR reads it: its length, then its code
+    points (an equal run already in the pool is shared)."""
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        value = None
+    if not isinstance(value, str):
+        raise AsmError(lineno, f"LOAD_STR needs a str literal, got {text!r}")
+    run = [len(value)] + [ord(c) for c in value]
+    for k in range(len(pool) - len(run) + 1):
+        if pool[k : k + len(run)] == run:
+            return k
+    pool += run
+    return len(pool) - len(run)
+
+
 def _parse(text: str) -> list[_Unit]:
     units: list[_Unit] = []
     func = None
     for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
+        line = _COMMENT.sub(r"\1", raw).strip()
         if line.startswith("."):
             word, *rest = line.split()
             if word == ".unit":
@@ -146,6 +169,8 @@ def _operand(op: O.Op, text: str, lineno: int, func: _Func, unit: _Unit, pool: l
     if kind == O.ARG_LOCAL:
         slots = func.params + func.locals
         return slots.index(text) if text in slots else _int(text, lineno)
+    if op.number == O.LOAD_STR:
+        return _str_constant(text, lineno, pool)
     if kind == O.ARG_CONST:
         v = _int(text, lineno)
         if v not in pool:

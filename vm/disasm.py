@@ -7,8 +7,8 @@
        5     >>  15  ...
 
 Columns: source line (when it changes), `>>` on jump targets, absolute pc, opcode, raw
-operand and its meaning: constants by value, jumps as absolute targets, calls by callee,
-ASSERT_CMP by comparison and operand type, packed operands field by field.
+operand and its meaning: constants by value (LOAD_STR: its str), jumps as absolute targets,
+calls by callee, ASSERT_CMP by comparison and operand type, packed operands field by field.
 """
 
 from __future__ import annotations
@@ -64,9 +64,14 @@ def _meaning(p, g: int, op: int, arg: int, entry: int, names: dict[int, str]) ->
     kind = O.TABLE[op].operand
     u = int(p.func_unit[g])
     if kind == O.ARG_CONST:
-        k = int(p.unit_const_start[u]) + arg
-        inside = 0 <= arg and k < int(p.unit_const_start[u + 1])
-        return repr(int(p.consts[k])) if inside else "no such constant"
+        k, end = int(p.unit_const_start[u]) + arg, int(p.unit_const_start[u + 1])
+        if not (0 <= arg and k < end):
+            return "no such constant"
+        if op != O.LOAD_STR:
+            return repr(int(p.consts[k]))
+        points = [int(c) for c in p.consts[k + 1 : k + 1 + max(0, int(p.consts[k]))]]
+        well_formed = 0 <= p.consts[k] <= end - k - 1 and all(0 <= c <= 0x10FFFF for c in points)
+        return repr("".join(map(chr, points))) if well_formed else "no such str"
     if kind == O.ARG_JUMP:
         return f"to {entry + arg}"
     if kind in O.PACKED_KINDS:

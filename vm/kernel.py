@@ -27,7 +27,7 @@ it: in the loop they are plain locals, as separate parameters were.  The dispatc
 if/elif chain that LLVM turns into a jump table; LLVM inlines arith/compare and folds their
 dispatch on the (constant) op; array indices go through ix().  No numba-level
 inline="always": numba-cuda cannot compile that IR to PTX.
-The hot loop holds only the int instructions: ASSERT_CMP, the numeric and the list
+The hot loop holds only the int instructions: ASSERT_CMP, the numeric, list and str
 instructions (calls) leave it and run in the loop around it.  LLVM weighs every arm of the
 dispatch alike, so arms with calls inside the hot loop took registers from the int
 instructions (spills in the dispatch itself, 15-20% slower per instruction: see
@@ -66,8 +66,10 @@ from gpucc.contract.isa import (
     COMPARE_NE,
     COMPARE_NUM,
     DUP_TOP,
+    FELL_OFF,
     FIRST_LIST,
     FIRST_NUMERIC,
+    FIRST_STR,
     FOR_LOOP,
     FOR_RANGE,
     INC_VAR,
@@ -125,6 +127,7 @@ from gpucc.contract.isa import (
 from gpucc.contract.status import (
     ASSERT_FAILED,
     INVALID_BYTECODE,
+    NONE_RETURNED,
     OK,
     OVERFLOW,
     RECURSION_LIMIT,
@@ -134,13 +137,15 @@ from gpucc.contract.status import (
 )
 from gpucc.vm.floats import typed_compare
 from gpucc.vm.intmath import INT64_MIN, arith, compare
-from gpucc.vm.kernel_lists import enter_arguments, list_compare, list_length, list_op, list_typed
+from gpucc.vm.kernel_heap import enter_arguments, list_length
+from gpucc.vm.kernel_lists import list_op
 from gpucc.vm.kernel_numeric import numeric_value
+from gpucc.vm.kernel_order import list_compare, list_typed
+from gpucc.vm.kernel_str import str_op
 
 # the modules this body is compiled from: launchers hash them into numba's cache key
-KERNEL_SOURCES = ("vm/kernel.py", "vm/kernel_numeric.py", "vm/kernel_lists.py", "vm/intmath.py", "vm/floats.py",
-                  "contract/isa.py", "contract/status.py", "contract/valuetypes.py", "contract/jitable.py",
-                  "contract/image.py")  # fmt: skip
+KERNEL_SOURCES = ("vm/kernel*.py", "vm/unicode*", "vm/intmath.py", "vm/floats.py", "contract/isa.py", "contract/status.py",
+                  "contract/valuetypes.py", "contract/jitable.py", "contract/image.py")  # fmt: skip
 
 
 class Scratch(NamedTuple):
@@ -148,7 +153,7 @@ class Scratch(NamedTuple):
 
     stack: np.ndarray  # int64[stack_size]: every frame's locals, then its operands
     frames: np.ndarray  # int64[max_depth, 3]: the call records (see the module doc)
-    heap: np.ndarray  # int64[heap_size]: the job's lists (vm/kernel_lists.py)
+    heap: np.ndarray  # int64[heap_size]: the job's lists and strs (vm/kernel_heap.py)
 
 
 @register_jitable
@@ -229,9 +234,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
     mark = 0  # n_cost where the current uncounted stretch began
     counting = True
     entry_unit = -1
-    lhs = 0
-    rhs = 0
-    result = 0
+    lhs = rhs = result = 0  # a failed assert's operands, the job's value
     pc = -1  # the failing instruction, -1 while none runs
     g = resolve(jobs.func[j], link_row, func_import, func_nparams, func_ok, links)
     if g < 0:
@@ -499,18 +502,16 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                     break
             if not other:  # the job returned, failed or ran out of steps
                 break
-            # ASSERT_CMP, the numeric and the list instructions, out of the hot loop (see the module doc)
+            # ASSERT_CMP, the numeric, list and str instructions, out of the hot loop (see the module doc)
             if op == ASSERT_CMP:
                 sp -= 2
-                a = stack[ix(sp)]
-                b = stack[ix(sp + 1)]
-                if list_typed(arg):  # == / != of lists; a failure records their lengths
+                a, b = stack[ix(sp)], stack[ix(sp + 1)]
+                if list_typed(arg):  # lists or strs; a failure records their lengths
                     st, r, extra = list_compare(arg, a, b, heap, hp)
                     if st != OK:
                         break
                     n_cost += extra
-                    a = list_length(heap, hp, a)
-                    b = list_length(heap, hp, b)
+                    a, b = list_length(heap, hp, a), list_length(heap, hp, b)
                 else:
                     r = typed_compare(arg, a, b)
                 if r == 0:
@@ -519,15 +520,17 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                     st = ASSERT_FAILED
                     break
                 pc += 1
-            elif op >= FIRST_LIST or (op == COMPARE_NUM and list_typed(arg)):  # vm/kernel_lists.py
-                st, sp, hp, extra, advance = list_op(op, arg, stack, sp, fp, heap, hp)
+            elif op >= FIRST_LIST or (op == COMPARE_NUM and list_typed(arg)):  # kernel_str.py, kernel_lists.py
+                st, sp, hp, extra, advance = (str_op(op, arg, stack, sp, heap, hp, consts, unit_const_start[func_unit[g]])
+                                              if op >= FIRST_STR else list_op(op, arg, stack, sp, fp, heap, hp))
                 if st != OK:
                     break
                 n_cost += extra
                 pc += advance
-            elif op >= FIRST_NUMERIC:  # vm/kernel_numeric.py (unknown opcodes: INVALID_BYTECODE)
+            elif op >= FIRST_NUMERIC:  # vm/kernel_numeric.py (unknown opcodes: INVALID_BYTECODE); FELL_OFF ends the job
                 pops = POPS[ix(op)]
-                st, r = numeric_value(op, arg, stack[ix(sp - pops)], stack[ix(sp - 1)], pops)
+                st, r = (numeric_value(op, arg, stack[ix(sp - pops)], stack[ix(sp - 1)], pops) if op != FELL_OFF
+                         else (NONE_RETURNED, np.int64(0)))
                 if st != OK:
                     break
                 sp += 1 - pops

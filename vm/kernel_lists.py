@@ -1,20 +1,8 @@
 """The VM kernel's list instructions (a part of vm/kernel.py's body, like vm/kernel_numeric.py):
-the job's heap, list handles and every instruction from NEW_LIST on.
+every instruction from NEW_LIST to FOR_LIST, on lists in the job's heap (vm/kernel_heap.py),
+compared and sorted by vm/kernel_order.py.
 
 Same one-source rules as run_job (plain Python, numba CPU, CUDA; no allocation, no raising).
-
-The heap.  Each job has an int64 array `heap` (contract.image.LaunchLimits.heap_size words) and a
-bump pointer hp, 0 when the job starts.  A list value in a slot is a handle h:
-heap[h] = len, heap[h + 1] = cap, heap[h + 2] = d, its elements heap[d .. d + len) (slot
-values: ints, or float bits where the instruction says the elements are floats).  A new
-list takes 3 + max(n, 4) contiguous words (header, then data); appending to a full list
-moves its data to a new block of 2 * cap words (the old one is leaked; there is no GC).
-An allocation that does not fit ends the job with MEMORY_LIMIT.  Every allocated word is
-written (unused capacity is zeroed), so the heap below hp is the same on every backend.
-
-Handles are checked on every use (bytecode that verified can still hold garbage in a
-slot): h must lie in [0, hp - 3] and its header satisfy 0 <= len <= cap, d >= 0,
-d + cap <= hp; otherwise INVALID_BYTECODE.
 
 Cost.  Each instruction costs its table cost (contract.isa) plus the elements it reads or
 writes: NEW_LIST, LIST_SUM / MIN / MAX: n; LIST_CONTAINS: the elements compared (up to and
@@ -22,15 +10,10 @@ including the match); LIST_SLICE / CONCAT / REPEAT: the elements of the result; 
 (and == / != of lists in ASSERT_CMP / COMPARE_NUM): the element pairs compared (0 when
 the lengths differ); LIST_APPEND: the elements copied when it grows the list;
 LIST_SORT: n * ceil(log2 n) (the merge passes of a bottom-up merge sort); LIST_SORTED: that
-plus n (the copy).  An instruction that fails with an error status (IndexError, ValueError,
-OverflowError, MEMORY_LIMIT, INVALID_BYTECODE) adds nothing; a failed assert of lists adds
-the pairs it compared.
-
-Sorting is a stable bottom-up merge sort comparing with < only (an element moves before
-an earlier one only when it is strictly smaller); its n-word buffer comes from the heap
-(MEMORY_LIMIT if it does not fit) and is released after.  With nan among floats the order
-can differ from CPython's timsort.  `x in xs` and list == compare elements with == (nan is
-never equal to itself: CPython's identity shortcut finds the very same nan object).
+plus n (the copy); comparisons of strs add the code points they compare (vm/kernel_order.py).
+An instruction that fails with an error status (IndexError, ValueError, OverflowError,
+MEMORY_LIMIT, INVALID_BYTECODE) adds nothing; a failed assert of lists adds the pairs it
+compared.
 """
 
 from __future__ import annotations
@@ -39,8 +22,6 @@ import numpy as np
 
 from gpucc.contract.isa import (
     BINARY_ADD,
-    CMP_EQ,
-    CMP_NE,
     COMPARE_NUM,
     FOR_LIST,
     LIST_APPEND,
@@ -59,7 +40,7 @@ from gpucc.contract.isa import (
     LIST_SUM,
     NEW_LIST,
 )  # fmt: skip
-from gpucc.contract.jitable import nrt_free, typed_cmp, typed_cmp_fields
+from gpucc.contract.jitable import nrt_free
 from gpucc.contract.status import (
     INDEX_ERROR,
     INVALID_BYTECODE,
@@ -68,131 +49,13 @@ from gpucc.contract.status import (
     OVERFLOW,
     VALUE_ERROR,
 )
-from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT
-from gpucc.vm.floats import b2f, f2b, typed_compare
+from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_STR
+from gpucc.vm.floats import b2f, f2b
 from gpucc.vm.intmath import arith
+from gpucc.vm.kernel_heap import HEADER, MIN_CAP, copy, header, new_list
+from gpucc.vm.kernel_order import element_equal, less, list_compare, list_equal, sort_list, strs_ok
 
-# Most functions here take the heap array.  numba's CPU code counts references to array
-# arguments (atomic NRT increfs / decrefs, which its pruning leaves in functions this branchy),
-# costing more than most list instructions; these functions allocate nothing, so they are
-# compiled without NRT (contract.jitable.nrt_free; CUDA has none anyway).
-
-HEADER = 3  # len, cap, data offset
-MIN_CAP = 4
 INT64_MAX = 2**63 - 1
-
-
-@nrt_free
-def list_typed(arg):
-    """Whether a TYPED_CMP operand names a list type."""
-    _, lt, rt = typed_cmp_fields(arg)
-    return lt == T_LIST_INT or lt == T_LIST_FLOAT or rt == T_LIST_INT or rt == T_LIST_FLOAT
-
-
-@nrt_free
-def header(heap, hp, h):
-    """(d, len, cap) of handle h; d == -1 when h is not a valid list handle."""
-    if h < 0 or h > hp - HEADER:
-        return np.int64(-1), np.int64(0), np.int64(0)
-    n = heap[h]
-    cap = heap[h + 1]
-    d = heap[h + 2]
-    if n < 0 or cap < n or d < 0 or d > hp or cap > hp - d:
-        return np.int64(-1), np.int64(0), np.int64(0)
-    return d, n, cap
-
-
-@nrt_free
-def new_list(heap, hp, n):
-    """(handle, hp after) of a new list of length n (its elements left to the caller, the
-    spare capacity zeroed); handle -1 when it does not fit."""
-    cap = n if n > MIN_CAP else MIN_CAP
-    if n < 0 or cap > heap.shape[0] - hp - HEADER:
-        return np.int64(-1), hp
-    h = hp
-    heap[h] = n
-    heap[h + 1] = cap
-    heap[h + 2] = h + HEADER
-    for k in range(h + HEADER + n, h + HEADER + cap):
-        heap[k] = 0
-    return h, hp + HEADER + cap
-
-
-@nrt_free
-def enter_arguments(j, n_params, jobs, stack, heap):
-    """(status, hp): job j's arguments (jobs: contract.image.JobArrays) into stack[0 .. n_params),
-    each list argument (bit k of arg_lists[j]; args[j, k] an offset into pool: pool[o] = n,
-    then the elements) copied into a new heap list.  MEMORY_LIMIT when they do not fit."""
-    pool = jobs.pool
-    hp = np.int64(0)
-    bits = jobs.arg_lists[j]
-    for k in range(n_params):
-        v = jobs.args[j, k]
-        if (bits >> k) & 1:
-            o = v
-            n = pool[o]
-            v, hp = new_list(heap, hp, n)
-            if v < 0:
-                return MEMORY_LIMIT, hp
-            for i in range(n):
-                heap[v + HEADER + i] = pool[o + 1 + i]
-        stack[k] = v
-    return OK, hp
-
-
-@nrt_free
-def less(is_float, a, b):
-    if is_float:
-        return b2f(a) < b2f(b)
-    return a < b
-
-
-@nrt_free
-def merge_passes(n):
-    """ceil(log2 n): the merge passes of a bottom-up merge sort of n elements (0 for n <= 1)."""
-    p = 0
-    width = 1
-    while width < n:
-        width *= 2
-        p += 1
-    return p
-
-
-@nrt_free
-def merge_sort(heap, d, n, tmp, is_float):
-    """Sort heap[d .. d + n) stably by <, using heap[tmp .. tmp + n) as the buffer."""
-    src = d
-    dst = tmp
-    width = 1
-    while width < n:
-        for lo in range(0, n, 2 * width):
-            mid = min(lo + width, n)
-            hi = min(lo + 2 * width, n)
-            i = lo
-            r = mid
-            for k in range(lo, hi):
-                if r < hi and (i >= mid or less(is_float, heap[src + r], heap[src + i])):
-                    heap[dst + k] = heap[src + r]
-                    r += 1
-                else:
-                    heap[dst + k] = heap[src + i]
-                    i += 1
-        t = src
-        src = dst
-        dst = t
-        width *= 2
-    if src != d:
-        for k in range(n):
-            heap[d + k] = heap[src + k]
-
-
-@nrt_free
-def sort_list(heap, hp, d, n, is_float):
-    """(status, extra cost) of sorting a list's data in place with a temporary heap buffer."""
-    if n > heap.shape[0] - hp:
-        return MEMORY_LIMIT, np.int64(0)
-    merge_sort(heap, d, n, hp, is_float)
-    return OK, n * merge_passes(n)
 
 
 @nrt_free
@@ -226,73 +89,34 @@ def slice_bounds(n, arg, start, stop, step):
 
 
 @nrt_free
-def list_equal(heap, hp, a, b, etype_a, etype_b):
-    """(status, a == b, pairs compared) of two lists whose elements have types etype_a / _b."""
-    da, na, _ = header(heap, hp, a)
-    db, nb, _ = header(heap, hp, b)
-    if da < 0 or db < 0:
-        return INVALID_BYTECODE, np.int64(0), np.int64(0)
-    if na != nb:
-        return OK, np.int64(0), np.int64(0)
-    arg = typed_cmp(CMP_EQ, etype_a, etype_b)
-    for k in range(na):
-        if typed_compare(arg, heap[da + k], heap[db + k]) == 0:
-            return OK, np.int64(0), k + 1
-    return OK, np.int64(1), na
-
-
-@nrt_free
-def list_compare(arg, a, b, heap, hp):
-    """(status, a <cmp> b, extra cost) of ASSERT_CMP / COMPARE_NUM on list operands: == and !=
-    of two lists; anything else is INVALID_BYTECODE (the compiler never emits it)."""
-    cmp, lt, rt = typed_cmp_fields(arg)
-    if (cmp != CMP_EQ and cmp != CMP_NE) or (lt != T_LIST_INT and lt != T_LIST_FLOAT) or (
-        rt != T_LIST_INT and rt != T_LIST_FLOAT
-    ):
-        return INVALID_BYTECODE, np.int64(0), np.int64(0)
-    st, eq, extra = list_equal(heap, hp, a, b, T_FLOAT if lt == T_LIST_FLOAT else T_INT,
-                               T_FLOAT if rt == T_LIST_FLOAT else T_INT)  # fmt: skip
-    if cmp == CMP_NE:
-        eq = 1 - eq
-    return st, eq, extra
-
-
-@nrt_free
-def list_length(heap, hp, h):
-    """len of list h (for a failing assert's record), 0 for a bad handle."""
-    _, n, _ = header(heap, hp, h)
-    return n
-
-
-@nrt_free
-def _reduce(op, heap, d, n, is_float):
-    """(status, result) of sum / min / max over heap[d .. d + n)."""
+def _reduce(op, heap, hp, d, n, kind):
+    """(status, result, extra cost) of sum / min / max over heap[d .. d + n) (elements of `kind`)."""
+    zero = np.int64(0)
     if op == LIST_SUM:
-        if is_float:
+        if kind == 1:
             acc = 0.0
             for k in range(n):
                 acc += b2f(heap[d + k])
-            return OK, f2b(acc)
-        total = np.int64(0)
+            return OK, f2b(acc), n
+        total = zero
         for k in range(n):
             st, total = arith(BINARY_ADD, total, heap[d + k])
             if st != OK:
-                return OVERFLOW, np.int64(0)
-        return OK, total
+                return OVERFLOW, zero, zero
+        return OK, total, n
     if n == 0:
-        return VALUE_ERROR, np.int64(0)
+        return VALUE_ERROR, zero, zero
+    if kind == 2 and not strs_ok(heap, hp, d, n):
+        return INVALID_BYTECODE, zero, zero
     best = heap[d]
+    extra = n
     for k in range(1, n):
         x = heap[d + k]
-        if (less(is_float, x, best) if op == LIST_MIN else less(is_float, best, x)):
+        better, pairs = less(kind, heap, hp, x, best) if op == LIST_MIN else less(kind, heap, hp, best, x)
+        extra += pairs
+        if better:
             best = x
-    return OK, best
-
-
-@nrt_free
-def _copy(heap, src, dst, n):
-    for k in range(n):
-        heap[dst + k] = heap[src + k]
+    return OK, best, extra
 
 
 @nrt_free
@@ -327,14 +151,18 @@ def list_op(op, arg, stack, sp, fp, heap, hp):
             return INVALID_BYTECODE, sp, hp, zero, 1
         found = 0
         k = 0
+        extra = zero
         while k < n and found == 0:
-            found = typed_compare(arg, x, heap[d + k])
+            st, found, pairs = element_equal(heap, hp, arg, x, heap[d + k])
+            if st != OK:
+                return st, sp, hp, zero, 1
+            extra += pairs
             k += 1
         stack[sp - 2] = found
-        return OK, sp - 1, hp, np.int64(k), 1
+        return OK, sp - 1, hp, k + extra, 1
     if op == LIST_EQ or op == COMPARE_NUM:
         if op == LIST_EQ:
-            t = T_FLOAT if arg & 1 else T_INT
+            t = T_FLOAT if arg == 1 else (T_STR if arg == 2 else T_INT)
             st, eq, extra = list_equal(heap, hp, stack[sp - 2], stack[sp - 1], t, t)
         else:
             st, eq, extra = list_compare(arg, stack[sp - 2], stack[sp - 1], heap, hp)
@@ -381,8 +209,8 @@ def list_op(op, arg, stack, sp, fp, heap, hp):
         if h < 0:
             return MEMORY_LIMIT, sp, hp, zero, 1
         for r in range(times):
-            _copy(heap, d, h + HEADER + r * n, n)
-        _copy(heap, d2, h + HEADER + n, n2)
+            copy(heap, d, h + HEADER + r * n, n)
+        copy(heap, d2, h + HEADER + n, n2)
         stack[sp - 2] = h
         return OK, sp - 1, hp, total, 1
     if op == LIST_SLICE:
@@ -410,7 +238,7 @@ def list_op(op, arg, stack, sp, fp, heap, hp):
             new_cap = 2 * cap if cap >= MIN_CAP else np.int64(MIN_CAP)
             if new_cap > heap.shape[0] - hp:
                 return MEMORY_LIMIT, sp, hp, zero, 1
-            _copy(heap, d, hp, n)
+            copy(heap, d, hp, n)
             for k in range(hp + n, hp + new_cap):
                 heap[k] = 0
             d = hp
@@ -426,25 +254,24 @@ def list_op(op, arg, stack, sp, fp, heap, hp):
     d, n, _ = header(heap, hp, xs)
     if d < 0:
         return INVALID_BYTECODE, sp, hp, zero, 1
-    is_float = (arg & 1) == 1
     if op == LIST_LEN:
         stack[sp - 1] = n
         return OK, sp, hp, zero, 1
     if op == LIST_SUM or op == LIST_MIN or op == LIST_MAX:
-        st, r = _reduce(op, heap, d, n, is_float)
+        st, r, extra = _reduce(op, heap, hp, d, n, arg)
         if st != OK:
             return st, sp, hp, zero, 1
         stack[sp - 1] = r
-        return OK, sp, hp, n, 1
+        return OK, sp, hp, extra, 1
     if op == LIST_SORT:
-        st, extra = sort_list(heap, hp, d, n, is_float)
-        return st, sp - 1, hp, extra, 1
+        st, extra = sort_list(heap, hp, d, n, arg)
+        return st, sp - 1, hp, (extra if st == OK else zero), 1
     if op == LIST_SORTED:
         h, hp = new_list(heap, hp, n)
         if h < 0:
             return MEMORY_LIMIT, sp, hp, zero, 1
-        _copy(heap, d, h + HEADER, n)
-        st, extra = sort_list(heap, hp, h + HEADER, n, is_float)
+        copy(heap, d, h + HEADER, n)
+        st, extra = sort_list(heap, hp, h + HEADER, n, arg)
         if st != OK:
             return st, sp, hp, zero, 1
         stack[sp - 1] = h

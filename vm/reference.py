@@ -25,8 +25,9 @@ assert operands in fail_lhs / fail_rhs).
 
 List arguments (JobTable.pool / arg_lists) are copied into the job's heap before the first
 instruction, in argument order; one that does not fit is MEMORY_LIMIT (no instruction
-recorded).  The heap, list handles and the list instructions' extra costs are
-vm/kernel_lists.py's doc; vm/reference_lists.py implements them.
+recorded).  The heap and its handles are vm/kernel_heap.py's doc, the list and str
+instructions' extra costs vm/kernel_lists.py's, vm/kernel_order.py's and vm/kernel_str.py's;
+vm/reference_lists.py and vm/reference_str.py implement them.
 
 What each instruction does is `Job.step` below (and the doc column of contract.isa.TABLE).
 Arithmetic is Python's on ints, and any result outside int64 is OVERFLOW (// and % round
@@ -44,7 +45,7 @@ from __future__ import annotations
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
 from gpucc.contract.image import ImageArrays, JobArrays, JobTable, LaunchLimits, Program, Results
-from gpucc.vm import reference_lists, reference_numeric
+from gpucc.vm import reference_lists, reference_numeric, reference_str
 from gpucc.vm.prepare import prepare_launch
 from gpucc.vm.reference_numeric import (
     COMPARISONS,
@@ -300,6 +301,10 @@ class Job:
             if not holds:
                 raise Stop(S.ASSERT_FAILED, a, b)
             self.sp -= 2
+        elif op >= O.FIRST_STR:  # vm/reference_str.py
+            self.cost += reference_str.execute(self, op, arg) if self.counts else 0
+        elif op == O.FELL_OFF:
+            raise Stop(S.NONE_RETURNED)
         elif op >= O.NEW_LIST or (op == O.COMPARE_NUM and reference_lists.list_typed(arg)):
             extra = reference_lists.execute(self, op, arg)  # vm/reference_lists.py
             self.cost += extra if self.counts else 0

@@ -5,7 +5,9 @@ as vm/kernel_lists.py documents them), so MemoryError and bad handles happen at 
 points; what each instruction computes is written with Python's own list operations
 (indexing, slicing, `min`, `max`, +, *) on the elements as Python ints and floats.
 Sorting is the documented bottom-up merge sort (CPython's timsort agrees with it on every
-list without nan; tests/vm/test_vm_lists.py checks that).
+list without nan; tests/vm/test_vm_lists.py checks that).  Strs compare as lists of code
+points (Python's list order is CPython's str order), counting the code points compared
+(vm/kernel_order.py).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from gpucc.contract.valuetypes import (
     T_INT,
     T_LIST_FLOAT,
     T_LIST_INT,
+    T_LIST_STR,
+    T_STR,
     bits_to_float,
     float_to_bits,
 )
@@ -26,12 +30,14 @@ from gpucc.vm.reference_numeric import Stop, int64, typed_compare
 HEADER, MIN_CAP = 3, 4
 
 LIST_TYPES = (T_LIST_INT, T_LIST_FLOAT)
+HEAP_TYPES = (T_LIST_INT, T_LIST_FLOAT, T_STR, T_LIST_STR)
+STRS = 2  # the element kind of strs (LIST_MIN .. LIST_EQ)
 
 
 def list_typed(arg: int) -> bool:
-    """Whether a TYPED_CMP operand names a list type (then == / != compare lists)."""
+    """Whether a TYPED_CMP operand names a list or str type (then they compare in the heap)."""
     _, lt, rt = typed_cmp_fields(arg)
-    return lt in LIST_TYPES or rt in LIST_TYPES
+    return lt in HEAP_TYPES or rt in HEAP_TYPES
 
 
 class Heap:
@@ -89,6 +95,34 @@ class Heap:
         return copied
 
 
+class StrKey:
+    """A str element (handle h) whose comparisons add the code points they compare to cost[0]."""
+
+    def __init__(self, heap: "Heap", h: int, cost: list[int]):
+        self.h, self.points, self.cost = h, heap.slots(h), cost
+
+    def __lt__(self, other: "StrKey") -> bool:
+        self.cost[0] += compared(self.points, other.points)
+        return self.points < other.points
+
+    def __gt__(self, other: "StrKey") -> bool:
+        return other < self
+
+
+def compared(xs: list[int], ys: list[int]) -> int:
+    """Code points a lexicographic comparison looks at: up to the first difference."""
+    return next((k + 1 for k, (x, y) in enumerate(zip(xs, ys)) if x != y), min(len(xs), len(ys)))
+
+
+def str_compare(heap: "Heap", a: int, b: int, equality: bool) -> tuple[int, int]:
+    """(sign of a - b, code points compared) of strs a and b; equality: only whether they
+    differ (unequal lengths compare none)."""
+    xs, ys = heap.slots(a), heap.slots(b)
+    if equality and len(xs) != len(ys):
+        return 1, 0
+    return (xs > ys) - (xs < ys), compared(xs, ys)
+
+
 def merge_sort(xs: list) -> list:
     """Bottom-up stable merge sort by < only (an element goes before an earlier one only when
     it is strictly smaller): the kernel's algorithm, so nan lands where the kernel puts it."""
@@ -118,25 +152,41 @@ def slots_of(values: list, is_float: bool) -> list[int]:
     return [float_to_bits(v) for v in values] if is_float else list(values)
 
 
+def element_equal(heap: Heap, arg: int, x: int, y: int) -> tuple[bool, int]:
+    """(x == y, code points compared) of elements compared by == of TYPED_CMP arg's types."""
+    _, lt, rt = typed_cmp_fields(arg)
+    if T_STR in (lt, rt):
+        sign, cost = str_compare(heap, x, y, True)
+        return sign == 0, cost
+    return typed_compare(arg, x, y), 0
+
+
 def list_equal(heap: Heap, a: int, b: int, etype_a: int, etype_b: int) -> tuple[bool, int]:
-    """(a == b, element pairs compared) with == of the element types."""
+    """(a == b, element pairs compared + code points of str elements) with == of the element types."""
     xs, ys = heap.slots(a), heap.slots(b)
     if len(xs) != len(ys):
         return False, 0
     arg = typed_cmp(CMP_EQ, etype_a, etype_b)
+    points = 0
     for k, (x, y) in enumerate(zip(xs, ys)):
-        if not typed_compare(arg, x, y):
-            return False, k + 1
-    return True, len(xs)
+        eq, cost = element_equal(heap, arg, x, y)
+        points += cost
+        if not eq:
+            return False, k + 1 + points
+    return True, len(xs) + points
 
 
 def list_compare(heap: Heap, arg: int, a: int, b: int) -> tuple[bool, int]:
-    """(a <cmp> b, cost) of ASSERT_CMP / COMPARE_NUM with list operands: == / != of two lists."""
+    """(a <cmp> b, cost) of ASSERT_CMP / COMPARE_NUM with list or str operands: the six
+    comparisons of strs, == / != of two lists of numbers or of two list[str]."""
     cmp, lt, rt = typed_cmp_fields(arg)
-    if cmp not in (CMP_EQ, CMP_NE) or lt not in LIST_TYPES or rt not in LIST_TYPES:
+    if lt == rt == T_STR:
+        sign, cost = str_compare(heap, a, b, cmp in (CMP_EQ, CMP_NE))
+        return typed_compare(typed_cmp(cmp, T_INT, T_INT), sign, 0), cost
+    if cmp not in (CMP_EQ, CMP_NE) or not ({lt, rt} <= set(LIST_TYPES) or lt == rt == T_LIST_STR):
         raise Stop(S.INVALID_BYTECODE)
-    elem = lambda t: T_FLOAT if t == T_LIST_FLOAT else T_INT  # noqa: E731
-    eq, cost = list_equal(heap, a, b, elem(lt), elem(rt))
+    elem = {T_LIST_INT: T_INT, T_LIST_FLOAT: T_FLOAT, T_LIST_STR: T_STR}
+    eq, cost = list_equal(heap, a, b, elem[lt], elem[rt])
     return eq == (cmp == CMP_EQ), cost
 
 
@@ -153,7 +203,7 @@ def execute(job, op: int, arg: int) -> int:
     """Run list instruction op on a vm.reference.Job (its stack, frame and heap); returns the
     instruction's extra cost (vm/kernel_lists.py)."""
     heap: Heap = job.heap
-    is_float = arg & 1 == 1
+    is_float = arg == 1
     if op == O.FOR_LIST:
         s = job.slot(arg, 2)
         xs = heap.slots(job.stack[s])
@@ -173,16 +223,19 @@ def execute(job, op: int, arg: int) -> int:
     if op == O.LIST_CONTAINS:
         job.need(2, 1)
         h, x = job.pop(), job.pop()
+        points = 0
         for k, e in enumerate(heap.slots(h)):
-            if typed_compare(arg, x, e):
+            eq, cost = element_equal(heap, arg, x, e)
+            points += cost
+            if eq:
                 job.push(1)
-                return k + 1
+                return k + 1 + points
         job.push(0)
-        return len(heap.slots(h))
+        return len(heap.slots(h)) + points
     if op in (O.LIST_EQ, O.COMPARE_NUM):
         job.need(2, 1)
         b, a = job.pop(), job.pop()
-        t = T_FLOAT if is_float else T_INT
+        t = T_STR if arg == STRS else (T_FLOAT if is_float else T_INT)
         eq, cost = list_equal(heap, a, b, t, t) if op == O.LIST_EQ else list_compare(heap, arg, a, b)
         job.push(int(eq))
         return cost
@@ -236,25 +289,39 @@ def execute(job, op: int, arg: int) -> int:
             acc = acc + x if is_float else int64(acc + x)
         job.push(float_to_bits(acc) if is_float else acc)
         return n
+    points = [0]  # code points compared by the StrKeys of str elements
     if op in (O.LIST_MIN, O.LIST_MAX):
         if not values:
             raise Stop(S.VALUE_ERROR)
-        job.push(slots_of([(min if op == O.LIST_MIN else max)(values)], is_float)[0])
-        return n
+        best = (min if op == O.LIST_MIN else max)(keys(heap, values, arg, points))
+        job.push(best.h if arg == STRS else slots_of([best], is_float)[0])
+        return n + points[0]
     if op == O.LIST_SORT:
         d, _, _ = heap.header(h)
-        if n > heap.size - heap.hp:  # the merge buffer
-            raise Stop(S.MEMORY_LIMIT)
-        heap.words[d : d + n] = slots_of(merge_sort(values), is_float)
-        return sort_cost(n)
+        ordered = sort(heap, values, arg, points)
+        heap.words[d : d + n] = ordered
+        return sort_cost(n) + points[0]
     if op == O.LIST_SORTED:
         new = heap.new(heap.slots(h))
-        if n > heap.size - heap.hp:
-            raise Stop(S.MEMORY_LIMIT)
-        heap.words[new + HEADER : new + HEADER + n] = slots_of(merge_sort(values), is_float)
+        ordered = sort(heap, values, arg, points)
+        heap.words[new + HEADER : new + HEADER + n] = ordered
         job.push(new)
-        return n + sort_cost(n)
+        return n + sort_cost(n) + points[0]
     raise Stop(S.INVALID_BYTECODE)
+
+
+def keys(heap: Heap, values: list, kind: int, cost: list[int]) -> list:
+    """The elements as they compare: StrKeys for strs (every handle checked first), else values."""
+    return [StrKey(heap, h, cost) for h in values] if kind == STRS else values
+
+
+def sort(heap: Heap, values: list, kind: int, cost: list[int]) -> list[int]:
+    """The slots of `values` merge-sorted (str handles checked, then room for the merge buffer)."""
+    elements = keys(heap, values, kind, cost)
+    if len(values) > heap.size - heap.hp:
+        raise Stop(S.MEMORY_LIMIT)
+    ordered = merge_sort(elements)
+    return [k.h for k in ordered] if kind == STRS else slots_of(ordered, kind == 1)
 
 
 def _item(xs: list, i: int):

@@ -2,7 +2,8 @@
 
 `check_function` (one source: plain Python, numba CPU, CUDA) decides whether one function
 is safe to run unchecked: every opcode known, every operand in range (LOCAL < nlocals,
-FOR_RANGE / RANGE_CHECK slot + 2 < nlocals, CONST < the unit's pool, FUNC < the unit's
+FOR_RANGE / RANGE_CHECK slot + 2 < nlocals, CONST < the unit's pool (LOAD_STR: a length
+n >= 0 there and its n code points after it inside the pool), FUNC < the unit's
 functions, JUMP inside the function, ASSERT cmp < 6 and a known type, NONE operands 0; the
 packed kinds: every LOCAL field < nlocals, every jump target inside the function, the
 LOCAL_JUMP (FOR_LOOP) slot + 2 < nlocals),
@@ -47,6 +48,7 @@ from gpucc.contract.isa import (
     FOR_RANGE,
     IMM_MAX,
     JUMP,
+    LOAD_STR,
     NUM_OPCODES,
     OPERAND_KIND,
     SLOT_WIDTH,
@@ -111,8 +113,11 @@ def check_function(g, image, depth_at, work):
             bad = arg != 0
         elif kind == ARG_LOCAL:
             bad = arg < 0 or arg > nlocals - SLOT_WIDTH[op]
-        elif kind == ARG_CONST:
+        elif kind == ARG_CONST:  # LOAD_STR: consts[arg] = n >= 0 code points follow inside the pool
             bad = arg < 0 or arg >= n_consts
+            if op == LOAD_STR and not bad:
+                n = image.consts[image.unit_const_start[u] + arg]
+                bad = n < 0 or n > n_consts - arg - 1
         elif kind == ARG_JUMP:
             bad = arg < 0 or arg >= end - entry
         elif kind == ARG_FUNC:

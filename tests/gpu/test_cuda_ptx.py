@@ -38,3 +38,7 @@ def test_vm_kernel_compiles_to_ptx():
 def test_residency_kernels_compile_to_ptx():
     out = _ptx("verify fill compact failed_units")
     assert all(f"{k}: PTX OK" in out for k in ("verify", "fill", "compact", "failed_units")), out
+
+
+def test_text_functions_compile_to_ptx():
+    assert "text: PTX OK" in _ptx("text")

@@ -1,0 +1,117 @@
+"""vm/strconv.py against CPython: str(int), int(s), repr(float), float(s) on edge values and
+hypothesis-generated ones (numba CPU), and on a sample as plain Python."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from numba import njit
+
+from gpucc.contract.status import OK, OVERFLOW, VALUE_ERROR
+from gpucc.vm import strconv
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+# characters int() and float() treat specially, and some they reject
+ALPHABET = "0123456789_+-. \t\n\x0b\x0c\r\x1c\x1f\x7f\xa0\u3000\u2028\x85٣٠۹߁१𝟎𝟗¹½ⅷ" + "eEinfatyINFATY\x00xj,"
+
+
+def codes(s: str) -> np.ndarray:
+    return np.array([ord(c) for c in s], np.int64)
+
+
+@njit
+def _int_repr(v):
+    buf = np.zeros(24, np.int64)
+    n = strconv.int_repr(v, buf, 2)
+    return buf[2 : 2 + n].copy()
+
+
+@njit
+def _parse_int(buf):
+    return strconv.parse_int(buf, 0, len(buf))
+
+
+def int_oracle(s: str) -> tuple[int, int]:
+    try:
+        v = int(s)
+    except ValueError:
+        return VALUE_ERROR, 0
+    return (OK, v) if INT64_MIN <= v <= INT64_MAX else (OVERFLOW, 0)
+
+
+def text(buf) -> str:
+    return "".join(map(chr, buf))
+
+
+INT_EDGES = [0, 1, -1, 9, 10, -10, 99, 100, INT64_MAX, INT64_MIN, INT64_MIN + 1, 10**18, -(10**18), 10**19 // 10]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.integers(INT64_MIN, INT64_MAX))
+def test_int_repr_is_str(v):
+    for x in [v, *INT_EDGES]:
+        assert text(_int_repr(x)) == str(x)
+
+
+PARSE_INT_EDGES = ["0", "-0", "+0", "00", "1_000", "1__0", "_1", "1_", " 1 ", "\u3000-١٢\u2028", "+", "-", "",
+                   " ", "1 2", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+                   "-9223372036854775809", "0" * 4300 + "1", "0" * 4299 + "1", "1" * 4301 + "x", "0x10", "1.0",
+                   "１２", "𝟏𝟐", "²", "٣_٣", "\x1c7\x1f", "7\x00", "+-1", "- 1", "1e3"]  # fmt: skip
+
+
+@settings(max_examples=5000, deadline=None)
+@given(st.text(ALPHABET, max_size=12) | st.integers().map(str) | st.text(max_size=8))
+@example("")
+def test_parse_int_is_int(s):
+    for x in [s, *PARSE_INT_EDGES]:
+        assert tuple(_parse_int(codes(x))) == int_oracle(x), repr(x)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.integers(-(2**70), 2**70), st.lists(st.sampled_from(["", "_", " ", "\u3000"]), max_size=4))
+def test_parse_int_with_underscores_and_spaces(v, seps):
+    digits = str(abs(v))
+    s = "-" * (v < 0) + "".join(d + (seps[i % len(seps)] if seps and i % 3 == 1 else "") for i, d in enumerate(digits))
+    for x in (s, f" {s}\t", f"{s}_"):
+        assert tuple(_parse_int(codes(x))) == int_oracle(x), repr(x)
+
+
+def test_ints_as_plain_python():
+    for v in INT_EDGES:
+        buf = np.zeros(24, np.int64)
+        assert text(buf[: strconv.int_repr(v, buf, 0)]) == str(v)
+    for s in PARSE_INT_EDGES:
+        assert strconv.parse_int(codes(s), 0, len(s)) == int_oracle(s), repr(s)
+
+
+def bits_of(x: float) -> int:
+    return struct.unpack("<q", struct.pack("<d", x))[0]
+
+
+def float_of(bits: int) -> float:
+    return struct.unpack("<d", struct.pack("<q", bits))[0]
+
+
+@njit
+def _float_repr(bits):
+    buf = np.zeros(40, np.int64)
+    scratch = np.zeros(strconv.FLOAT_REPR_SCRATCH, np.int64)
+    n = strconv.float_repr(bits, buf, 3, scratch)
+    return buf[3 : 3 + n].copy()
+
+
+FLOAT_EDGES = [0.0, -0.0, 1.0, -1.0, 0.1, 0.2, 0.3, 1 / 3, 2 / 3, 1e16, 1e15, 9999999999999998.0, 1.5e-07, 1e-05,
+               0.0001, 0.001, 1e22, 1e23, 9007199254740993.0, 2.0**53, 5e-324, -5e-324, 1e-323,
+               2.2250738585072014e-308, 2.225073858507201e-308, 1.7976931348623157e308, -1.7976931348623157e308,
+               float("inf"), float("-inf"), float("nan"), -float("nan"), 123456789012345678.0, 0.5, 100.0, 1e100,
+               12345678901234567.0, 1.2345678901234567e-5, 4.35, 2.675, 5e-310, 2.0**-1022, 2.0**1023, 1e300]  # fmt: skip
+
+
+@settings(max_examples=20000, deadline=None)
+@given(st.integers(INT64_MIN, INT64_MAX) | st.floats().map(bits_of))
+def test_float_repr_is_repr(bits):
+    for x in [bits, *map(bits_of, FLOAT_EDGES)]:
+        assert text(_float_repr(x)) == repr(float_of(x)), (x, float_of(x))
