@@ -201,7 +201,7 @@ _NUMERIC_ROWS = [    # ints beyond + - * // %: bitwise, shifts, power, abs / min
     ("COMPARE_NUM", ARG_TYPED_CMP, 2, 1, 1, "a <cmp> b of the operand types in arg (exact for int vs float)"),
     ("FELL_OFF", ARG_NONE, 0, 0, 1, "end the job with NONE_RETURNED: a function declared to return a value reached "
      "the end of its body (CPython would return None)"),]
-# a list value is a handle into the job's heap (vm/kernel_lists.py); `float` operands
+# a list value is a handle into the job's heap (vm/kernel_heap.py); `float` operands
 # (IMM 0 / 1) say whether the elements are floats.  Ops touching n elements add n to the
 # cost (the table cost is the base) -- see vm/kernel_lists.py
 _LIST_ROWS = [    ("NEW_LIST", ARG_IMM, VARIABLE, 1, 2, "pop arg values (pushed first to last) into a new list"),
@@ -223,14 +223,15 @@ _LIST_ROWS = [    ("NEW_LIST", ARG_IMM, VARIABLE, 1, 2, "pop arg values (pushed 
     ("FOR_LIST", ARG_LOCAL, 0, 1, 1, "slots arg, arg+1 hold list, index: if index < len(list) push "
      "list[index], advance the index and skip the next instruction; else fall through (a JUMP out)"),]
 
-# A str is a list (same heap header, vm/kernel_lists.py) whose elements are Unicode code points;
+# A str is a list (same heap header, vm/kernel_heap.py) whose elements are Unicode code points;
 # the list instructions serve it where Python's meaning is the same (len, slices, +, *, ==,
 # FOR_LIST gives code points).  A list[str] is a list of str handles.  An optional str
 # operand not given is pushed as -1 (NO_ARG).  Ops touching n code points add n to the cost.
 _STR_ROWS = [
     ("LOAD_STR", ARG_CONST, 0, 1, 2, "a new str of the code points consts[arg + 1 .. arg + 1 + consts[arg])"),
     ("STR_GET", ARG_NONE, 2, 1, 2, "s[i] (pops s, i) as a new 1-char str; IndexError"),
-    ("STR_CHR", ARG_NONE, 1, 1, 2, "chr(i) as a new 1-char str; ValueError unless 0 <= i <= 0x10FFFF"),
+    ("STR_CHR", ARG_NONE, 1, 1, 2, "chr(i) as a new 1-char str; ValueError unless 0 <= i <= 0x10FFFF "
+     "(OverflowError past a C int, as CPython)"),
     ("STR_ORD", ARG_NONE, 1, 1, 1, "ord(s); TypeError unless len(s) == 1"),
     ("STR_CONTAINS", ARG_NONE, 2, 1, 2, "a in b (pops a, b): substring test (the empty str is in every str)"),
     ("STR_FIND", ARG_IMM, 2, 1, 2, "pops s, sub: arg 0 s.find(sub), 1 rfind, 2 index, 3 rindex (ValueError when "

@@ -2,7 +2,7 @@
 
 Every value lives in one int64 slot: ints as themselves, bools as 0/1, floats as the bits
 of their IEEE double (vm.floats.f2b / b2f convert), lists and strs as handles into the job's
-heap (a str is a list of code points, vm/kernel_lists.py).
+heap (a str is a list of code points, vm/kernel_heap.py).
 """
 
 from __future__ import annotations

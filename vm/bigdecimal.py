@@ -41,11 +41,11 @@ def dec_assign(s, at, v):
     s[at + ND] = n
     s[at + DP] = n
     s[at + TRUNC] = 0
-    _trim(s, at)
+    dec_trim(s, at)
 
 
 @register_jitable
-def _trim(s, at):
+def dec_trim(s, at):
     nd = s[at + ND]
     while nd > 0 and s[at + DIGITS + nd - 1] == 0:
         nd -= 1
@@ -90,7 +90,7 @@ def _right_shift(s, at, k):
             s[at + TRUNC] = 1
         n *= 10
     s[at + ND] = w
-    _trim(s, at)
+    dec_trim(s, at)
 
 
 @register_jitable
@@ -133,7 +133,7 @@ def _left_shift(s, at, k):
         n //= 10
     s[at + ND] = min(nd + delta, MAX_DIGITS)
     s[at + DP] += delta
-    _trim(s, at)
+    dec_trim(s, at)
 
 
 @register_jitable
@@ -169,7 +169,7 @@ def _should_round_up(s, at, nd):
 def dec_round_down(s, at, nd):
     if 0 <= nd < s[at + ND]:
         s[at + ND] = nd
-        _trim(s, at)
+        dec_trim(s, at)
 
 
 @register_jitable

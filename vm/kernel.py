@@ -144,8 +144,9 @@ from gpucc.vm.kernel_order import list_compare, list_typed
 from gpucc.vm.kernel_str import str_op
 
 # the modules this body is compiled from: launchers hash them into numba's cache key
-KERNEL_SOURCES = ("vm/kernel*.py", "vm/unicode*", "vm/intmath.py", "vm/floats.py", "contract/isa.py", "contract/status.py",
-                  "contract/valuetypes.py", "contract/jitable.py", "contract/image.py")  # fmt: skip
+KERNEL_SOURCES = ("vm/kernel*.py", "vm/unicode*", "vm/strconv.py", "vm/bigdecimal.py", "vm/intmath.py", "vm/floats.py",
+                  "contract/isa.py", "contract/status.py", "contract/valuetypes.py", "contract/jitable.py",
+                  "contract/image.py")  # fmt: skip
 
 
 class Scratch(NamedTuple):
@@ -521,8 +522,9 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                     break
                 pc += 1
             elif op >= FIRST_LIST or (op == COMPARE_NUM and list_typed(arg)):  # kernel_str.py, kernel_lists.py
-                st, sp, hp, extra, advance = (str_op(op, arg, stack, sp, heap, hp, consts, unit_const_start[func_unit[g]])
-                                              if op >= FIRST_STR else list_op(op, arg, stack, sp, fp, heap, hp))
+                st, sp, hp, extra, advance = (
+                    str_op(op, arg, stack, sp, heap, hp, consts, unit_const_start[func_unit[g]]) if op >= FIRST_STR
+                    else list_op(op, arg, stack, sp, fp, heap, hp))
                 if st != OK:
                     break
                 n_cost += extra

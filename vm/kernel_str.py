@@ -12,7 +12,7 @@ before any other error.  Every result is a new str (or list[str]), even one equa
 operand; STR_SPLIT allocates its list first, then its parts in the order it finds them
 (rsplit: from the right).  STR_FROM writes the digits into the free heap before it
 allocates: it needs HEADER + 24 free words, a float HEADER + 24 + strconv.FLOAT_REPR_SCRATCH
-(its scratch; MEMORY_LIMIT otherwise).
+(its scratch; MEMORY_LIMIT otherwise); float(s) needs strconv.PARSE_FLOAT_SCRATCH of them.
 
 Cost (added to the table cost): the code points of the result for the instructions that
 build a str (LOAD_STR, STR_GET, STR_CHR, STR_CASE, STR_STRIP, STR_JOIN, STR_REPLACE,
@@ -325,7 +325,7 @@ def str_op(op, arg, stack, sp, heap, hp, consts, const_base):
         if d < 0:
             return INVALID_BYTECODE, sp, hp, zero, 1
         if op == STR_IS or op == STR_TO_NUM:
-            st, r = is_op(arg, heap, d, n) if op == STR_IS else parse_number(arg, heap, d, n)
+            st, r = is_op(arg, heap, d, n) if op == STR_IS else parse_number(arg, heap, hp, d, n)
             if st != OK:
                 return st, sp, hp, zero, 1
             extra = n

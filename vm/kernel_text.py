@@ -11,9 +11,17 @@ from __future__ import annotations
 import numpy as np
 
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.status import INVALID_BYTECODE, OK
+from gpucc.contract.status import INVALID_BYTECODE, MEMORY_LIMIT, OK
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT
-from gpucc.vm.strconv import FLOAT_REPR_MAX, FLOAT_REPR_SCRATCH, float_repr, int_repr, parse_int
+from gpucc.vm.strconv import (
+    FLOAT_REPR_MAX,
+    FLOAT_REPR_SCRATCH,
+    PARSE_FLOAT_SCRATCH,
+    float_repr,
+    int_repr,
+    parse_float,
+    parse_int,
+)
 from gpucc.vm.unicode import (
     ALPHA,
     CASE_IGNORABLE,
@@ -159,8 +167,13 @@ def repr_room(type_code):
 
 
 @nrt_free
-def parse_number(type_code, heap, d, n):
-    """(status, slot value) of STR_TO_NUM: int(s) (T_INT); anything else is INVALID_BYTECODE."""
+def parse_number(type_code, heap, hp, d, n):
+    """(status, slot value) of STR_TO_NUM: int(s) (T_INT) or float(s) (T_FLOAT: its scratch in
+    the free heap above hp, MEMORY_LIMIT if it does not fit); another type is INVALID_BYTECODE."""
     if type_code == T_INT:
         return parse_int(heap, d, d + n)
-    return INVALID_BYTECODE, np.int64(0)
+    if type_code != T_FLOAT:
+        return INVALID_BYTECODE, np.int64(0)
+    if heap.shape[0] - hp < PARSE_FLOAT_SCRATCH:
+        return MEMORY_LIMIT, np.int64(0)
+    return parse_float(heap, d, d + n, heap[hp : hp + PARSE_FLOAT_SCRATCH])

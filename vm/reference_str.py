@@ -17,7 +17,7 @@ from gpucc.contract import status as S
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, bits_to_float, float_to_bits
 from gpucc.vm.reference_lists import HEADER, Heap
 from gpucc.vm.reference_numeric import Stop, int64, python_op
-from gpucc.vm.strconv import FLOAT_REPR_SCRATCH
+from gpucc.vm.strconv import FLOAT_REPR_SCRATCH, PARSE_FLOAT_SCRATCH
 
 FIND = ("find", "rfind", "index", "rindex", "count", "startswith", "endswith")
 CASE = ("lower", "upper", "swapcase", "capitalize", "title", "casefold")
@@ -66,10 +66,12 @@ def search(mode: int, s: str, sub: str) -> tuple[int, int]:
     return i, (len(s) - i if method.startswith("r") else i + len(sub))
 
 
-def to_number(type_code: int, s: str) -> int:
-    """The slot value of int(s) / float(s)."""
+def to_number(heap: Heap, type_code: int, s: str) -> int:
+    """The slot value of int(s) / float(s) (float: room for its scratch in the free heap)."""
     if type_code not in (T_INT, T_FLOAT):
         raise Stop(S.INVALID_BYTECODE)
+    if type_code == T_FLOAT and PARSE_FLOAT_SCRATCH > heap.size - heap.hp:
+        raise Stop(S.MEMORY_LIMIT)
     try:
         return int64(int(s)) if type_code == T_INT else float_to_bits(float(s))
     except ValueError:
@@ -132,7 +134,7 @@ def execute(job, op: int, arg: int) -> int:
             job.push(int(getattr(s, IS[arg])()))
             return len(s)
         if op == O.STR_TO_NUM:
-            job.push(to_number(arg, s))
+            job.push(to_number(heap, arg, s))
             return len(s)
         if op == O.STR_CASE:
             result = getattr(s, CASE[arg])()

@@ -19,13 +19,18 @@ from gpucc.vm.bigdecimal import (
     DIGITS,
     DP,
     MANT_BITS,
+    MAX_DIGITS,
     ND,
+    TRUNC,
     dec_assign,
     dec_round,
     dec_round_down,
     dec_round_up,
     dec_shift,
+    dec_to_float_bits,
+    dec_trim,
 )
+from gpucc.vm.floats import f2b
 from gpucc.vm.intmath import INT64_MIN
 from gpucc.vm.unicode import SPACE, char_flags, decimal_value
 
@@ -37,10 +42,12 @@ FLOAT_REPR_MAX = 24  # the longest repr(float): '-2.2250738585072014e-308'
 NAN_BITS = 0x7FF8000000000000  # float('nan'); float('-nan') has the sign bit too
 INF_BITS = 0x7FF0000000000000
 SIGN_BIT = -(2**63)
+EXP_CLAMP = 10**15  # a larger exponent means the same (+-inf or 0) for any str a heap holds
 POW10 = np.array([float(10**k) for k in range(23)])  # the powers of ten a double holds exactly
 # the ASCII code points written or read (no str constants: CUDA kernels have no str type)
 ZERO, PLUS, MINUS, DOT, UNDERSCORE = ord("0"), ord("+"), ord("-"), ord("."), ord("_")
-LOWER_A, LOWER_E, LOWER_F, LOWER_I, LOWER_N, LOWER_T, LOWER_Y = (ord(c) for c in "aefinty")
+LOWER_A, LOWER_E, LOWER_F, LOWER_I, LOWER_N = (ord(c) for c in "aefin")
+WORDS = np.array([ord(c) for c in "infinitynan"], np.int64)  # 'inf' / 'infinity' at 0, 'nan' at 8
 
 
 @register_jitable
@@ -246,3 +253,130 @@ def float_repr(bits, buf, at, scratch):
         return n + decpt + 2
     _put_digits(buf, at + n + decpt + 1, scratch, decpt, nd)  # ddd.ddd
     return n + nd + 1
+
+
+@register_jitable
+def _is_digit(buf, i, lo, hi):
+    return lo <= i < hi and decimal_value(buf[i]) >= 0
+
+
+@register_jitable
+def _spells(buf, i, hi, word, n):
+    """Whether buf[i:hi] is WORDS[word:word + n] in any case."""
+    if hi - i != n:
+        return False
+    for k in range(n):
+        if buf[i + k] | 32 != WORDS[word + k]:  # ASCII letters only: c | 32 == x iff c is x or X
+            return False
+    return True
+
+
+@register_jitable
+def _inf_or_nan(buf, i, hi, negative):
+    """(status, bits) of 'inf', 'infinity' or 'nan' in any case at buf[i:hi] (Python's
+    _Py_parse_inf_or_nan, after the sign)."""
+    sign = SIGN_BIT if negative else 0
+    if _spells(buf, i, hi, 0, 3) or _spells(buf, i, hi, 0, 8):
+        return OK, np.int64(INF_BITS | sign)
+    if _spells(buf, i, hi, 8, 3):
+        return OK, np.int64(NAN_BITS | sign)
+    return VALUE_ERROR, np.int64(0)
+
+
+@register_jitable
+def _decimal_bits(buf, lo, hi, exp10, negative, s):
+    """The bits of the double nearest to the digits at buf[lo:hi] ('.' and '_' among them)
+    times 10**exp10, negated if `negative`: exactly when a double holds the digits and the
+    power of ten (Clinger's fast path, Go's atof64exact), else through a decimal in s."""
+    nd = np.int64(0)
+    count = np.int64(0)  # significant digits, kept or not
+    dp = np.int64(0)
+    dot = False
+    s[TRUNC] = 0
+    for k in range(lo, hi):
+        if buf[k] == UNDERSCORE:
+            continue
+        if buf[k] == DOT:
+            dp = count
+            dot = True
+            continue
+        d = decimal_value(buf[k])
+        if d == 0 and count == 0:  # a leading zero
+            dp -= 1
+            continue
+        count += 1
+        if nd < MAX_DIGITS:
+            s[DIGITS + nd] = d
+            nd += 1
+        elif d != 0:
+            s[TRUNC] = 1
+    s[ND] = nd
+    s[DP] = (dp if dot else count) + exp10
+    dec_trim(s, 0)
+    sign = np.int64(SIGN_BIT) if negative else np.int64(0)
+    nd = s[ND]
+    if nd == 0:
+        return sign
+    if nd <= 16 and s[TRUNC] == 0:  # 16 digits: the most below 2**53, and no int64 overflow
+        m = np.int64(0)
+        for k in range(nd):
+            m = m * 10 + s[DIGITS + k]
+        e = s[DP] - nd
+        if m >> MANT_BITS + 1 == 0:
+            f = np.float64(m)
+            exact = e == 0
+            if 0 < e <= 15 + 22:
+                if e > 22:  # move zeros into the digits while they stay exact
+                    f *= POW10[e - 22]
+                    e = 22
+                if f <= 1e15:
+                    f *= POW10[e]
+                    exact = True
+            elif -22 <= e < 0:
+                f /= POW10[-e]
+                exact = True
+            if exact:
+                return f2b(f) | sign
+    return dec_to_float_bits(s, 0, negative)
+
+
+@register_jitable
+def parse_float(buf, lo, hi, scratch):
+    """(status, bits of float(s)) for the str s = buf[lo:hi], correctly rounded (CPython's
+    PyFloat_FromString): whitespace, a sign, digits with an optional '.', an optional exponent,
+    '_' only between digits; or inf, infinity, nan in any case.  Out of range is +-inf or
+    +-0.0, as CPython.  scratch: PARSE_FLOAT_SCRATCH words (int64)."""
+    lo, hi = _strip(buf, lo, hi)
+    for i in range(lo, hi):
+        if buf[i] == UNDERSCORE and not (_is_digit(buf, i - 1, lo, hi) and _is_digit(buf, i + 1, lo, hi)):
+            return VALUE_ERROR, np.int64(0)
+    negative = lo < hi and buf[lo] == MINUS
+    start = lo + 1 if lo < hi and (buf[lo] == PLUS or buf[lo] == MINUS) else lo
+    i = start
+    digits = 0
+    dot = False
+    while i < hi and ((buf[i] == DOT and not dot) or buf[i] == UNDERSCORE or decimal_value(buf[i]) >= 0):
+        if buf[i] == DOT:
+            dot = True
+        elif buf[i] != UNDERSCORE:
+            digits += 1
+        i += 1
+    if digits == 0:
+        return _inf_or_nan(buf, start, hi, negative)
+    mant_end = i
+    exp10 = np.int64(0)
+    if i < hi and buf[i] | 32 == LOWER_E:
+        j = i + 1
+        if j < hi and (buf[j] == PLUS or buf[j] == MINUS):
+            j += 1
+        if _is_digit(buf, j, lo, hi):  # else the 'e' is not the number's: an error below
+            i = j
+            while i < hi and (buf[i] == UNDERSCORE or decimal_value(buf[i]) >= 0):
+                if buf[i] != UNDERSCORE and exp10 < EXP_CLAMP:
+                    exp10 = exp10 * 10 + decimal_value(buf[i])
+                i += 1
+            if buf[j - 1] == MINUS:
+                exp10 = -exp10
+    if i != hi:
+        return VALUE_ERROR, np.int64(0)
+    return OK, _decimal_bits(buf, start, mant_end, exp10, negative, scratch)

@@ -2,7 +2,7 @@
 `numba-cuda[cu12]` or `[cu13]` wheels): catches what the simulator cannot, i.e. constructs
 in the shared kernel bodies that numba-cuda cannot type or lower for a real device.
 
-    python tests/gpu/ptxcheck.py [compiler|vm|verify|fill|compact|failed_units|text ...]  # one line per kernel
+    python tests/gpu/ptxcheck.py [compiler|vm|verify|fill|compact|failed_units|text|numbers ...]  # one line per kernel
 
 Device functions (the register_jitable bodies) are compiled for the current device's
 compute capability; without a device this script pretends to be an sm_90 (H100)."""
@@ -83,10 +83,10 @@ def helper_args() -> dict:
 def _kernel(name: str):
     if name in ("fill", "compact", "failed_units"):
         return helper_args()[name]
-    if name == "text":  # vm/unicode.py's and vm/strconv.py's functions (tests/gpu/textkernel.py)
-        from textkernel import text_args, text_kernel
+    if name in ("text", "numbers"):  # vm/unicode.py's and vm/strconv.py's functions (tests/gpu/textkernel.py)
+        import textkernel as t
 
-        return text_kernel, text_args()
+        return (t.text_kernel, t.text_args()) if name == "text" else (t.number_kernel, t.number_args())
     module, attr, args = {"compiler": ("gpucc.compiler.cuda_batch", "_kernel", compiler_args),
                           "vm": ("gpucc.vm.cuda", "_kernel", vm_args), "verify": ("gpucc.vm.cuda", "_verify", verify_args)}[name]
     return getattr(__import__(module, fromlist=[attr]), attr), args()
@@ -98,7 +98,7 @@ def main(which) -> int:
 
     dispatcher.get_current_device = lambda: types.SimpleNamespace(compute_capability=CC)
     failed = 0
-    for name in which or ("compiler", "vm", "verify", "fill", "compact", "failed_units", "text"):
+    for name in which or ("compiler", "vm", "verify", "fill", "compact", "failed_units", "text", "numbers"):
         kernel, args = _kernel(name)
         t = time.perf_counter()
         try:

@@ -41,4 +41,5 @@ def test_residency_kernels_compile_to_ptx():
 
 
 def test_text_functions_compile_to_ptx():
-    assert "text: PTX OK" in _ptx("text")
+    out = _ptx("text numbers")
+    assert "text: PTX OK" in out and "numbers: PTX OK" in out, out

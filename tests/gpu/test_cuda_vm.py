@@ -114,3 +114,91 @@ def test_simulated_launch_with_lists_matches_cpu(tmp_path: Path):
     got = simulate("vm", tmp_path, {**vm_input(program, jobs, limits), "x_max_threads": np.int64(2)})
     assert_same_arrays(arrays(expected), got)
     assert got["x_heap_words"] == limits.heap_size
+
+
+def test_simulated_launch_with_strs_matches_cpu(tmp_path: Path):
+    """Every str instruction (and FELL_OFF, strs in the list instructions, a bad handle, a heap
+    too small) under the simulator: the Unicode tables and strconv's scratch on the device."""
+    from gpucc.vm.asm import assemble_named, make_jobs
+
+    program, names = assemble_named("""
+.func f s t n
+    .local u
+    LOAD_VAR s
+    STR_CASE 4
+    LOAD_VAR t
+    LOAD_STR "+"
+    LOAD_INT 2
+    STR_REPLACE
+    LOAD_VAR t
+    LOAD_VAR n
+    LOAD_STR "*"
+    STR_PAD 1
+    LIST_CONCAT
+    STORE_VAR u
+    LOAD_STR "-"
+    LOAD_VAR u
+    LOAD_INT -1
+    LOAD_INT -1
+    STR_SPLIT 1
+    DUP_TOP
+    LIST_SORT 2
+    STR_JOIN
+    LOAD_VAR u
+    LOAD_INT -1
+    STR_STRIP 0
+    LIST_CONCAT
+    LOAD_VAR n
+    STR_FROM 1
+    LIST_CONCAT
+    LOAD_INT 7
+    INT_TO_FLOAT
+    STR_FROM 3
+    LOAD_VAR n
+    STR_CHR
+    LIST_CONCAT
+    LIST_CONCAT
+    STORE_VAR u
+    LOAD_VAR2 u, t
+    STR_FIND 4
+    LOAD_VAR u
+    STR_IS 4
+    BINARY_ADD
+    LOAD_VAR2 t, u
+    STR_CONTAINS
+    BINARY_ADD
+    LOAD_VAR u
+    LOAD_INT 0
+    STR_GET
+    STR_ORD
+    BINARY_ADD
+    LOAD_VAR u
+    LIST_LEN
+    BINARY_ADD
+    LOAD_STR "-12"
+    STR_TO_NUM 1
+    BINARY_ADD
+    LOAD_STR " 2_5.5e1 "
+    STR_TO_NUM 3
+    FLOAT_TO_INT
+    BINARY_ADD
+    LOAD_VAR2 s, t
+    COMPARE_NUM < str
+    BINARY_ADD
+    RETURN
+.func g x
+    LOAD_VAR x
+    JUMP_IF_FALSE end
+    LOAD_INT 1
+    RETURN
+end: FELL_OFF
+""")
+    calls = [("f", (list(map(ord, s)), list(map(ord, t)), n))
+             for s, t, n in [("ǅa σΣ straße", "a b", 9), ("", "", 0), ("İ😀 ", "Σ", 66), ("x", "yy", 5000)]]
+    jobs = make_jobs(names, calls + [("g", (1,)), ("g", (0,))])
+    jobs.arg_lists[2] = 0b010  # s = 0: no str's handle
+    limits = LaunchLimits(step_limit=200, stack_size=32, max_depth=4, heap_size=4000)
+    expected = vm.launch(program, jobs, "cpu", limits)
+    assert {S.OK, S.INVALID_BYTECODE, S.MEMORY_LIMIT, S.NONE_RETURNED} <= set(expected.status.tolist())
+    got = simulate("vm", tmp_path, {**vm_input(program, jobs, limits), "x_max_threads": np.int64(3)})
+    assert_same_arrays(arrays(expected), got)

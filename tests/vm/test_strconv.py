@@ -115,3 +115,73 @@ FLOAT_EDGES = [0.0, -0.0, 1.0, -1.0, 0.1, 0.2, 0.3, 1 / 3, 2 / 3, 1e16, 1e15, 99
 def test_float_repr_is_repr(bits):
     for x in [bits, *map(bits_of, FLOAT_EDGES)]:
         assert text(_float_repr(x)) == repr(float_of(x)), (x, float_of(x))
+
+
+@njit
+def _parse_float(buf):
+    return strconv.parse_float(buf, 0, len(buf), np.zeros(strconv.PARSE_FLOAT_SCRATCH, np.int64))
+
+
+def float_oracle(s: str) -> tuple[int, int]:
+    try:
+        return OK, bits_of(float(s))
+    except ValueError:
+        return VALUE_ERROR, 0
+
+
+PARSE_FLOAT_EDGES = ["0", "-0", "+0.0", "-0e5", "0.1", "1e22", "1e23", "9007199254740993", "9007199254740993.0000001",
+                     "5e-324", "4.9e-324", "2.4703282292062327e-324", "2.4703282292062328e-324", "1e-400", "-1e-400",
+                     "1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308", "1e309", "-1e999",
+                     "2.2250738585072011e-308", "2.2250738585072012e-308", "inf", "-Inf", "+INFINITY", "infinity",
+                     "iNfInItY", "infinit", "infx", "nan", "-nan", "NaN", "+nan", "nan1", "-", "+", ".", "", " ", "e5",
+                     ".e5", "1.", ".5", "-.5", "1e", "1e+", "1e-", "1e+5", "1E5", "1e5.0", "1..5", "1.5.", "1_000.5",
+                     "1_000.000_1e1_0", "1__0", "_1", "1_", "1_.5", "1._5", "1e_5", "1_e5", "1e5_", "0x10", "1.5j",
+                     " \t1.5\n", "\u3000١٫٥", "١.٥", "\x1c1.5", "1.5\x00", "1 5", "1e1000000000000000000000",
+                     "0e1000000000000000000000", "0." + "0" * 400 + "1e400", "1" * 900 + "e-900", "1" * 900,
+                     "0.000001", "123456789012345678901234567890", "1" + "0" * 22 + "1", "9" * 17, "8.5",
+                     "0.30000000000000004", "179769313486231580793728971405303415079934132710037826936173778980444968"
+                     "29292223837486004519591453413733640000e230", "4.4501477170144023e-308"]  # fmt: skip
+
+
+@settings(max_examples=10000, deadline=None)
+@given(st.text(ALPHABET, max_size=14) | st.floats().map(repr) | st.text(max_size=6))
+@example("")
+def test_parse_float_is_float(s):
+    for x in [s, *PARSE_FLOAT_EDGES]:
+        assert tuple(_parse_float(codes(x))) == float_oracle(x), repr(x)
+
+
+@st.composite
+def decimal_texts(draw):
+    """Numbers near doubles and their halfway points: digits (many, to hit the exact path), an exponent."""
+    x = draw(st.floats(allow_nan=False, allow_infinity=False))
+    step = draw(st.sampled_from([0, 1, -1]))
+    digits = draw(st.integers(1, 40))
+    near = float.fromhex(x.hex()) if step == 0 else (x + (abs(x) * 2**-53 * step))
+    text = f"{near:.{digits}e}"
+    return draw(st.sampled_from([text, text.replace("e", "0000e"), text.upper(), "-" + text.lstrip("-")]))
+
+
+@settings(max_examples=10000, deadline=None)
+@given(decimal_texts() | st.integers(-(2**80), 2**80).map(str))
+def test_parse_float_rounds_correctly(s):
+    assert tuple(_parse_float(codes(s))) == float_oracle(s), s
+
+
+def test_halfway_cases_round_to_even():
+    for bits in (0, 1, 2**52 - 1, 2**52, 2**53 + 1, bits_of(1.0), bits_of(1e23), bits_of(1.7976931348623157e308) - 1):
+        lo, hi = float_of(bits), float_of(bits + 1)
+        from decimal import Decimal
+
+        half = (Decimal(lo) + Decimal(hi)) / 2
+        for s in (f"{half:e}", f"{half.next_plus():e}", f"{half.next_minus():e}", str(half)):
+            assert tuple(_parse_float(codes(s))) == float_oracle(s), s
+
+
+def test_floats_as_plain_python():
+    scratch = np.zeros(strconv.FLOAT_REPR_SCRATCH, np.int64)
+    for x in FLOAT_EDGES + np.random.default_rng(3).integers(INT64_MIN, INT64_MAX, 200).view(np.float64).tolist():
+        buf = np.zeros(32, np.int64)
+        assert text(buf[: strconv.float_repr(bits_of(x), buf, 0, scratch)]) == repr(x)
+    for s in PARSE_FLOAT_EDGES + [repr(x) for x in FLOAT_EDGES]:
+        assert strconv.parse_float(codes(s), 0, len(s), scratch) == float_oracle(s), repr(s)

@@ -14,14 +14,15 @@ from vmcheck import MAX, MIN, line_of, run_asm
 from gpucc.contract import status as S
 from gpucc.contract.image import LaunchLimits
 from gpucc.contract.isa import BY_NAME, NO_ARG, TABLE
-from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_STR, render
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_STR, float_to_bits, render
 from gpucc.vm.asm import AsmError, assemble_named
 from gpucc.vm.disasm import disassemble
+from gpucc.vm.strconv import FLOAT_REPR_SCRATCH, PARSE_FLOAT_SCRATCH
 from gpucc.vm.verify import verify
 
 # empty strs, the case-mapping oddities, astral code points, every kind of whitespace
-STRS = ["", "a", "abc", "ß", "İ", "Σ", "ΑΣ", "ΑΣ b", "ΣΑΣ Σ.Σ'Σ", "𝔘𝔫𝔦", "😀x", "Straße", "ǅungla ǈ", "ﬁŉ",
-        "aAbB", "hello world", "a,b,,c,", " \t\n a b\x0b\x0c\r\x1c\u2003c \u3000", "  ", "\x85x\xa0", "İstanbul",
+STRS = ["", "a", "abc", "ß", "İ", "Σ", "ΑΣ", "ΑΣ b", "ΣΑΣ Σ.Σ'Σ", "𝔘𝔫𝔦", "😀x", "Straße", "ǅungla ǈ",
+        "ﬁŉ", "aAbB", "hello world", "a,b,,c,", " \t\n a b\x0b\x0c\r\x1c\u2003c \u3000", "  ", "\x85x\xa0", "İstanbul",
         "ǰ̌", "x_1", "-0042", "١٢٣", "²½Ⅻ", "ΐΰ", "AΣ\u0345b"]  # fmt: skip
 ERRORS = {IndexError: "INDEX_ERROR", ValueError: "VALUE_ERROR", TypeError: "TYPE_ERROR", OverflowError: "OVERFLOW"}
 
@@ -246,8 +247,8 @@ def test_join_follows_python():
     seps = ["", ",", "Σ😀"]
     parts = [[], [""], ["a"], ["a", "", "bc"], ["ß", "İ", "😀"]]
     calls = [(sep, *xs, *[""] * (3 - len(xs))) for sep in seps for xs in parts]
-    bodies = {n: "    LOAD_VAR p\n" + "".join(f"    LOAD_VAR {v}\n" for v in "abc"[:n]) + f"    NEW_LIST {n}\n    STR_JOIN"
-              for n in range(4)}  # fmt: skip
+    bodies = {n: "    LOAD_VAR p\n" + "".join(f"    LOAD_VAR {v}\n" for v in "abc"[:n])
+              + f"    NEW_LIST {n}\n    STR_JOIN" for n in range(4)}  # fmt: skip
     for n, body in bodies.items():
         mine = [c for c, xs in zip(calls, parts * len(seps)) if len(xs) == n]
         want = [("OK", c[0].join(c[1 : 1 + n])) for c in mine]
@@ -272,7 +273,8 @@ def test_pad_modes_follow_python(mode):
 
 
 def test_zfill_with_a_fill_operand_is_invalid():
-    assert run("    LOAD_VAR2 s, w\n    LOAD_VAR f\n    STR_PAD 0", "s w f", [("a", 5, "*")]) == [("INVALID_BYTECODE", None)]
+    got = run("    LOAD_VAR2 s, w\n    LOAD_VAR f\n    STR_PAD 0", "s w f", [("a", 5, "*")])
+    assert got == [("INVALID_BYTECODE", None)]
 
 
 # -- conversions
@@ -446,3 +448,22 @@ def test_str_of_floats_is_their_repr():
               -2.2250738585072014e-308, 1.7976931348623157e308, float("inf"), float("-inf"), float("nan"), 2.5e-7]
     got = run(f"    LOAD_VAR x\n    STR_FROM {T_FLOAT}", "x", [(x,) for x in floats], "str")
     assert got == [("OK", repr(x)) for x in floats]
+
+
+def test_float_of_str_follows_python():
+    strs = ["0", "-0.0", " 1.5 ", "1_0.5", "1__0", "_1.0", "1_.0", "1._0", ".5", "5.", ".", "e5", "1e", "1e+", "1E-2",
+            "inf", "-Infinity", "+iNf", "nan", "-NaN", "infinit", "nanx", "1e400", "-1e-400", "٣.٥", "\u20031\u3000",
+            "0x1p3", "+-1", "", " ", "1" * 400, "2.2250738585072011e-308", "9007199254740993", "0.1e1_0",
+            "4.9406564584124654e-324", "1.7976931348623158e308", "ß"]  # fmt: skip
+    got = run(f"    LOAD_VAR s\n    STR_TO_NUM {T_FLOAT}", "s", [(s,) for s in strs])
+    assert got == [python(lambda s: float_to_bits(float(s)), s) for s in strs]
+
+
+def test_float_conversions_take_their_scratch_from_the_free_heap():
+    for heap, want in ((7 + PARSE_FLOAT_SCRATCH - 1, "MEMORY_LIMIT"), (7 + PARSE_FLOAT_SCRATCH, "OK")):
+        got = run(f"    LOAD_VAR s\n    STR_TO_NUM {T_FLOAT}", "s", [("2.5",)], limits=LaunchLimits(heap_size=heap))
+        assert got[0][0] == want
+    need = 3 + 24 + FLOAT_REPR_SCRATCH
+    for heap, want in ((need - 1, "MEMORY_LIMIT"), (need, "OK")):
+        got = run(f"    LOAD_VAR x\n    STR_FROM {T_FLOAT}", "x", [(2.5,)], limits=LaunchLimits(heap_size=heap))
+        assert got[0][0] == want
