@@ -11,7 +11,7 @@ from gpucc.compiler.errors import E_TYPE_MISMATCH
 from gpucc.compiler.limits import MAX_LOCALS
 from gpucc.compiler.nodes import N_BINARY, N_BOOL, N_BOOLOP, N_COMPARE, N_INT, N_NAME
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_INT, T_STR
+from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_INT, T_LIST_STR, T_NONE, T_STR
 
 # The walk stack (Scratch.walk: int32[scratch_rows, WALK_WIDTH]) holds a frame per node being
 # walked: the node and its visit state, then three values each walker names per frame kind
@@ -88,13 +88,13 @@ def widen_request(tree, types, c, widen):
 
 
 @nrt_free
-def str_list_request(tree, types, strs, obj):
-    """A local list of ints obj (from `[]`, it may be) meets strs: -2 - MAX_LOCALS - its slot
-    asks for a check with its `[]` a list[str] (STR_REQUEST); else 0."""
-    v = types.slot[obj]
-    if tree.kind[obj] == N_NAME and types.type[obj] == T_LIST_INT and (strs & bit(v)) == ZERO:
-        return STR_REQUEST - v
-    return 0
+def str_list_request(tree, types, strs, value, want):
+    """A local list of ints `value` (from `[]`, it may be) where type `want` is wanted: if that
+    is a list[str], STR_REQUEST - its slot asks for a check with its `[]` a list[str]; else 0."""
+    v = types.slot[value]
+    if want != T_LIST_STR or tree.kind[value] != N_NAME or types.type[value] != T_LIST_INT:
+        return 0
+    return STR_REQUEST - v if (strs & bit(v)) == ZERO else 0
 
 
 @nrt_free
@@ -105,7 +105,7 @@ def widen_or_fail(toks, tree, types, scope, obj, et, vt, value, err):
     v = types.slot[obj]
     if et == T_INT and vt == T_FLOAT and tree.kind[obj] == N_NAME and (scope.widen & bit(v)) == ZERO:
         return -2 - v
-    r = str_list_request(tree, types, scope.strs, obj) if vt == T_STR else 0
+    r = str_list_request(tree, types, scope.strs, obj, T_LIST_STR if vt == T_STR else T_NONE)
     if r <= -2:
         return r
     return expr_fail(err, E_TYPE_MISMATCH, toks, tree, value, et * 16 + vt)

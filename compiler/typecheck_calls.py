@@ -50,7 +50,7 @@ from gpucc.compiler.typerules import (
     is_list,
 )  # fmt: skip
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_LIST_INT, T_LIST_STR, T_STR
+from gpucc.contract.valuetypes import T_STR
 
 
 @nrt_free
@@ -109,7 +109,7 @@ def type_call(toks, tree, types, scope, n, err):
     p = 0
     while c != -1:
         want = fn[f, F_PTYPE + p]
-        r = str_list_request(tree, types, scope.strs, c) if want == T_LIST_STR and type_[c] == T_LIST_INT else 0
+        r = str_list_request(tree, types, scope.strs, c, want)
         if r <= -2:  # `xs = []` passed as a list[str]
             return r
         if not converts(want, type_[c]):
@@ -143,7 +143,7 @@ def type_method(src, toks, tree, types, scope, n, err):
         want = METHOD_RULES[m, METHOD_ARG + p]
         if want == A_ELEMENT and not converts(element_type(t), type_[c]):  # xs.append(v)
             return widen_or_fail(toks, tree, types, scope, obj, element_type(t), type_[c], c, err)
-        r = str_list_request(tree, types, scope.strs, c) if want == T_LIST_STR and type_[c] == T_LIST_INT else 0
+        r = str_list_request(tree, types, scope.strs, c, want)
         if r <= -2:  # sep.join(xs) of `xs = []`
             return r
         if want >= 0 and not converts(want, type_[c]):

@@ -133,10 +133,9 @@ def check_return(n, src, toks, tree, types, scope, mask, scratch, sp, err):
         if t < 0:
             return t
     tree.val[n] = ret
-    if ret == T_LIST_STR and c != -1 and not converts(ret, t):  # `xs = []` returned as a list[str]
-        r = str_list_request(tree, types, scope.strs, c)
-        if r <= -2:
-            return r
+    r = str_list_request(tree, types, scope.strs, c, ret) if c != -1 else 0
+    if r <= -2:  # `xs = []` returned as a list[str]
+        return r
     if not converts(ret, t):
         if c != -1:
             return expr_fail(err, E_RETURN_TYPE, toks, tree, c, ret * 16 + t)
