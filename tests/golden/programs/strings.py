@@ -103,3 +103,9 @@ def find_all(n: int) -> int:
 # index_missing(9) raises ValueError
 def index_missing(n: int) -> int:
     return sample(n).index("q")
+
+
+# code_of(10) == 122
+# code_of(1) raises TypeError
+def code_of(n: int) -> int:
+    return ord(sample(n))
