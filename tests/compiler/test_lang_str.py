@@ -9,6 +9,7 @@ import warnings
 
 import pytest
 
+from gpucc.compiler import limits
 from gpucc.compiler.batch import compile_batch
 from tests.oracle.oracle import program_disagreements
 
@@ -299,3 +300,11 @@ def test_literals_decode_as_cpython(literal):
     batch = compile_batch([f"def f() -> int:\n    return len({literal})\n"])
     assert batch.ok(0), batch.error(0)
     assert batch.consts.tolist() == [len(value), *map(ord, value)]
+
+
+def test_a_pool_past_its_capacity_is_a_located_error():
+    src = "def f() -> int:\n    x = len('ok')\n    return x + len('" + "a" * limits.MAX_CONSTS + "')\n"
+    batch = compile_batch([src])
+    err = batch.error(0)
+    assert err.message == f"too many constants (limit {limits.MAX_CONSTS})"
+    assert (err.line, err.col) == (3, 20)
