@@ -137,10 +137,9 @@ from gpucc.contract.status import (
 )
 from gpucc.vm.floats import typed_compare
 from gpucc.vm.intmath import INT64_MIN, arith, compare
-from gpucc.vm.kernel_heap import enter_arguments, list_length
-from gpucc.vm.kernel_lists import list_op
+from gpucc.vm.kernel_lists import enter_arguments, list_op
 from gpucc.vm.kernel_numeric import numeric_value
-from gpucc.vm.kernel_order import list_compare, list_typed
+from gpucc.vm.kernel_order import list_compare, list_length, list_typed
 from gpucc.vm.kernel_str import str_op
 
 # the modules this body is compiled from: launchers hash them into numba's cache key

@@ -23,7 +23,6 @@ from __future__ import annotations
 import numpy as np
 
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.status import MEMORY_LIMIT, OK
 
 # Most functions here take the heap array.  numba's CPU code counts references to array
 # arguments (atomic NRT increfs / decrefs, which its pruning leaves in functions this branchy),
@@ -64,35 +63,7 @@ def new_list(heap, hp, n):
 
 
 @nrt_free
-def enter_arguments(j, n_params, jobs, stack, heap):
-    """(status, hp): job j's arguments (jobs: contract.image.JobArrays) into stack[0 .. n_params),
-    each list argument (bit k of arg_lists[j]; args[j, k] an offset into pool: pool[o] = n,
-    then the elements) copied into a new heap list.  MEMORY_LIMIT when they do not fit."""
-    pool = jobs.pool
-    hp = np.int64(0)
-    bits = jobs.arg_lists[j]
-    for k in range(n_params):
-        v = jobs.args[j, k]
-        if (bits >> k) & 1:
-            o = v
-            n = pool[o]
-            v, hp = new_list(heap, hp, n)
-            if v < 0:
-                return MEMORY_LIMIT, hp
-            for i in range(n):
-                heap[v + HEADER + i] = pool[o + 1 + i]
-        stack[k] = v
-    return OK, hp
-
-
-@nrt_free
-def list_length(heap, hp, h):
-    """len of list h (for a failing assert's record), 0 for a bad handle."""
-    _, n, _ = header(heap, hp, h)
-    return n
-
-
-@nrt_free
 def copy(heap, src, dst, n):
+    """heap[dst .. dst + n) = heap[src .. src + n) (the ranges do not overlap)."""
     for k in range(n):
         heap[dst + k] = heap[src + k]

@@ -1,6 +1,6 @@
 """The VM kernel's list instructions (a part of vm/kernel.py's body, like vm/kernel_numeric.py):
 every instruction from NEW_LIST to FOR_LIST, on lists in the job's heap (vm/kernel_heap.py),
-compared and sorted by vm/kernel_order.py.
+compared and sorted by vm/kernel_order.py, and the job's list arguments copied into the heap.
 
 Same one-source rules as run_job (plain Python, numba CPU, CUDA; no allocation, no raising).
 
@@ -283,3 +283,25 @@ def list_op(op, arg, stack, sp, fp, heap, hp):
 def _copy_from_stack(stack, lo, heap, dst, n):
     for k in range(n):
         heap[dst + k] = stack[lo + k]
+
+
+@nrt_free
+def enter_arguments(j, n_params, jobs, stack, heap):
+    """(status, hp): job j's arguments (jobs: contract.image.JobArrays) into stack[0 .. n_params),
+    each list argument (bit k of arg_lists[j]; args[j, k] an offset into pool: pool[o] = n,
+    then the elements) copied into a new heap list.  MEMORY_LIMIT when they do not fit."""
+    pool = jobs.pool
+    hp = np.int64(0)
+    bits = jobs.arg_lists[j]
+    for k in range(n_params):
+        v = jobs.args[j, k]
+        if (bits >> k) & 1:
+            o = v
+            n = pool[o]
+            v, hp = new_list(heap, hp, n)
+            if v < 0:
+                return MEMORY_LIMIT, hp
+            for i in range(n):
+                heap[v + HEADER + i] = pool[o + 1 + i]
+        stack[k] = v
+    return OK, hp

@@ -190,3 +190,10 @@ def list_compare(arg, a, b, heap, hp):
     if cmp == CMP_NE:
         eq = 1 - eq
     return st, eq, extra
+
+
+@nrt_free
+def list_length(heap, hp, h):
+    """len of list h (for a failing assert's record), 0 for a bad handle."""
+    _, n, _ = header(heap, hp, h)
+    return n

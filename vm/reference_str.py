@@ -53,17 +53,16 @@ def fits(heap: Heap, n: int) -> None:
 
 def search(mode: int, s: str, sub: str) -> tuple[int, int]:
     """(result, cost) of STR_FIND `mode` (STR_CONTAINS: find) of sub in s."""
-    method = FIND[mode]
-    if method in ("startswith", "endswith"):
-        return int(getattr(s, method)(sub)), len(sub) if len(sub) <= len(s) else 0
-    if method == "count":
-        return s.count(sub), len(s)
-    i = getattr(s, method.replace("index", "find"))(sub)
-    if i < 0 and "index" in method:
-        raise Stop(S.VALUE_ERROR)
-    if i < 0:
-        return i, len(s)
-    return i, (len(s) - i if method.startswith("r") else i + len(sub))
+    name = FIND[mode]
+    try:
+        found = getattr(s, name)(sub)
+    except ValueError:  # index / rindex of an absent sub
+        raise Stop(S.VALUE_ERROR) from None
+    if name in ("startswith", "endswith"):
+        return int(found), len(sub) if len(sub) <= len(s) else 0
+    if name == "count" or found < 0:
+        return found, len(s)
+    return found, (len(s) - found if name in ("rfind", "rindex") else found + len(sub))
 
 
 def to_number(heap: Heap, type_code: int, s: str) -> int:

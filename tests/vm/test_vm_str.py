@@ -152,9 +152,12 @@ def test_verifier_checks_str_operands(body, problem):
         assert any(problem in p for p in problems), problems
 
 
-def test_asm_rejects_a_load_str_without_a_str_literal():
+def test_asm_rejects_a_load_str_without_a_str_literal_and_disasm_names_a_bad_one():
     with pytest.raises(AsmError, match="str literal"):
         assemble_named(".func f\n    LOAD_STR 12\n    RETURN\n")
+    program, _ = assemble_named(".func f\n    LOAD_STR 'ab'\n    LOAD_STR @1\n    LOAD_STR 'ab'\n    RETURN\n")
+    shown = disassemble(program)
+    assert shown.count("'ab'") == 2 and "no such str" in shown  # equal literals share their constant
 
 
 def test_get_chr_ord_follow_python():
@@ -467,3 +470,15 @@ def test_float_conversions_take_their_scratch_from_the_free_heap():
     for heap, want in ((need - 1, "MEMORY_LIMIT"), (need, "OK")):
         got = run(f"    LOAD_VAR x\n    STR_FROM {T_FLOAT}", "x", [(2.5,)], limits=LaunchLimits(heap_size=heap))
         assert got[0][0] == want
+
+
+def test_case_mappings_of_every_code_point():
+    """Each STR_CASE mode of every code point, in strs of 4096 neighbours (so Σ's final form
+    and title case see real contexts): equal to CPython's, compared inside the VM."""
+    chunks = ["".join(map(chr, range(lo, min(lo + 4096, 0x110000)))) for lo in range(0, 0x110000, 4096)]
+    text = "".join(f".func m{k} s want\n    LOAD_VAR s\n    STR_CASE {k}\n    LOAD_VAR want\n    COMPARE_NUM == str\n"
+                   f"    RETURN\n" for k in range(6))  # fmt: skip
+    calls = [(f"m{k}", (slot_arg(s), slot_arg(getattr(s, CASE_MODES[k])()))) for s in chunks for k in range(6)]
+    results, _ = run_asm(text, calls, limits=LaunchLimits(heap_size=40000))
+    bad = [c[0] for c, st_, v in zip(calls, results.status, results.value) if st_ != S.OK or v != 1]
+    assert not bad, bad[:5]
