@@ -1,7 +1,8 @@
 """Emission primitives of the code generator (phase 4), shared by compiler.codegen
 (statements) and compiler.codegen_expr (expressions): the emitter and its jump chains, and
 the instruction choices for operators, conversions, truth tests, comparisons, builtin calls,
-list methods and integer constants.
+methods and integer constants, and the str literals' place in the constant pool
+(intern_strings: a str constant is its length, then its code points).
 
 Kernel bodies (numba subset).  Instructions go to the Output bundle's `code` / `lines` at
 cg[CG_PC] (cg: the codegen state below); emit tracks the operand-stack depth.  Forward jumps
