@@ -39,7 +39,7 @@ from gpucc.compiler.codegen_stmt import (
     emit_return,
     emit_setitem,
 )
-from gpucc.compiler.emit import CG_DEPTH, CG_ENTRY, CG_MAXD, CG_NCONST, CG_PC, CG_WIDTH, emit, patch
+from gpucc.compiler.emit import CG_DEPTH, CG_ENTRY, CG_MAXD, CG_NCONST, CG_PC, CG_WIDTH, emit, intern_strings, patch
 from gpucc.compiler.errors import E_PROGRAM_TOO_LARGE
 from gpucc.compiler.nodes import (
     N_ASSERT,
@@ -170,14 +170,16 @@ def emit_function(f, toks, tree, types, out, scratch, err):
 
 
 @nrt_free
-def codegen(toks, tree, types, nf, out, scratch, err):
-    """Emit every function of a checked unit into out (Output: code int32[cap, 2], lines
-    int32[cap], consts int64[<= MAX_CONSTS], cg int64[CG_WIDTH]); scratch.walk has the type
-    checker's rows.  Returns the number of instructions (constants: cg[CG_NCONST]), or -1
-    with err set."""
+def codegen(src, toks, tree, types, nf, out, scratch, err):
+    """Emit every function of a checked unit (src: its bytes) into out (Output: code
+    int32[cap, 2], lines int32[cap], consts int64[<= MAX_CONSTS], cg int64[CG_WIDTH]); the
+    str literals go to the constant pool first.  scratch.walk has the type checker's rows.
+    Returns the number of instructions (constants: cg[CG_NCONST]), or -1 with err set."""
     code, cg, fn, stk = out.code, out.cg, types.fn, scratch.walk
     for i in range(CG_WIDTH):
         cg[i] = 0
+    if intern_strings(src, toks, tree, out, stk[:, 0], err) < 0:
+        return -1
     for f in range(nf):
         cg[CG_ENTRY] = cg[CG_PC]
         cg[CG_DEPTH] = 0

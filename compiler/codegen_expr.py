@@ -24,10 +24,11 @@ from gpucc.compiler.emit import (
     emit,
     emit_arith,
     emit_builtin_arg,
+    emit_builtin_end,
     emit_compare,
     emit_convert,
     emit_int,
-    emit_on,
+    emit_method,
     emit_truth,
     emit_unary,
     float_op,
@@ -51,13 +52,14 @@ from gpucc.compiler.nodes import (
     N_NAME,
     N_NONE,
     N_SLICE,
+    N_STR,
     N_SUBSCRIPT,
     N_UNARY,
     UN_NEG,
 )
 from gpucc.compiler.scope import F_NPARAMS, F_PTYPE
 from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE
-from gpucc.compiler.typerules import element_type, is_list
+from gpucc.compiler.typerules import element_type, is_sized
 from gpucc.contract import isa as O
 from gpucc.contract.isa import (
     CALL,
@@ -68,11 +70,12 @@ from gpucc.contract.isa import (
     LOAD_INT,
     LOAD_VAR,
     POP_TOP,
+    POPS,
     ROT_THREE,
     ROT_TWO,
 )
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_FLOAT
+from gpucc.contract.valuetypes import T_FLOAT, T_STR
 
 SIGN_BIT = np.int64(-(2**63))  # a float literal's bits XOR this: its negation
 
@@ -126,12 +129,12 @@ def _unary(n, st, toks, tree, types, out, err, line):
 
 @nrt_free
 def _binary(n, st, tree, types, out, line):
-    """a op b; floats: each operand converted after it is pushed; lists: + and *."""
+    """a op b; floats: each operand converted after it is pushed; lists and strs: + and *."""
     type_ = types.type
     bop, c = tree.op[n], tree.first[n]
     r = tree.next[c]
     lt, rt = type_[c], type_[r]
-    to_float = float_op(bop, lt, rt) and not is_list(type_[n])
+    to_float = float_op(bop, lt, rt) and not is_sized(type_[n])
     # k + x as x + k (k * xs as xs * k)
     swap = not to_float and (bop == BIN_ADD or bop == BIN_MUL) and _literal(tree, c)
     if st == 0:
@@ -140,14 +143,7 @@ def _binary(n, st, tree, types, out, line):
         if to_float:
             emit_convert(out, T_FLOAT, lt, line)
         return c if swap else r
-    if not is_list(type_[n]):
-        emit_arith(out, bop, lt, rt, line)
-    elif bop == BIN_ADD:
-        emit(out, O.LIST_CONCAT, 0, line)
-    else:
-        if is_list(rt) and not _literal(tree, c):  # n * xs: pushed n, xs
-            emit(out, ROT_TWO, 0, line)
-        emit(out, O.LIST_REPEAT, 0, line)
+    emit_arith(out, bop, rt if swap else lt, lt if swap else rt, line)  # the types as pushed
     return DONE
 
 
@@ -178,15 +174,19 @@ def _slice(n, st, top, tree, out, stk, line):
 
 @nrt_free
 def _method(n, st, top, tree, types, out, stk, line):
-    """xs.append(v) / xs.sort(): the list, the arguments (append's converted to the element
-    type), the instruction; they push nothing (statements only)."""
+    """obj.name(args): the receiver, the arguments (append's converted to the element type),
+    -1 for each optional one not given (contract.isa NO_ARG: a str's default, or an int's
+    "all"), the instruction.  xs.append(v) and xs.sort() push nothing (statements only)."""
     type_ = types.type
     obj = tree.first[n]
     if st > 1:
         emit_convert(out, element_type(type_[obj]), type_[stk[top, E_CHILD]], line)
     c = _next_child(tree, stk, top, n, st)
     if c == DONE:
-        emit_on(out, METHOD_OPCODES[tree.op[n] - 1], type_[obj], line)
+        m = tree.op[n] - 1
+        for _ in range(POPS[METHOD_OPCODES[m]] - st):
+            emit(out, LOAD_INT, O.NO_ARG, line)
+        emit_method(out, m, type_[obj], line)
     return c
 
 
@@ -206,6 +206,8 @@ def _call(n, st, top, tree, types, out, stk, line):
     if c == DONE and builtin < 0:
         emit(out, CALL, slot[n], line)
         out.cg[CG_DEPTH] -= fn[slot[n], F_NPARAMS]
+    elif c == DONE:
+        emit_builtin_end(out, builtin, st, type_[n], line)
     return c
 
 
@@ -327,6 +329,8 @@ def emit_expr(root, toks, tree, types, out, scratch, sp0, err):
             emit_int(out, val[n], line, err, toks.start[tok[n]], toks.end[tok[n]])
         elif k == N_NONE:
             emit(out, LOAD_INT, 0, line)
+        elif k == N_STR:
+            emit(out, O.LOAD_STR, val[n], line)
         elif k == N_NAME:
             emit(out, LOAD_VAR, types.slot[n], line)
         elif k == N_UNARY:
@@ -339,7 +343,7 @@ def emit_expr(root, toks, tree, types, out, scratch, sp0, err):
             if st < 2:
                 nxt = _next_child(tree, stk, top, n, st)
             else:
-                emit(out, O.LIST_GET, 0, line)
+                emit(out, O.STR_GET if types.type[tree.first[n]] == T_STR else O.LIST_GET, 0, line)
         elif k == N_SLICE:
             nxt = _slice(n, st, top, tree, out, stk, line)
         elif k == N_METHOD:

@@ -19,8 +19,9 @@ from gpucc.compiler.emit import CG_DEPTH, CG_ENTRY, CG_PC, emit, patch, patch_to
 from gpucc.compiler.nodes import N_BOOL, N_BREAK, N_FOR_LIST, N_FOR_RANGE, N_INT, N_UNARY, N_WHILE, UN_NOT
 from gpucc.compiler.scope import last_child
 from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, is_const_true
-from gpucc.contract.isa import FOR_LIST, FOR_LOOP, FOR_RANGE, JUMP, LOAD_INT, RANGE_CHECK, STORE_VAR
+from gpucc.contract.isa import FOR_LIST, FOR_LOOP, FOR_RANGE, JUMP, LOAD_INT, RANGE_CHECK, STORE_VAR, STR_CHR
 from gpucc.contract.jitable import nrt_free, pack_fields
+from gpucc.contract.valuetypes import T_STR
 
 # a loop's frame columns on the statement walk, besides S_NODE and S_STATE:
 LOOP_TOP = S_A  # the pc of the loop's top (absolute, as cg[CG_PC])
@@ -110,9 +111,12 @@ def _open_loop(tree, out, stk, top, n, line):
 
 
 @nrt_free
-def _store_loop_variable(out, slot, line):
-    """At a for loop's top: store the value its test jumped here with."""
+def _store_loop_variable(out, slot, chars, line):
+    """At a for loop's top: store the value its test jumped here with (chars: a code point of
+    a str, stored as a 1-char str)."""
     out.cg[CG_DEPTH] += 1
+    if chars:
+        emit(out, STR_CHR, 0, line)
     emit(out, STORE_VAR, slot, line)
 
 
@@ -179,7 +183,7 @@ def emit_for_range(n, st, top, toks, tree, types, out, scratch, err):
         if nargs == 3 and not _nonzero_literal(tree, step):
             emit(out, RANGE_CHECK, h, line)
         _open_loop(tree, out, stk, top, n, line)
-        _store_loop_variable(out, types.slot[n], line)
+        _store_loop_variable(out, types.slot[n], False, line)
         return c  # the body
     loop_top = stk[top, LOOP_TOP] - out.cg[CG_ENTRY]
     patch(out, stk[top, LOOP_TEST])
@@ -194,8 +198,8 @@ def emit_for_range(n, st, top, toks, tree, types, out, scratch, err):
 
 @nrt_free
 def emit_for_list(n, st, top, toks, tree, types, out, scratch, err):
-    """`for x in xs`: the list and index 0 into the hidden slots h, h + 1; FOR_LIST; JUMP
-    exit; JUMP top at the bottom."""
+    """`for x in xs` (or in a str: its code points, each made a str at the top): the list and
+    index 0 into the hidden slots h, h + 1; FOR_LIST; JUMP exit; JUMP top at the bottom."""
     stk = scratch.walk
     h = tree.val[n]
     line = toks.line[tree.tok[n]]
@@ -206,7 +210,7 @@ def emit_for_list(n, st, top, toks, tree, types, out, scratch, err):
         emit(out, LOAD_INT, 0, line)
         emit(out, STORE_VAR, h + 1, line)
         _open_loop(tree, out, stk, top, n, line)
-        _store_loop_variable(out, types.slot[n], line)
+        _store_loop_variable(out, types.slot[n], types.type[c] == T_STR, line)
         return tree.next[c]
     patch(out, stk[top, LOOP_TEST])
     _step_or_exit(out, stk, top, FOR_LIST, h, stk[top, LOOP_TOP] - out.cg[CG_ENTRY], line)

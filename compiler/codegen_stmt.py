@@ -15,7 +15,7 @@ from gpucc.compiler.typerules import T_EMPTY_LIST
 from gpucc.contract import isa as O
 from gpucc.contract.isa import ASSERT_CMP, ASSERT_TRUE, LOAD_INT, LOAD_VAR, POP_TOP, RETURN, STORE_VAR
 from gpucc.contract.jitable import nrt_free, typed_cmp
-from gpucc.contract.valuetypes import T_LIST_INT
+from gpucc.contract.valuetypes import T_LIST_INT, T_NONE
 
 
 @nrt_free
@@ -76,10 +76,10 @@ def emit_setitem(n, top, toks, tree, types, out, scratch, err):
 
 @nrt_free
 def emit_expr_statement(n, top, toks, tree, types, out, scratch, err):
-    """An expression statement: its value dropped (list methods push none)."""
+    """An expression statement: its value dropped (the methods that give None push none)."""
     c = tree.first[n]
     emit_expr(c, toks, tree, types, out, scratch, top + 1, err)
-    if tree.kind[c] != N_METHOD:
+    if tree.kind[c] != N_METHOD or types.type[c] != T_NONE:
         emit(out, POP_TOP, 0, toks.line[tree.tok[n]])
 
 

@@ -1,7 +1,8 @@
 """Emission primitives of the code generator (phase 4), shared by compiler.codegen
 (statements) and compiler.codegen_expr (expressions): the emitter and its jump chains, and
 the instruction choices for operators, conversions, truth tests, comparisons, builtin calls,
-list methods and integer constants.
+methods and integer constants, and the str literals' place in the constant pool
+(intern_strings: a str constant is its length, then its code points).
 
 Kernel bodies (numba subset).  Instructions go to the Output bundle's `code` / `lines` at
 cg[CG_PC] (cg: the codegen state below); emit tracks the operand-stack depth.  Forward jumps
@@ -19,14 +20,27 @@ import numpy as np
 
 from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import E_TOO_MANY_CONSTANTS
+from gpucc.compiler.lexer_literals import string_code_points
 from gpucc.compiler.limits import MAX_CONSTS
-from gpucc.compiler.nodes import BIN_DIV, BIN_NAMES, BOOL_NAMES, CMP_IN, CMP_NOT_IN, UN_NAMES, UN_NOT, UN_POS
-from gpucc.compiler.scope import B_BOOL, BUILTINS, METHODS, N_SUPPORTED_BUILTINS
-from gpucc.compiler.typerules import T_EMPTY_LIST, element_type, is_list
+from gpucc.compiler.nodes import (
+    BIN_ADD,
+    BIN_DIV,
+    BIN_MUL,
+    BIN_NAMES,
+    BOOL_NAMES,
+    CMP_IN,
+    CMP_NOT_IN,
+    N_STR,
+    UN_NAMES,
+    UN_NOT,  # fmt: skip
+    UN_POS,
+)
+from gpucc.compiler.scope import B_BOOL, B_MAX, B_MIN, BUILTINS, METHODS, N_SUPPORTED_BUILTINS, STR_METHODS
+from gpucc.compiler.typerules import T_EMPTY_LIST, element_type, is_list, is_sized
 from gpucc.contract import isa as O
-from gpucc.contract.isa import ARG_IMM, BINARY_ADD, LOAD_CONST, LOAD_INT, OPERAND_KIND, POPS, PUSHES, UNARY_NOT
+from gpucc.contract.isa import ARG_IMM, BINARY_ADD, LOAD_CONST, LOAD_INT, OPERAND_KIND, POPS, PUSHES, ROT_TWO, UNARY_NOT
 from gpucc.contract.jitable import nrt_free, typed_cmp
-from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_LIST_FLOAT
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_LIST_FLOAT, T_LIST_STR, T_STR
 
 
 def _opcodes(rows) -> np.ndarray:
@@ -55,25 +69,33 @@ DECIDING_TRUTH = np.array([{"and": 0, "or": 1}[b] for b in BOOL_NAMES], dtype=np
 (JUMP_IF, JUMP_IF_OR_POP) = _opcodes([("JUMP_IF_FALSE", "JUMP_IF_TRUE"),
                                       ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP")])  # fmt: skip
 # builtins (scope.B_*): the instruction applied to the argument, by its class (ON_*); bool()
-# is a truth test (emit_builtin_arg); min / max of numbers fold the arguments pairwise
-ON_NUMBER, ON_FLOAT, ON_LIST = range(3)  # an int or bool, a float, a list
+# is a truth test (emit_builtin_arg); min / max of numbers fold the arguments pairwise, of
+# strs take the min / max of the list of them (emit_builtin_end)
+ON_NUMBER, ON_FLOAT, ON_LIST, ON_STR = range(4)  # an int or bool, a float, a list, a str
 _BUILTIN_ROWS = {
-    "abs": ("INT_ABS", "FLOAT_ABS", None),
-    "min": (None, None, "LIST_MIN"),
-    "max": (None, None, "LIST_MAX"),
-    "int": (None, "FLOAT_TO_INT", None),
-    "float": ("INT_TO_FLOAT", None, None),
-    "bool": (None, None, None),
-    "len": (None, None, "LIST_LEN"),
-    "sum": (None, None, "LIST_SUM"),
-    "sorted": (None, None, "LIST_SORTED"),
+    "abs": ("INT_ABS", "FLOAT_ABS", None, None),
+    "min": (None, None, "LIST_MIN", None),
+    "max": (None, None, "LIST_MAX", None),
+    "int": (None, "FLOAT_TO_INT", None, "STR_TO_NUM"),
+    "float": ("INT_TO_FLOAT", None, None, "STR_TO_NUM"),
+    "bool": (None, None, None, None),
+    "len": (None, None, "LIST_LEN", "LIST_LEN"),
+    "sum": (None, None, "LIST_SUM", None),
+    "sorted": (None, None, "LIST_SORTED", None),
+    "str": ("STR_FROM", "STR_FROM", None, None),
+    "ord": (None, None, None, "STR_ORD"),
+    "chr": ("STR_CHR", None, None, None),
 }
 BUILTIN_OPCODES = _opcodes(_BUILTIN_ROWS[b] for b in BUILTINS[:N_SUPPORTED_BUILTINS])
 # the pairwise fold of min / max of numbers, by the result's type: int, float
 _FOLD_ROWS = {"min": ("INT_MIN2", "FLOAT_MIN2"), "max": ("INT_MAX2", "FLOAT_MAX2")}
 FOLD_OPCODES = _opcodes(_FOLD_ROWS.get(b, (None, None)) for b in BUILTINS[:N_SUPPORTED_BUILTINS])
-# list methods (scope.M_*)
-METHOD_OPCODES = _opcodes([[{"append": "LIST_APPEND", "sort": "LIST_SORT"}[m] for m in METHODS]])[0]
+# methods (scope.M_*): the instruction and its IMM operand (a str method's mode: its place in
+# scope.STR_METHODS; -1: the receiver's element kind)
+_METHOD_ROWS = {"append": ("LIST_APPEND", 0), "sort": ("LIST_SORT", -1),
+                **{m: (name, mode) for name, group in STR_METHODS.items() for mode, m in enumerate(group)}}  # fmt: skip
+METHOD_OPCODES = _opcodes([[_METHOD_ROWS[m][0] for m in METHODS]])[0]
+METHOD_MODES = np.array([_METHOD_ROWS[m][1] for m in METHODS], dtype=np.int32)
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
@@ -129,23 +151,25 @@ def emit_convert(out, want, got, line):
 @nrt_free
 def emit_truth(out, t, line):
     """Make the value on top (of type t) testable by the truth jumps (nonzero = true):
-    a float becomes bool(x) (-0.0 is false), a list its length."""
+    a float becomes bool(x) (-0.0 is false), a list or str its length."""
     if t == T_FLOAT:
         emit(out, O.FLOAT_TRUTH, 0, line)
-    elif is_list(t):
+    elif is_sized(t):
         emit(out, O.LIST_LEN, 0, line)
 
 
 @nrt_free
 def needs_truth(t):
     """Whether a value of type t is not its own truth value (see emit_truth)."""
-    return t == T_FLOAT or is_list(t)
+    return t == T_FLOAT or is_sized(t)
 
 
 @nrt_free
-def float_flag(t):
-    """The float-elements operand (1 / 0) of a list instruction on list type t."""
-    return 1 if t == T_LIST_FLOAT else 0
+def element_kind(t):
+    """The element-kind operand of a list instruction on list type t: 0 ints, 1 floats, 2 strs."""
+    if t == T_LIST_FLOAT:
+        return 1
+    return 2 if t == T_LIST_STR else 0
 
 
 @nrt_free
@@ -156,34 +180,42 @@ def float_op(bop, lt, rt):
 
 @nrt_free
 def emit_compare(out, cmp, lt, rt, line):
-    """Push `a <cmp> b` for a, b of types lt, rt (floats: COMPARE_NUM, exact for int vs float;
-    `x in xs`: LIST_CONTAINS; lists: LIST_EQ)."""
+    """Push `a <cmp> b` for a, b of types lt, rt (floats and strs: COMPARE_NUM, exact for int
+    vs float; `x in xs`: LIST_CONTAINS, of a str in a str STR_CONTAINS; lists: LIST_EQ)."""
     if cmp == CMP_IN or cmp == CMP_NOT_IN:
-        emit(out, O.LIST_CONTAINS, typed_cmp(O.CMP_EQ, lt, element_type(rt)), line)
+        if rt == T_STR:
+            emit(out, O.STR_CONTAINS, 0, line)
+        else:
+            emit(out, O.LIST_CONTAINS, typed_cmp(O.CMP_EQ, lt, lt if rt == T_EMPTY_LIST else element_type(rt)), line)
         if cmp == CMP_NOT_IN:
             emit(out, UNARY_NOT, 0, line)
     elif is_list(lt):
-        emit(out, O.LIST_EQ, float_flag(lt if lt != T_EMPTY_LIST else rt), line)
+        emit(out, O.LIST_EQ, element_kind(lt if lt != T_EMPTY_LIST else rt), line)
         if cmp == O.CMP_NE:
             emit(out, UNARY_NOT, 0, line)
-    elif lt == T_FLOAT or rt == T_FLOAT:
+    elif lt == T_FLOAT or rt == T_FLOAT or lt == T_STR:
         emit(out, O.COMPARE_NUM, typed_cmp(cmp, lt, rt), line)
     else:
         emit(out, CMP_OPCODES[cmp], 0, line)
 
 
 @nrt_free
-def emit_on(out, opc, t, line):
-    """Emit opc on a value of type t: an IMM operand is then t's float-elements flag (the
-    list instructions of BUILTIN_OPCODES and METHOD_OPCODES), any other operand 0."""
-    emit(out, opc, float_flag(t) if OPERAND_KIND[opc] == ARG_IMM else 0, line)
+def emit_method(out, m, t, line):
+    """The instruction of method m (scope.M_*) on a receiver of type t, its arguments pushed."""
+    mode = METHOD_MODES[m]
+    emit(out, METHOD_OPCODES[m], element_kind(t) if mode < 0 else mode, line)
 
 
 @nrt_free
 def emit_arith(out, bop, lt, rt, line):
     """Apply binary operator bop (nodes.BIN_*) to a (of type lt) and b (of type rt, on top):
-    a float instruction, b converted to float first, if float_op says so, else an int one."""
-    if float_op(bop, lt, rt):
+    lists and strs concatenate (+) or repeat (*: the count moved on top); numbers: a float
+    instruction, b converted to float first, if float_op says so, else an int one."""
+    if is_sized(lt) or is_sized(rt):
+        if bop == BIN_MUL and is_sized(rt):
+            emit(out, ROT_TWO, 0, line)
+        emit(out, O.LIST_CONCAT if bop == BIN_ADD else O.LIST_REPEAT, 0, line)
+    elif float_op(bop, lt, rt):
         emit_convert(out, T_FLOAT, rt, line)
         emit(out, FLOAT_OPCODES[bop], 0, line)
     else:
@@ -208,14 +240,27 @@ def value_class(t):
     """The column (ON_*) of BUILTIN_OPCODES for an argument of type t."""
     if is_list(t):
         return ON_LIST
+    if t == T_STR:
+        return ON_STR
     return ON_FLOAT if t == T_FLOAT else ON_NUMBER
+
+
+@nrt_free
+def builtin_operand(opc, t, result):
+    """The operand of builtin instruction opc on an argument of type t: str(x) takes x's
+    type, int(s) / float(s) the result's, a list instruction's IMM the element kind."""
+    if opc == O.STR_FROM:
+        return t
+    if opc == O.STR_TO_NUM:
+        return result
+    return element_kind(t) if OPERAND_KIND[opc] == ARG_IMM else 0
 
 
 @nrt_free
 def emit_builtin_arg(out, b, i, t, result, line):
     """What a call of builtin b (scope.B_*) does once its argument i (of type t) is pushed;
     result: the call's type."""
-    if b == B_BOOL:  # the truth value (a float's is a bool already, a list's is its length)
+    if b == B_BOOL:  # the truth value (a float's is a bool already, a list's or str's is its length)
         emit_truth(out, t, line)
         if t != T_BOOL and t != T_FLOAT:
             emit(out, O.INT_TRUTH, 0, line)
@@ -223,9 +268,19 @@ def emit_builtin_arg(out, b, i, t, result, line):
     opc = BUILTIN_OPCODES[b, value_class(t)]
     fold = FOLD_OPCODES[b, 1 if result == T_FLOAT else 0]
     if opc >= 0:
-        emit_on(out, opc, t, line)
-    elif i > 0 and fold >= 0:  # min / max fold left to right, as Python compares
+        emit(out, opc, builtin_operand(opc, t, result), line)
+    elif i > 0 and fold >= 0 and result != T_STR:  # min / max fold left to right, as Python compares
         emit(out, fold, 0, line)
+
+
+@nrt_free
+def emit_builtin_end(out, b, nargs, result, line):
+    """What a call of builtin b with nargs arguments does after the last: min / max of strs
+    is the min / max of the list of them."""
+    if (b == B_MIN or b == B_MAX) and result == T_STR and nargs > 1:
+        emit(out, O.NEW_LIST, nargs, line)
+        out.cg[CG_DEPTH] -= nargs
+        emit(out, O.LIST_MIN if b == B_MIN else O.LIST_MAX, element_kind(T_LIST_STR), line)
 
 
 @nrt_free
@@ -245,3 +300,51 @@ def emit_int(out, v, line, err, s, e):
         consts[k] = v
         cg[CG_NCONST] = k + 1
     emit(out, LOAD_CONST, k, line)
+
+
+@nrt_free
+def _same_str(consts, a, b):
+    """Whether pool entries a and b start the same str (its length, then its code points)."""
+    for j in range(consts[b] + 1):
+        if consts[a + j] != consts[b + j]:
+            return False
+    return True
+
+
+@nrt_free
+def intern_strings(src, toks, tree, out, stack, err):
+    """Put every str literal of the tree into the constant pool (its length, then its code
+    points; an identical one already there is shared) and set the STR node's val to its entry,
+    for LOAD_STR.  stack: int32 scratch, a row per node.  Returns 0, or -1 with err set."""
+    consts, cg = out.consts, out.cg
+    kind, first, next_ = tree.kind, tree.first, tree.next
+    cap = min(consts.shape[0], MAX_CONSTS)
+    sp = 1
+    stack[0] = 0  # the MODULE
+    while sp > 0:
+        sp -= 1
+        n = stack[sp]
+        c = first[n]
+        while c != -1:
+            stack[sp] = c
+            sp += 1
+            c = next_[c]
+        if kind[n] != N_STR:
+            continue
+        k = cg[CG_NCONST]
+        t0 = tree.tok[n]
+        t1 = t0 + tree.op[n] - 1
+        length = 0
+        for t in range(t0, t1 + 1):
+            length += string_code_points(src, toks.start[t], toks.end[t], consts, k + 1 + length)
+        if k + 1 + length > cap:
+            return fail(err, E_TOO_MANY_CONSTANTS, toks.start[t0], toks.end[t1], MAX_CONSTS)
+        consts[k] = length
+        at = 0
+        while at + length < k and not (consts[at] == length and _same_str(consts, at, k)):
+            at += 1
+        if at + length >= k:
+            at = k
+            cg[CG_NCONST] = k + 1 + length
+        tree.val[n] = at
+    return 0

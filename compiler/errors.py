@@ -43,7 +43,7 @@ _CONSTRUCT_ROWS = [
     ("C_FOR_NOT_RANGE", "for loops over anything but range()"),
     ("C_CALL_TARGET", "calls of anything but a function name"),
     ("C_FLOAT", "float literals"),
-    ("C_STRING", "string literals (other than docstrings)"),
+    ("C_FSTRING", "f-strings"),
     ("C_WALRUS", "assignment expressions (:=)"),
     ("C_BARE_ANNOTATION", "annotations without a value"),
     ("C_ASSERT_MESSAGE", "assert messages"),
@@ -51,7 +51,10 @@ _CONSTRUCT_ROWS = [
     ("C_SUBSCRIPT_AUGASSIGN", "augmented assignment to a subscript of anything but a name, or with a call in the index"),
     ("C_NESTED_LISTS", "lists of lists"),
     ("C_LIST_OF_BOOLS", "lists of bools (use list[int])"),
-    ("C_METHOD", "methods other than list.append and list.sort"),
+    ("C_METHOD", "methods other than list.append, list.sort and the str methods of the README"),
+    ("C_BYTES", "bytes literals"),
+    ("C_STR_SETITEM", "item assignment to a str (strs are immutable)"),
+    ("C_MIXED_LIST", "lists mixing strs and numbers"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -77,7 +80,7 @@ C_DICT_SET = 18
 C_FOR_NOT_RANGE = 19
 C_CALL_TARGET = 20
 C_FLOAT = 21
-C_STRING = 22
+C_FSTRING = 22
 C_WALRUS = 23
 C_BARE_ANNOTATION = 24
 C_ASSERT_MESSAGE = 25
@@ -86,6 +89,9 @@ C_SUBSCRIPT_AUGASSIGN = 27
 C_NESTED_LISTS = 28
 C_LIST_OF_BOOLS = 29
 C_METHOD = 30
+C_BYTES = 31
+C_STR_SETITEM = 32
+C_MIXED_LIST = 33
 
 # name, message template
 _ROWS = [
@@ -104,8 +110,8 @@ _ROWS = [
     ("E_EXPECTED_NAME", "expected a name"),
     ("E_EXPECTED_EXPR", "expected an expression"),
     ("E_EXPECTED_NEWLINE", "expected end of line"),
-    ("E_EXPECTED_TYPE", "expected a type: int, float, bool or None"),
-    ("E_UNKNOWN_TYPE", "unknown type '{text}': expected int, float, bool or None"),
+    ("E_EXPECTED_TYPE", "expected a type: int, float, bool, str or None"),
+    ("E_UNKNOWN_TYPE", "unknown type '{text}': expected int, float, bool, str or None"),
     ("E_MISSING_ANNOTATION", "parameter '{text}' needs a type annotation"),
     ("E_MISSING_RETURN_ANNOTATION", "function '{text}' needs a return annotation (-> type)"),
     ("E_UNDEFINED_NAME", "name '{text}' is not defined"),

@@ -5,7 +5,8 @@ Python's tokenizer for what the gpucc language needs: NEWLINE at logical line en
 INDENT/DEDENT from an indentation stack, implicit line joining inside brackets,
 backslash continuation, comments, int/float/string literals, keywords and operators.
 
-Token fields (compiler.tokens): kind, sub (keyword / operator index, else -1), start and
+Token fields (compiler.tokens): kind, sub (keyword / operator index, a string's prefix
+letters PREFIX_*, else -1), start and
 end byte offsets relative to `lo`, 1-based line, val (int literals: the value).
 The indentation stack lives in the INDENT tokens themselves: an INDENT's val is its
 column + (its column with tabs of width 1) << 32, and its sub is the token index of the
@@ -46,6 +47,7 @@ from gpucc.compiler.lexer_literals import (
     is_name_start,
     is_string_prefix,
     match_table,
+    prefix_flags,
     scan_number,
     scan_string,
     utf8_len,
@@ -223,6 +225,7 @@ def lex(src, lo, hi, toks, err):
                 if code != 0:
                     return fail(err, code, e0 - lo, e1 - lo, 0)
                 kind = TK_STRING
+                sub = prefix_flags(src, start, p)
                 pos = end
                 line += nl
             else:

@@ -16,7 +16,7 @@ from gpucc.compiler.errors import (
     E_FLOAT_LITERAL,
     E_INT_TOO_LARGE,
 )
-from gpucc.compiler.tokens import TK_FLOAT, TK_INT
+from gpucc.compiler.tokens import PREFIX_BYTES, PREFIX_FORMAT, PREFIX_RAW, TK_FLOAT, TK_INT
 from gpucc.contract.jitable import nrt_free
 
 INT64_MAX = np.int64(9223372036854775807)
@@ -72,6 +72,21 @@ def is_string_prefix(src, start, end):
             return b == 98 or b == 102
         return (a == 98 or a == 102) and b == 114
     return False
+
+
+@nrt_free
+def prefix_flags(src, start, q):
+    """The PREFIX_* bits of the string prefix src[start:q] (r, b, f in any case; u: none)."""
+    flags = 0
+    for p in range(start, q):
+        c = _lower(src[p])
+        if c == 114:
+            flags |= PREFIX_RAW
+        elif c == 98:
+            flags |= PREFIX_BYTES
+        elif c == 102:
+            flags |= PREFIX_FORMAT
+    return flags
 
 
 @nrt_free
@@ -167,6 +182,83 @@ def check_string(src, start, q, end):
             continue
         p += 1
     return 0, 0, 0
+
+
+# the one-character escapes \\ \' \" \a \b \f \n \r \t \v: the letter, its code point
+ESCAPE_LETTERS = np.array([92, 39, 34, 97, 98, 102, 110, 114, 116, 118], dtype=np.int32)
+ESCAPE_VALUES = np.array([92, 39, 34, 7, 8, 12, 10, 13, 9, 11], dtype=np.int64)
+
+
+@nrt_free
+def _escape(src, p, end):
+    """The escape sequence whose backslash is at p (a literal check_string accepted): (code
+    point, its end); code point -1 for a backslash-newline (nothing), and for an unknown
+    escape the backslash itself (the next character is read as it is)."""
+    x = src[p + 1]
+    for j in range(ESCAPE_LETTERS.shape[0]):
+        if x == ESCAPE_LETTERS[j]:
+            return ESCAPE_VALUES[j], p + 2
+    if x == NL:
+        return -1, p + 2
+    if x == CR:  # CR LF
+        return -1, p + 3
+    if 48 <= x <= 55:  # up to three octal digits
+        value = 0
+        q = p + 1
+        while q < end and q < p + 4 and 48 <= src[q] <= 55:
+            value = value * 8 + (src[q] - 48)
+            q += 1
+        return value, q
+    need = 2 if x == 120 else (4 if x == 117 else (8 if x == 85 else 0))
+    if need == 0:
+        return BSLASH, p + 1
+    value = 0
+    for q in range(p + 2, p + 2 + need):
+        value = value * 16 + _digit_value(src[q])
+    return value, p + 2 + need
+
+
+@nrt_free
+def utf8_char(src, p):
+    """The code point of the UTF-8 sequence at p and where it ends (src is valid UTF-8)."""
+    c = np.int64(src[p])
+    n = utf8_len(c)
+    if n == 1:
+        return c, p + 1
+    value = c & (0x7F >> n)
+    for q in range(p + 1, p + n):
+        value = (value << 6) | (np.int64(src[q]) & 0x3F)
+    return value, p + n
+
+
+@nrt_free
+def string_code_points(src, start, end, out, k):
+    """Decode the str literal src[start:end] (one token check_string accepted, not bytes) as
+    CPython does: its code points go to out[k], out[k + 1], ... (those past out's end are
+    only counted).  Returns how many there are."""
+    q = start
+    raw = False
+    while src[q] != SQUOTE and src[q] != DQUOTE:
+        raw = raw or _lower(src[q]) == 114
+        q += 1
+    quotes = 3 if q + 2 < end - 1 and src[q + 1] == src[q] and src[q + 2] == src[q] else 1
+    p = q + quotes
+    stop = end - quotes
+    n = 0
+    while p < stop:
+        c = np.int64(src[p])
+        if c == BSLASH and not raw:
+            c, p = _escape(src, p, stop)
+        elif c == CR:  # CR LF in the source is a newline
+            c = NL
+            p += 2
+        else:
+            c, p = utf8_char(src, p)
+        if c >= 0:
+            if k + n < out.shape[0]:
+                out[k + n] = c
+            n += 1
+    return n
 
 
 @nrt_free

@@ -46,6 +46,9 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     FOR_LIST   iterable BLOCK           `for x in iterable:`, tok = x
     SETITEM    SUBSCRIPT value          obj[index] = value; op = -1, or the BIN_* code of
                                         an augmented assignment (obj[index] += value)
+    STR        -                        a str literal: tok = its first token, op = the number
+                                        of adjacent literals ('a' 'b'); codegen sets val = its
+                                        entry in the constant pool
 
 COMPARE links also take CMP_IN / CMP_NOT_IN (`x in xs`, `x not in xs`) after contract.isa'
 six comparison codes.
@@ -57,7 +60,7 @@ KIND_NAMES = (
     "MODULE", "FUNCDEF", "PARAM", "BLOCK", "ASSIGN", "AUGASSIGN", "EXPR_STMT", "IF", "WHILE",
     "FOR_RANGE", "BREAK", "CONTINUE", "PASS", "DOCSTRING", "ELLIPSIS", "RETURN", "ASSERT",
     "INT", "BOOL", "NONE", "NAME", "UNARY", "BINARY", "BOOLOP", "COMPARE", "CMP_LINK", "CALL",
-    "FLOAT", "IFEXP", "LIST", "SUBSCRIPT", "SLICE", "METHOD", "FOR_LIST", "SETITEM",
+    "FLOAT", "IFEXP", "LIST", "SUBSCRIPT", "SLICE", "METHOD", "FOR_LIST", "SETITEM", "STR",
 )  # fmt: skip
 # node kinds as plain names (tests/contract/test_named_constants.py keeps them equal to KIND_NAMES)
 N_MODULE = 0
@@ -95,6 +98,7 @@ N_SLICE = 31
 N_METHOD = 32
 N_FOR_LIST = 33
 N_SETITEM = 34
+N_STR = 35
 
 BIN_NAMES = ("+", "-", "*", "//", "%", "/", "**", "&", "|", "^", "<<", ">>")
 BIN_ADD, BIN_SUB, BIN_MUL, BIN_FLOORDIV, BIN_MOD, BIN_DIV, BIN_POW, BIN_AND, BIN_OR, BIN_XOR, BIN_LSHIFT, BIN_RSHIFT = (

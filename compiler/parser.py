@@ -29,13 +29,13 @@ from gpucc.compiler.parser_util import (
     annotation_type,
     annotation_width,
     append_statement,
-    docstring_end,
     fail_tok,
     is_kw,
     is_op,
     kw_unsupported,
     new_node,
     push_block,
+    string_run_end,
     top_block,
     word_is,
 )  # fmt: skip
@@ -289,7 +289,7 @@ def _statement(src, toks, i, tree, st, err):
     if k == TK_OP and s == T.OP_ELLIPSIS and tk[i + 1] == TK_NEWLINE:
         return simple_statement(toks, i + 1, tree, st, err, N.N_ELLIPSIS, 0, i, -1)
     if k == TK_STRING:
-        j = docstring_end(src, toks, i, err)
+        j = string_run_end(toks, i, err, True)
         if j < 0:
             return -1
         if tk[j] == TK_NEWLINE or is_op(toks, j, T.OP_SEMI):
@@ -308,7 +308,7 @@ def _module_statement(src, toks, i, tree, st, err):
     if is_op(toks, i, T.OP_AT):
         return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_DECORATORS)
     if k == TK_STRING:
-        j = docstring_end(src, toks, i, err)
+        j = string_run_end(toks, i, err, True)
         if j < 0:
             return -1
         if tk[j] == TK_NEWLINE:

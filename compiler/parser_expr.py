@@ -48,6 +48,7 @@ from gpucc.compiler.nodes import (
     N_NAME,
     N_NONE,
     N_SLICE,
+    N_STR,
     N_SUBSCRIPT,
 )  # fmt: skip
 from gpucc.compiler.parser_opstack import (
@@ -94,6 +95,7 @@ from gpucc.compiler.parser_util import (
     is_op,
     kw_unsupported,
     new_node,
+    string_run_end,
 )  # fmt: skip
 from gpucc.compiler.tokens import TK_END, TK_FLOAT, TK_INT, TK_KEYWORD, TK_NAME, TK_NEWLINE, TK_OP, TK_STRING
 from gpucc.contract.jitable import nrt_free
@@ -177,8 +179,17 @@ def _operand(toks, i, tree, st, err):
     if k == TK_OP:
         return _operator_operand(toks, i, tree, st, err)
     if k == TK_STRING:
-        return _fail(err, toks, i, i, E_UNSUPPORTED, errors.C_STRING)
+        return _string(toks, i, tree, st, err)
     return _fail(err, toks, i, i, E_EXPECTED_EXPR, 0)
+
+
+@nrt_free
+def _string(toks, i, tree, st, err):
+    """A str literal: adjacent literals at i make one STR node (no f-strings, no bytes)."""
+    j = string_run_end(toks, i, err, False)
+    if j < 0:
+        return i, FAILED
+    return _complete(toks, j - 1, st, err, new_node(tree, st, N_STR, j - i, i, 0))
 
 
 @nrt_free

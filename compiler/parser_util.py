@@ -44,6 +44,7 @@ SCRATCH_SIZE = S_VALS + MAX_NESTING + 2
 WORD_INT = np.frombuffer(b"int", dtype=np.uint8)
 WORD_BOOL = np.frombuffer(b"bool", dtype=np.uint8)
 WORD_FLOAT = np.frombuffer(b"float", dtype=np.uint8)
+WORD_STR = np.frombuffer(b"str", dtype=np.uint8)
 WORD_LIST = np.frombuffer(b"list", dtype=np.uint8)
 WORD_RANGE = np.frombuffer(b"range", dtype=np.uint8)
 
@@ -140,7 +141,8 @@ def annotation_width(src, toks, i):
 
 @nrt_free
 def annotation_type(src, toks, i, err):
-    """Type code of the annotation at token i (int, float, bool, None, list[int], list[float]), or -1 with err set."""
+    """Type code of the annotation at token i (int, float, bool, str, None, list[int], list[float],
+    list[str]), or -1 with err set."""
     tk = toks.kind
     if tk[i] == TK_NAME and word_is(src, toks, i, WORD_INT):
         return valuetypes.T_INT
@@ -148,13 +150,17 @@ def annotation_type(src, toks, i, err):
         return valuetypes.T_BOOL
     if tk[i] == TK_NAME and word_is(src, toks, i, WORD_FLOAT):
         return valuetypes.T_FLOAT
-    if annotation_width(src, toks, i) == 4:  # list[int] / list[float]
+    if tk[i] == TK_NAME and word_is(src, toks, i, WORD_STR):
+        return valuetypes.T_STR
+    if annotation_width(src, toks, i) == 4:  # list[int] / list[float] / list[str]
         if not is_op(toks, i + 3, T.OP_RSQB):
             return fail_tok(err, toks, i + 3, i + 3, errors.E_EXPECTED_OP, T.OP_RSQB)
         if tk[i + 2] == TK_NAME and word_is(src, toks, i + 2, WORD_INT):
             return valuetypes.T_LIST_INT
         if tk[i + 2] == TK_NAME and word_is(src, toks, i + 2, WORD_FLOAT):
             return valuetypes.T_LIST_FLOAT
+        if tk[i + 2] == TK_NAME and word_is(src, toks, i + 2, WORD_STR):
+            return valuetypes.T_LIST_STR
         return fail_tok(err, toks, i, i + 3, errors.E_UNKNOWN_TYPE, 0)
     if is_kw(toks, i, T.KW_NONE):
         return valuetypes.T_NONE
@@ -164,26 +170,17 @@ def annotation_type(src, toks, i, err):
 
 
 @nrt_free
-def prefix_has(src, toks, i, letter):
-    """Whether the prefix of the string token at i contains `letter` (lower case) in any case."""
-    p = toks.start[i]
-    while src[p] != 39 and src[p] != 34:
-        if src[p] | 32 == letter:
-            return True
-        p += 1
-    return False
-
-
-@nrt_free
-def docstring_end(src, toks, i, err):
-    """Token after the adjacent string literals at i, or -1 (err set) if they cannot be a no-op
-    docstring: f-strings run code, bytes mixed with str is a SyntaxError."""
+def string_run_end(toks, i, err, docstring):
+    """Token after the adjacent string literals at i, or -1 (err set): f-strings run code and
+    bytes mixed with str is a SyntaxError; a value (not a no-op docstring) is no bytes."""
     j = i
-    is_bytes = prefix_has(src, toks, i, 98)
+    is_bytes = (toks.sub[i] & T.PREFIX_BYTES) != 0
     while toks.kind[j] == TK_STRING:
-        if prefix_has(src, toks, j, 102):
-            return fail_tok(err, toks, j, j, E_UNSUPPORTED, errors.C_STRING)
-        if prefix_has(src, toks, j, 98) != is_bytes:
+        if toks.sub[j] & T.PREFIX_FORMAT:
+            return fail_tok(err, toks, j, j, E_UNSUPPORTED, errors.C_FSTRING)
+        if ((toks.sub[j] & T.PREFIX_BYTES) != 0) != is_bytes:
             return fail_tok(err, toks, j, j, E_SYNTAX, 0)
         j += 1
+    if is_bytes and not docstring:
+        return fail_tok(err, toks, i, j - 1, E_UNSUPPORTED, errors.C_BYTES)
     return j

@@ -45,19 +45,34 @@ L_WIDTH = 3
 
 # Python builtins: the supported ones may be called (B_* codes: their index, typing rules in
 # compiler/typerules.py); calling any other is E_NOT_CALLABLE_BUILTIN ("not supported yet").
-SUPPORTED_BUILTINS = ("abs", "min", "max", "int", "float", "bool", "len", "sum", "sorted")
+SUPPORTED_BUILTINS = ("abs", "min", "max", "int", "float", "bool", "len", "sum", "sorted", "str", "ord", "chr")
 BUILTINS = SUPPORTED_BUILTINS + (
-    "print", "range", "str", "list", "dict", "set", "tuple", "round", "pow", "divmod", "all",
-    "any", "map", "filter", "zip", "enumerate", "reversed", "ord", "chr", "hex", "bin", "oct",
+    "print", "range", "list", "dict", "set", "tuple", "round", "pow", "divmod", "all",
+    "any", "map", "filter", "zip", "enumerate", "reversed", "hex", "bin", "oct",
     "isinstance", "type", "input", "open", "repr", "hash", "id", "iter", "next", "format", "exit",
     "quit",
 )  # fmt: skip
 BUILTIN_BYTES, BUILTIN_LENS = _byte_table(BUILTINS)
 N_SUPPORTED_BUILTINS = len(SUPPORTED_BUILTINS)
-B_ABS, B_MIN, B_MAX, B_INT, B_FLOAT, B_BOOL, B_LEN, B_SUM, B_SORTED = range(N_SUPPORTED_BUILTINS)
-# list methods a candidate may call (METHOD nodes: op = 1 + index; typing rules in typerules.py)
-METHODS = ("append", "sort")
-M_APPEND, M_SORT = range(len(METHODS))
+B_ABS, B_MIN, B_MAX, B_INT, B_FLOAT, B_BOOL, B_LEN, B_SUM, B_SORTED, B_STR, B_ORD, B_CHR = range(N_SUPPORTED_BUILTINS)
+# the str methods by the instruction that does them (in the order of its modes, contract/isa.py)
+STR_METHODS = {
+    "STR_CASE": ("lower", "upper", "swapcase", "capitalize", "title", "casefold"),
+    "STR_IS": ("isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "isdecimal", "isnumeric"),
+    "STR_STRIP": ("strip", "lstrip", "rstrip"),
+    "STR_SPLIT": ("split", "rsplit"),
+    "STR_JOIN": ("join",),
+    "STR_REPLACE": ("replace",),
+    "STR_FIND": ("find", "rfind", "index", "rindex", "count", "startswith", "endswith"),
+    "STR_PAD": ("zfill", "center", "ljust", "rjust"),
+}
+# methods a candidate may call, the list ones first (METHOD nodes: op = 1 + index; typing
+# rules in typerules.py, instructions in emit.py)
+METHODS = ("append", "sort") + tuple(m for group in STR_METHODS.values() for m in group)
+(M_APPEND, M_SORT, M_LOWER, M_UPPER, M_SWAPCASE, M_CAPITALIZE, M_TITLE, M_CASEFOLD, M_ISDIGIT, M_ISALPHA, M_ISALNUM,
+ M_ISSPACE, M_ISUPPER, M_ISLOWER, M_ISDECIMAL, M_ISNUMERIC, M_STRIP, M_LSTRIP, M_RSTRIP, M_SPLIT, M_RSPLIT, M_JOIN,
+ M_REPLACE, M_FIND, M_RFIND, M_INDEX, M_RINDEX, M_COUNT, M_STARTSWITH, M_ENDSWITH, M_ZFILL, M_CENTER, M_LJUST,
+ M_RJUST) = range(len(METHODS))  # fmt: skip
 METHOD_BYTES, METHOD_LENS = _byte_table(METHODS)
 # Names the language gives a fixed meaning (`for i in range(...)`): never redefined.
 RESERVED_BYTES, RESERVED_LENS = _byte_table(("range",))
@@ -100,7 +115,7 @@ def builtin_code(src, s, e):
 
 @nrt_free
 def method_code(src, s, e):
-    """M_* code of the list method named src[s:e], or -1."""
+    """M_* code of the method named src[s:e], or -1."""
     return table_index(src, s, e, METHOD_BYTES, METHOD_LENS)
 
 

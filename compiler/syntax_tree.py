@@ -4,11 +4,13 @@ tests and debugging.
 
 Dump format: statements one per line, indented by nesting; expressions inline:
 `(FUNCDEF f -> int (PARAM a int) (BLOCK ...))`, `(ASSIGN x: int (BINARY + a 1))`,
-`(UNARY - a)`, `(BOOLOP and a b)`, `(COMPARE a < b <= c)`, `(CALL f a b)`, atoms bare.
+`(UNARY - a)`, `(BOOLOP and a b)`, `(COMPARE a < b <= c)`, `(CALL f a b)`, atoms bare (a str
+literal as the repr of its value).
 """
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 
 import numpy as np
@@ -144,6 +146,10 @@ def _expr(a: Ast, i: int) -> str:
         return f"(SLICE {_expr(a, kids[0])} " + " ".join(parts) + ")"
     if k == "METHOD":
         return f"(METHOD {a.text(i)} " + " ".join(_expr(a, c) for c in kids) + ")"
+    if k == "STR":  # the adjacent literals' value
+        raw, t = a.source.encode(), int(a.tok[i])
+        parts = (raw[a.tok_start[j] : a.tok_end[j]].decode() for j in range(t, t + a.op[i]))
+        return repr("".join(ast.literal_eval(p) for p in parts))
     return f"(?{k})"
 
 

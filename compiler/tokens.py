@@ -1,8 +1,8 @@
 """Token kinds, keywords and operators of the gpucc language: the lexer's tables.
 
 A token is five parallel array entries: kind, sub (keyword or operator id), start and
-end byte offsets in the source, and line (1-based).  Int literals also carry their
-value (tok_val).  The tables below are the only place these numbers are defined.
+end byte offsets in the source, and line (1-based); a string's sub is its prefix (PREFIX_*).
+Int literals also carry their value (tok_val).  The tables below are the only place these numbers are defined.
 """
 
 from __future__ import annotations
@@ -14,6 +14,9 @@ KIND_NAMES = ("END", "NEWLINE", "INDENT", "DEDENT", "NAME", "INT", "FLOAT", "STR
 (TK_END, TK_NEWLINE, TK_INDENT, TK_DEDENT, TK_NAME, TK_INT, TK_FLOAT, TK_STRING, TK_KEYWORD, TK_OP) = range(
     len(KIND_NAMES)
 )
+
+# a STRING token's sub: the letters of its prefix, as bits (u and no prefix: 0)
+PREFIX_RAW, PREFIX_BYTES, PREFIX_FORMAT = 1, 2, 4
 
 # Python's keywords (all of them, so unsupported ones get a precise error); sub = index.
 KEYWORDS = (

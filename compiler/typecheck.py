@@ -70,6 +70,7 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_*, WALK_WIDTH, scr
     S_C,
     S_NODE,
     S_STATE,
+    STR_REQUEST,
     WALK_WIDTH,
     ZERO,
     bit,
@@ -80,7 +81,7 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_*, WALK_WIDTH, scr
 )  # fmt: skip
 from gpucc.compiler.typecheck_expr import type_expr
 from gpucc.compiler.typecheck_stmt import check_assign, check_augassign, check_expression, check_return, check_setitem
-from gpucc.compiler.typerules import element_type, is_integral, is_list
+from gpucc.compiler.typerules import element_type, is_integral, is_sized
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_INT, T_LIST_INT
 
@@ -113,17 +114,18 @@ def push_frame(walk, sp, n, toks, tree, err):
 
 
 @nrt_free
-def check_function(f, src, toks, tree, types, nf, scratch, widen, err):
+def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
     """Check one function's body (statements walked in source order); sets F_NLOCALS.
     Returns 0, -1 (err set) or -2 - v: local v is assigned a float after an int, so it must
-    be checked again as a float (`widen`: the bits of locals that hold floats).  A statement
+    be checked again as a float (`widen`: the bits of locals that hold floats), or
+    STR_REQUEST - v: local v's `[]` meets strs (`strs`: the bits of those).  A statement
     that fails does not end the walk (its error is recorded, the first one wins): a later
     one may still widen a local the failing one reads (`[z] + floats` before `z = 0.5`)."""
     nloc = collect_locals(src, toks, tree, types, f, scratch, err)
     if nloc < 0:
         return -1
     kind, fn, stk = tree.kind, types.fn, scratch.walk
-    scope = Scope(nf, nloc, fn[f, F_RET], widen)
+    scope = Scope(nf, nloc, fn[f, F_RET], widen, strs)
     mask = ZERO
     for p in range(fn[f, F_NPARAMS]):
         mask |= bit(p)
@@ -236,13 +238,13 @@ def _range_header(n, src, toks, tree, types, scope, mask, scratch, sp, err):
 
 @nrt_free
 def _list_header(n, src, toks, tree, types, scope, mask, scratch, sp, err):
-    """`for x in xs`: a list.  The loop variable's type (the element type; int where xs
-    failed to check), or a widen request."""
+    """`for x in xs`: a list or a str.  The loop variable's type (the element type; int where
+    xs failed to check), or a widen request."""
     c = tree.first[n]
     t = type_expr(c, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
     if t <= -2:
         return t
-    if t >= 0 and is_list(t):
+    if t >= 0 and is_sized(t):
         return element_type(t)
     if t >= 0:
         expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, T_LIST_INT * 16 + t)
@@ -353,12 +355,16 @@ def typecheck(src, toks, tree, n_nodes, types, scratch, err):
     for f in range(nf):
         if fn[f, F_IMPORT] == 0:
             widen = ZERO
+            strs = ZERO
             r = -2
-            while r <= -2:  # at most once per local: each retry widens one more
-                r = check_function(f, src, toks, tree, types, nf, scratch, widen, err)
+            while r <= -2:  # at most twice per local: each retry widens one more
+                r = check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err)
                 if r == -1:
                     return -1
-                if r <= -2:  # the errors of this pass are moot: check again, local -2 - r widened
+                if r <= -2:  # the errors of this pass are moot: check again, the local widened
                     clear_error(err)
+                if r <= STR_REQUEST:
+                    strs |= bit(STR_REQUEST - r)
+                elif r <= -2:
                     widen |= bit(-2 - r)
     return nf

@@ -8,15 +8,20 @@ import numpy as np
 
 from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import E_TYPE_MISMATCH
+from gpucc.compiler.limits import MAX_LOCALS
 from gpucc.compiler.nodes import N_BINARY, N_BOOL, N_BOOLOP, N_COMPARE, N_INT, N_NAME
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_FLOAT, T_INT
+from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_INT, T_LIST_STR, T_NONE, T_STR
 
 # The walk stack (Scratch.walk: int32[scratch_rows, WALK_WIDTH]) holds a frame per node being
 # walked: the node and its visit state, then three values each walker names per frame kind
 # (typecheck_expr X_*, typecheck BLOCK_* / BRANCH_*; codegen's frames use S_A, S_B, S_C).
 S_NODE, S_STATE, S_A, S_B, S_C = range(5)
 WALK_WIDTH = 5
+
+# a request to check a function again with local v's `[]` a list[str]: STR_REQUEST - v (the
+# float widening's -2 - v are above it)
+STR_REQUEST = -2 - MAX_LOCALS
 
 # definite assignment: a uint64 mask per point, bit v = local slot v is assigned
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -83,11 +88,24 @@ def widen_request(tree, types, c, widen):
 
 
 @nrt_free
-def widen_or_fail(toks, tree, types, widen, obj, et, vt, value, err):
+def str_list_request(tree, types, strs, value, want):
+    """A local list of ints `value` (from `[]`, it may be) where type `want` is wanted: if that
+    is a list[str], STR_REQUEST - its slot asks for a check with its `[]` a list[str]; else 0."""
+    v = types.slot[value]
+    if want != T_LIST_STR or tree.kind[value] != N_NAME or types.type[value] != T_LIST_INT:
+        return 0
+    return STR_REQUEST - v if (strs & bit(v)) == ZERO else 0
+
+
+@nrt_free
+def widen_or_fail(toks, tree, types, scope, obj, et, vt, value, err):
     """A value of type vt goes into a list obj of element type et that does not take it: if
     obj is a local list of ints (from `[]`) not widened yet, -2 - its slot asks for a check
-    with it a list of floats; else the type error (-1)."""
+    with it a list of floats (a str: str_list_request); else the type error (-1)."""
     v = types.slot[obj]
-    if et == T_INT and vt == T_FLOAT and tree.kind[obj] == N_NAME and (widen & bit(v)) == ZERO:
+    if et == T_INT and vt == T_FLOAT and tree.kind[obj] == N_NAME and (scope.widen & bit(v)) == ZERO:
         return -2 - v
+    r = str_list_request(tree, types, scope.strs, obj, T_LIST_STR if vt == T_STR else T_NONE)
+    if r <= -2:
+        return r
     return expr_fail(err, E_TYPE_MISMATCH, toks, tree, value, et * 16 + vt)

@@ -1,4 +1,4 @@
-"""Type checker, calls: functions of the unit, supported builtins and list methods (a part of
+"""Type checker, calls: functions of the unit, supported builtins and methods (a part of
 type_expr's walk, compiler/typecheck_expr.py; the builtin and method rules are tables in
 compiler/typerules.py).  Kernel bodies.
 """
@@ -21,7 +21,6 @@ from gpucc.compiler.scope import (
     F_NPARAMS,
     F_PTYPE,
     F_RET,
-    M_APPEND,
     N_SUPPORTED_BUILTINS,
     builtin_code,
     find_function,
@@ -29,13 +28,21 @@ from gpucc.compiler.scope import (
     is_builtin,
     method_code,
 )
-from gpucc.compiler.typecheck_base import expr_fail, node_fail, widen_or_fail, widen_request
+from gpucc.compiler.typecheck_base import expr_fail, node_fail, str_list_request, widen_or_fail, widen_request
 from gpucc.compiler.typerules import (
+    A_ELEMENT,
     A_LIST_OR_NUMBERS,
     BUILTIN_ARG,
     BUILTIN_NARGS,
     BUILTIN_RULES,
-    METHOD_NARGS,
+    METHOD_ARG,
+    METHOD_MAX_ARGS,
+    METHOD_MIN_ARGS,
+    METHOD_RECEIVER,
+    METHOD_RESULT,
+    METHOD_RULES,
+    RECEIVER_LIST,
+    RECEIVER_STR,
     builtin_arity_ok,
     builtin_type,
     converts,
@@ -43,7 +50,7 @@ from gpucc.compiler.typerules import (
     is_list,
 )  # fmt: skip
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_NONE
+from gpucc.contract.valuetypes import T_STR
 
 
 @nrt_free
@@ -101,8 +108,12 @@ def type_call(toks, tree, types, scope, n, err):
     c = first[n]
     p = 0
     while c != -1:
-        if not converts(fn[f, F_PTYPE + p], type_[c]):
-            return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, fn[f, F_PTYPE + p] * 16 + type_[c])
+        want = fn[f, F_PTYPE + p]
+        r = str_list_request(tree, types, scope.strs, c, want)
+        if r <= -2:  # `xs = []` passed as a list[str]
+            return r
+        if not converts(want, type_[c]):
+            return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, want * 16 + type_[c])
         p += 1
         c = next_[c]
     return fn[f, F_RET]
@@ -110,22 +121,32 @@ def type_call(toks, tree, types, scope, n, err):
 
 @nrt_free
 def type_method(src, toks, tree, types, scope, n, err):
-    """Type (None) of the list method call n: xs.append(v), xs.sort(); -1 with err set, or
-    a widen request (widen_or_fail)."""
+    """Type of the method call n: a list method (xs.append(v), xs.sort(): None) or a str
+    method (typerules.METHOD_RULES); -1 with err set, or a widen request (widen_or_fail)."""
     next_, type_ = tree.next, types.type
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
     m = method_code(src, s, e)
     obj = tree.first[n]
-    if m < 0:
+    t = type_[obj]
+    receiver = METHOD_RULES[m, METHOD_RECEIVER] if m >= 0 else -1
+    if m < 0 or (receiver == RECEIVER_LIST and t == T_STR) or (receiver == RECEIVER_STR and is_list(t)):
         return fail(err, E_UNSUPPORTED, s, e, errors.C_METHOD)
+    if not (is_list(t) or t == T_STR):
+        return fail(err, E_OPERAND_TYPES, s, e, t * 16 + t)
     nargs = count_from(next_, next_[obj])
-    if nargs != METHOD_NARGS[m]:
-        return fail(err, E_BUILTIN_ARGS, s, e, METHOD_NARGS[m] * 256 + nargs)
-    if not is_list(type_[obj]):
-        return fail(err, E_OPERAND_TYPES, s, e, type_[obj] * 16 + type_[obj])
+    fewest, most = METHOD_RULES[m, METHOD_MIN_ARGS], METHOD_RULES[m, METHOD_MAX_ARGS]
+    if nargs < fewest or nargs > most:
+        return fail(err, E_BUILTIN_ARGS, s, e, (fewest if nargs < fewest else most) * 256 + nargs)
     tree.op[n] = 1 + m
-    if m == M_APPEND:
-        et, v = element_type(type_[obj]), next_[obj]
-        if not converts(et, type_[v]):
-            return widen_or_fail(toks, tree, types, scope.widen, obj, et, type_[v], v, err)
-    return T_NONE
+    c = next_[obj]
+    for p in range(nargs):
+        want = METHOD_RULES[m, METHOD_ARG + p]
+        if want == A_ELEMENT and not converts(element_type(t), type_[c]):  # xs.append(v)
+            return widen_or_fail(toks, tree, types, scope, obj, element_type(t), type_[c], c, err)
+        r = str_list_request(tree, types, scope.strs, c, want)
+        if r <= -2:  # sep.join(xs) of `xs = []`
+            return r
+        if want >= 0 and not converts(want, type_[c]):
+            return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, want * 16 + type_[c])
+        c = next_[c]
+    return METHOD_RULES[m, METHOD_RESULT]

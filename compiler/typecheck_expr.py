@@ -35,6 +35,7 @@ from gpucc.compiler.nodes import (
     N_NAME,
     N_NONE,
     N_SLICE,
+    N_STR,
     N_SUBSCRIPT,
     N_UNARY,
     UN_NOT,
@@ -61,12 +62,13 @@ from gpucc.compiler.typerules import (
     element_type,
     is_integral,
     is_list,
+    is_sized,
     join_lists,
     list_literal_type,
     unary_type,
 )  # fmt: skip
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE, T_STR
 
 # an expression frame (type_expr), after S_NODE:
 X_TRUTH = S_A  # 1: only the node's truth value is used (a condition, the operand of `not`)
@@ -148,6 +150,8 @@ def node_type(n, truth, src, toks, tree, types, scope, mask, scratch, err):
         return _type_name(n, src, toks, tree, types, scope, mask, scratch, err)
     if k == N_FLOAT:
         return T_FLOAT
+    if k == N_STR:
+        return T_STR
     if k == N_UNARY:
         return _type_unary(n, toks, tree, types, err)
     if k == N_BINARY:
@@ -243,7 +247,8 @@ def _type_list(n, toks, tree, types, err):
 
 @nrt_free
 def _type_subscript(n, toks, tree, types, err):
-    """`xs[i]` (the element type) and `xs[a:b:c]` (the list's type): integral indexes."""
+    """`xs[i]` (the element type) and `xs[a:b:c]` (the list's type), of a list or a str:
+    integral indexes."""
     first, next_, type_ = tree.first, tree.next, types.type
     ot = type_[first[n]]
     c = next_[first[n]]
@@ -251,7 +256,7 @@ def _type_subscript(n, toks, tree, types, err):
         if not is_integral(type_[c]):
             return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, T_INT * 16 + type_[c])
         c = next_[c]
-    if not is_list(ot):
+    if not is_sized(ot):
         return node_fail(err, E_OPERAND_TYPES, toks, tree, n, ot * 16 + T_INT)
     return element_type(ot) if tree.kind[n] == N_SUBSCRIPT else ot
 

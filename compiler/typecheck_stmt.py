@@ -19,11 +19,11 @@ from gpucc.compiler.errors import (
 )
 from gpucc.compiler.nodes import N_ASSERT, N_CALL, N_EXPR_STMT, N_METHOD, N_NAME, N_NONE, NO_TYPE
 from gpucc.compiler.scope import L_TYPE
-from gpucc.compiler.typecheck_base import S_NODE, ZERO, bit, expr_fail, node_fail, widen_or_fail
+from gpucc.compiler.typecheck_base import S_NODE, ZERO, bit, expr_fail, node_fail, str_list_request, widen_or_fail
 from gpucc.compiler.typecheck_expr import type_expr
 from gpucc.compiler.typerules import T_EMPTY_LIST, binary_type, converts, is_list
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_NONE
+from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_LIST_STR, T_NONE, T_STR
 
 
 @nrt_free
@@ -45,8 +45,9 @@ def check_assign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
         return node_fail(err, E_TYPE_MISMATCH, toks, tree, n, have * 16 + want)
     if have < 0:
         have = t if want == NO_TYPE else want
-        if have == T_EMPTY_LIST:  # `xs = []`: a list of ints unless floats go in
+        if have == T_EMPTY_LIST:  # `xs = []`: a list of ints unless floats or strs go in
             have = T_LIST_FLOAT if (widen & bit(v)) != ZERO else T_LIST_INT
+            have = T_LIST_STR if (scope.strs & bit(v)) != ZERO else have
         elif have == T_INT and want == NO_TYPE and (widen & bit(v)) != ZERO:
             have = T_FLOAT
         locs[v, L_TYPE] = have
@@ -60,8 +61,8 @@ def check_assign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
 
 @nrt_free
 def check_augassign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
-    """`x op= value`: x assigned before, a number, and `x op value` of x's type (an int x
-    that gets a float is widened).  val[n] = x's type."""
+    """`x op= value`: x assigned before, a number or a str, and `x op value` of x's type (an
+    int x that gets a float is widened).  val[n] = x's type."""
     t = type_expr(tree.first[n], 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
     if t < 0:
         return t
@@ -91,6 +92,8 @@ def check_setitem(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     et = type_expr(c, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
     if et < 0:
         return et
+    if types.type[first[c]] == T_STR:
+        return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_STR_SETITEM)
     v = next_[c]
     vt = type_expr(v, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
     if vt < 0:
@@ -102,7 +105,7 @@ def check_setitem(n, src, toks, tree, types, scope, mask, scratch, sp, err):
         if vt < 0:
             return node_fail(err, E_OPERAND_TYPES, toks, tree, n, et * 16 + types.type[v])
     if not converts(et, vt):
-        return widen_or_fail(toks, tree, types, scope.widen, first[c], et, vt, v, err)
+        return widen_or_fail(toks, tree, types, scope, first[c], et, vt, v, err)
     tree.val[n] = et
     return 0
 
@@ -130,6 +133,9 @@ def check_return(n, src, toks, tree, types, scope, mask, scratch, sp, err):
         if t < 0:
             return t
     tree.val[n] = ret
+    r = str_list_request(tree, types, scope.strs, c, ret) if c != -1 else 0
+    if r <= -2:  # `xs = []` returned as a list[str]
+        return r
     if not converts(ret, t):
         if c != -1:
             return expr_fail(err, E_RETURN_TYPE, toks, tree, c, ret * 16 + t)

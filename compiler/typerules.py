@@ -14,29 +14,33 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpucc.compiler.errors import C_LIST_OF_BOOLS, C_NESTED_LISTS
+from gpucc.compiler.errors import C_LIST_OF_BOOLS, C_MIXED_LIST, C_NESTED_LISTS
 from gpucc.compiler.nodes import BIN_NAMES, UN_NAMES
-from gpucc.compiler.scope import METHODS, SUPPORTED_BUILTINS
+from gpucc.compiler.scope import METHODS, STR_METHODS, SUPPORTED_BUILTINS
 from gpucc.contract.isa import CMP_NAMES
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_LIST_STR, T_NONE, T_STR
 
 T_EMPTY_LIST = 15
 
 # what an operand or argument must be (A_*); what the result is: a type code, or a rule R_*
 # on the operand type t
 A_ANY, A_NUMBER, A_INTEGRAL, A_LIST = range(4)
-A_LIST_OR_NUMBERS = 4  # min / max: one list, or numbers all of one type
+A_LIST_OR_NUMBERS = 4  # min / max: one list, or numbers (or strs) all of one type
+A_SCALAR = 5  # a number or a str
+A_SIZED = 6  # a list or a str
+A_NUMBER_LIST = 7  # a list of numbers
+A_STR = 8  # a str
 R_ARG = -1  # t itself
 R_ELEMENT = -2  # the element type of the list t
 R_NUMERIC = -3  # a float stays a float, an int or bool gives an int (abs, -x)
 
-# binary operators: what they do to numbers (NUM_*) and to lists (LISTS_*)
+# binary operators: what they do to numbers (NUM_*) and to lists and strs (LISTS_*)
 NUM_ARITH = 0  # a float if either is one, else an int
 NUM_TRUE_DIV = 1  # a float
 NUM_BITWISE = 2  # ints and bools only: a bool of two bools, else an int
 NUM_SHIFT = 3  # ints and bools only: an int
-LISTS_NONE, LISTS_CONCAT, LISTS_REPEAT = range(3)  # -, list + list, list * int and int * list
+LISTS_NONE, LISTS_CONCAT, LISTS_REPEAT = range(3)  # -, list + list, list * int and int * list (strs alike)
 BINARY_NUMBERS, BINARY_LISTS = range(2)  # columns of BINARY_RULES
 _BINARY = {
     "+": (NUM_ARITH, LISTS_CONCAT), "-": (NUM_ARITH, LISTS_NONE), "*": (NUM_ARITH, LISTS_REPEAT),
@@ -51,9 +55,9 @@ _UNARY = {"-": (A_NUMBER, R_NUMERIC), "+": (A_NUMBER, R_NUMERIC), "not": (A_ANY,
 
 # comparison operators: contract.isa's six, then nodes.CMP_IN / CMP_NOT_IN
 COMPARE_NAMES = CMP_NAMES + ("in", "not in")
-ORDERING = 0  # numbers with numbers
+ORDERING = 0  # numbers with numbers (strs with strs, as EQUALITY)
 EQUALITY = 1  # numbers with numbers, or two lists of one type
-MEMBERSHIP = 2  # a number in a list
+MEMBERSHIP = 2  # a number in a list of numbers, a str in a str or a list[str]
 _COMPARE = {"<": ORDERING, "<=": ORDERING, "==": EQUALITY, "!=": EQUALITY, ">": ORDERING, ">=": ORDERING,
             "in": MEMBERSHIP, "not in": MEMBERSHIP}  # fmt: skip
 
@@ -61,13 +65,35 @@ _COMPARE = {"<": ORDERING, "<=": ORDERING, "==": EQUALITY, "!=": EQUALITY, ">": 
 BUILTIN_NARGS, BUILTIN_ARG, BUILTIN_RESULT = range(3)  # columns of BUILTIN_RULES
 _BUILTIN = {
     "abs": (1, A_NUMBER, R_NUMERIC), "min": (2, A_LIST_OR_NUMBERS, R_ARG),
-    "max": (2, A_LIST_OR_NUMBERS, R_ARG), "int": (1, A_NUMBER, T_INT), "float": (1, A_NUMBER, T_FLOAT),
-    "bool": (1, A_ANY, T_BOOL), "len": (1, A_LIST, T_INT), "sum": (1, A_LIST, R_ELEMENT),
-    "sorted": (1, A_LIST, R_ARG),
+    "max": (2, A_LIST_OR_NUMBERS, R_ARG), "int": (1, A_SCALAR, T_INT), "float": (1, A_SCALAR, T_FLOAT),
+    "bool": (1, A_ANY, T_BOOL), "len": (1, A_SIZED, T_INT), "sum": (1, A_NUMBER_LIST, R_ELEMENT),
+    "sorted": (1, A_LIST, R_ARG), "str": (1, A_SCALAR, T_STR), "ord": (1, A_STR, T_INT),
+    "chr": (1, A_INTEGRAL, T_STR),
 }  # fmt: skip
 
-# list methods: how many arguments each takes (it gives None)
-_METHOD_NARGS = {"append": 1, "sort": 0}
+# methods: (the receiver, the fewest and most arguments, the type each argument converts to
+# (-1: none; A_ELEMENT: the list's element type), the result)
+RECEIVER_LIST, RECEIVER_STR = range(2)
+A_ELEMENT = -2
+METHOD_RECEIVER, METHOD_MIN_ARGS, METHOD_MAX_ARGS, METHOD_ARG, METHOD_RESULT = 0, 1, 2, 3, 6  # columns of METHOD_RULES
+_STR_METHOD_SHAPES = {  # the instruction's methods: (fewest, most arguments, their types, result)
+    "STR_CASE": (0, 0, (), T_STR), "STR_IS": (0, 0, (), T_BOOL), "STR_STRIP": (0, 1, (T_STR,), T_STR),
+    "STR_SPLIT": (0, 2, (T_STR, T_INT), T_LIST_STR), "STR_JOIN": (1, 1, (T_LIST_STR,), T_STR),
+    "STR_REPLACE": (2, 3, (T_STR, T_STR, T_INT), T_STR), "STR_FIND": (1, 1, (T_STR,), T_INT),
+    "STR_PAD": (1, 2, (T_INT, T_STR), T_STR),
+}  # fmt: skip
+
+
+def _method_row(receiver, fewest, most, args, result):
+    return (receiver, fewest, most, *args, *([-1] * (3 - len(args))), result)
+
+
+_METHOD = {"append": _method_row(RECEIVER_LIST, 1, 1, (A_ELEMENT,), T_NONE),
+           "sort": _method_row(RECEIVER_LIST, 0, 0, (), T_NONE),
+           **{m: _method_row(RECEIVER_STR, *_STR_METHOD_SHAPES[opname]) for opname, group in STR_METHODS.items()
+              for m in group}}  # fmt: skip
+for _m in ("startswith", "endswith"):  # STR_FIND's tests
+    _METHOD[_m] = _METHOD[_m][:METHOD_RESULT] + (T_BOOL,)
 
 
 def rule_table(names, rules):
@@ -79,12 +105,18 @@ BINARY_RULES = rule_table(BIN_NAMES, _BINARY)
 UNARY_RULES = rule_table(UN_NAMES, _UNARY)
 COMPARE_RULES = rule_table(COMPARE_NAMES, _COMPARE)
 BUILTIN_RULES = rule_table(SUPPORTED_BUILTINS, _BUILTIN)
-METHOD_NARGS = rule_table(METHODS, _METHOD_NARGS)
+METHOD_RULES = rule_table(METHODS, _METHOD)
 
 
 @nrt_free
 def is_list(t):
-    return t == T_LIST_INT or t == T_LIST_FLOAT or t == T_EMPTY_LIST
+    return t == T_LIST_INT or t == T_LIST_FLOAT or t == T_LIST_STR or t == T_EMPTY_LIST
+
+
+@nrt_free
+def is_sized(t):
+    """A list or a str (a str is a list of code points: len, slices, truth, +, *)."""
+    return is_list(t) or t == T_STR
 
 
 @nrt_free
@@ -99,8 +131,10 @@ def is_integral(t):
 
 @nrt_free
 def element_type(t):
-    """The element type of list type t (`[]`'s: int)."""
-    return T_FLOAT if t == T_LIST_FLOAT else T_INT
+    """The element type of list type t (`[]`'s: int); a str's items are strs."""
+    if t == T_LIST_FLOAT:
+        return T_FLOAT
+    return T_STR if t == T_LIST_STR or t == T_STR else T_INT
 
 
 @nrt_free
@@ -122,6 +156,14 @@ def takes(arg, t):
         return is_integral(t)
     if arg == A_LIST:
         return is_list(t)
+    if arg == A_SCALAR:
+        return is_number(t) or t == T_STR
+    if arg == A_SIZED:
+        return is_sized(t)
+    if arg == A_NUMBER_LIST:
+        return is_list(t) and t != T_LIST_STR
+    if arg == A_STR:
+        return t == T_STR
     return True
 
 
@@ -141,7 +183,14 @@ def result_type(result, t):
 def binary_type(bop, lt, rt):
     """Result type of `lt <bop> rt` (nodes.BIN_* code), or -1 when Python's result type is
     not one gpucc has: an int mixed with a float is a float, bools act as ints except that
-    & | ^ of two bools is a bool; list + list, list * int and int * list are lists."""
+    & | ^ of two bools is a bool; list + list, list * int and int * list are lists (strs alike)."""
+    if lt == T_STR or rt == T_STR:
+        lists = BINARY_RULES[bop, BINARY_LISTS]
+        if lists == LISTS_CONCAT and lt == rt:
+            return T_STR
+        if lists == LISTS_REPEAT and (is_integral(lt) or is_integral(rt)):
+            return T_STR
+        return -1
     if is_list(lt) or is_list(rt):
         lists = BINARY_RULES[bop, BINARY_LISTS]
         if lists == LISTS_CONCAT and is_list(lt) and is_list(rt):
@@ -182,13 +231,18 @@ def converts(want, got):
 
 @nrt_free
 def compare_ok(cmp, lt, rt):
-    """Whether `lt <cmp> rt` is a comparison gpucc has: numbers with numbers, `x in xs` /
-    `not in` of a number in a list, == / != of two lists."""
+    """Whether `lt <cmp> rt` is a comparison gpucc has: numbers with numbers, strs with strs,
+    `x in xs` / `not in` of a number in a list of numbers and of a str in a str or a list[str],
+    == / != of two lists."""
     rule = COMPARE_RULES[cmp]
+    if rule == MEMBERSHIP and lt == T_STR:
+        return rt == T_STR or rt == T_LIST_STR or rt == T_EMPTY_LIST
     if rule == MEMBERSHIP:
-        return is_number(lt) and is_list(rt)
+        return is_number(lt) and is_list(rt) and rt != T_LIST_STR
     if is_list(lt) or is_list(rt):
         return rule == EQUALITY and is_list(lt) and is_list(rt) and join_lists(lt, rt) >= 0
+    if lt == T_STR or rt == T_STR:
+        return lt == rt
     return is_number(lt) and is_number(rt)
 
 
@@ -204,17 +258,17 @@ def builtin_arity_ok(b, nargs):
 @nrt_free
 def builtin_type(b, first, next_, type_, n):
     """Result type of a call n of supported builtin b (scope.B_*), or -1 - (lt * 16 + rt) for
-    arguments of types it does not take (min / max: one list, or numbers all of one type)."""
+    arguments of types it does not take (min / max: one list, or numbers or strs all of one type)."""
     c = first[n]
     t = type_[c]
     arg, result = BUILTIN_RULES[b, BUILTIN_ARG], BUILTIN_RULES[b, BUILTIN_RESULT]
     if arg == A_LIST_OR_NUMBERS and next_[c] == -1:  # min(xs) / max(xs)
         arg, result = A_LIST, R_ELEMENT
-    if not takes(A_NUMBER if arg == A_LIST_OR_NUMBERS else arg, t):
+    if not takes(A_SCALAR if arg == A_LIST_OR_NUMBERS else arg, t):
         return -1 - (t * 16 + t)
     if arg == A_LIST_OR_NUMBERS:
         c = next_[c]
-        while c != -1:  # min, max of several numbers
+        while c != -1:  # min, max of several numbers or strs
             if type_[c] != t:
                 return -1 - (t * 16 + type_[c])
             c = next_[c]
@@ -224,16 +278,21 @@ def builtin_type(b, first, next_, type_, n):
 @nrt_free
 def list_literal_type(first, next_, type_, n):
     """Type of the list literal n from its elements' types: ints -> list[int], any float ->
-    list[float], none -> `[]`; -1 - construct code (errors.C_*) for other elements."""
+    list[float], strs -> list[str], none -> `[]`; -1 - construct code (errors.C_*) for other
+    elements."""
     t = T_EMPTY_LIST
     c = first[n]
     while c != -1:
         e = type_[c]
         if e == T_BOOL:
             return -1 - C_LIST_OF_BOOLS
-        if not is_number(e):
+        if e != T_STR and not is_number(e):
             return -1 - C_NESTED_LISTS
-        if e == T_FLOAT or t == T_LIST_FLOAT:
+        if (e == T_STR) != (t == T_LIST_STR) and t != T_EMPTY_LIST:
+            return -1 - C_MIXED_LIST
+        if e == T_STR:
+            t = T_LIST_STR
+        elif e == T_FLOAT or t == T_LIST_FLOAT:
             t = T_LIST_FLOAT
         else:
             t = T_LIST_INT

@@ -46,6 +46,6 @@ def compile_unit(buf, lo, hi, toks, tree, types, out, scratch, err):
     nf = typecheck(src, toks, tree, n_nodes, types, scratch, err)
     if nf < 0:
         return -1
-    if codegen(toks, tree, types, nf, out, scratch, err) < 0:
+    if codegen(src, toks, tree, types, nf, out, scratch, err) < 0:
         return -1
     return nf

@@ -20,7 +20,7 @@ def _type(node) -> str:
 
 def _expr(e) -> str:
     if isinstance(e, ast.Constant):
-        return repr(e.value) if isinstance(e.value, float) else str(e.value)
+        return repr(e.value) if isinstance(e.value, (float, str)) else str(e.value)
     if isinstance(e, ast.IfExp):
         return f"(IFEXP {_expr(e.test)} {_expr(e.body)} {_expr(e.orelse)})"
     if isinstance(e, ast.List):

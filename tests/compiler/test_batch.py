@@ -22,6 +22,7 @@ GOOD = [
     "def gcd(a: int, b: int) -> int:\n    while b:\n        a, b = b, a % b\n    return a\n",  # tuples: bad
     "def fib(n: int) -> int:\n    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)\n",
     "def g(x: int) -> bool:\n    return 0 < x < 10 and x != 5\n\ndef s(x: int) -> int:\n    ...\n",
+    "def h(s: str) -> list[str]:\n    return (s.upper() + 'x\\u00e9' * 3 + 'x\\u00e9').split('x', 1)\n",
 ]
 BAD = [
     "",

@@ -58,22 +58,42 @@ def test_and_or_jumps():
 @pytest.mark.parametrize("b", range(scope.N_SUPPORTED_BUILTINS))
 def test_builtins(b):
     name = scope.BUILTINS[b]
-    # "int abs(a)", "int(a) of a float", "len(xs)": the builtin applied to that argument
-    for column, arg in ((emit.ON_NUMBER, "int"), (emit.ON_FLOAT, "float"), (emit.ON_LIST, "list")):
+    # "int abs(a)", "int(a) of a float", "len(xs)", "ord(s)", "str(x) ...": the builtin applied to that argument
+    columns = ((emit.ON_NUMBER, "int"), (emit.ON_FLOAT, "float"), (emit.ON_LIST, "list"), (emit.ON_STR, "str"))
+    for column, arg in columns:
         opc = emit.BUILTIN_OPCODES[b, column]
-        if opc >= 0:
-            said = rf"{arg} {name}\(a\)|{name}\(a\) of an? {arg}" if arg != "list" else rf".*{name}\(xs\)"
-            assert re.match(said, _doc(opc)), (name, arg, _doc(opc))
-            assert (isa.TABLE[opc].group == "list") == (column == emit.ON_LIST)
-            assert isa.OPERAND_KIND[opc] == isa.ARG_NONE or isa.IMM_MAX[opc] >= 1  # emit_on: an element-kind flag
+        if opc < 0 or isa.TABLE[opc].group == "str":
+            continue
+        said = rf"{arg} {name}\(a\)|{name}\(a\) of an? {arg}" if arg in ("int", "float") else rf".*{name}\(xs\)"
+        assert re.match(said, _doc(opc)), (name, arg, _doc(opc))
+        assert (isa.TABLE[opc].group == "list") == (column in (emit.ON_LIST, emit.ON_STR))
+        assert isa.OPERAND_KIND[opc] == isa.ARG_NONE or isa.IMM_MAX[opc] >= 1  # builtin_operand: an element kind
     for result, kind in enumerate(("int", "float")):
         opc = emit.FOLD_OPCODES[b, result]
         assert (opc >= 0) == (name in ("min", "max"))
         assert opc < 0 or _doc(opc).startswith(f"{kind} {name}(a, b)")
 
 
-def test_list_methods():
+def test_str_builtins():
+    str_ops = {(scope.BUILTINS[b], column, isa.TABLE[emit.BUILTIN_OPCODES[b, column]].name)
+               for b in range(scope.N_SUPPORTED_BUILTINS) for column in range(4)
+               if emit.BUILTIN_OPCODES[b, column] >= 0 and isa.TABLE[emit.BUILTIN_OPCODES[b, column]].group == "str"}  # fmt: skip
+    assert str_ops == {("int", emit.ON_STR, "STR_TO_NUM"), ("float", emit.ON_STR, "STR_TO_NUM"),
+                       ("str", emit.ON_NUMBER, "STR_FROM"), ("str", emit.ON_FLOAT, "STR_FROM"),
+                       ("ord", emit.ON_STR, "STR_ORD"), ("chr", emit.ON_NUMBER, "STR_CHR")}  # fmt: skip
+    for name, _, op in str_ops:
+        assert f"{name}(" in isa.BY_NAME[op].doc
+
+
+def test_methods():
     for m, name in enumerate(scope.METHODS):
-        opc = emit.METHOD_OPCODES[m]
-        assert f"xs.{name}(" in _doc(opc)
-        assert isa.OPERAND_KIND[opc] == isa.ARG_NONE or isa.IMM_MAX[opc] >= 1  # emit_on: an element-kind flag
+        opc, mode = emit.METHOD_OPCODES[m], emit.METHOD_MODES[m]
+        doc = _doc(opc)
+        if isa.TABLE[opc].group == "list":
+            assert f"xs.{name}(" in doc
+            assert isa.OPERAND_KIND[opc] == isa.ARG_NONE or (mode < 0 and isa.IMM_MAX[opc] >= 2)  # an element kind
+        elif isa.OPERAND_KIND[opc] == isa.ARG_IMM:  # "arg 0 s.lower(), 1 upper, ...": the mode names the method
+            assert re.search(rf"\b{mode} (s\.)?{name}\b", doc), (name, mode, doc)
+            assert 0 <= mode <= isa.IMM_MAX[opc]
+        else:
+            assert f".{name}(" in doc and mode == 0

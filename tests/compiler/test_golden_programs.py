@@ -51,7 +51,7 @@ def test_golden_program(name, backend):
 def test_every_error_kind_has_a_golden_program():
     kinds = {w for p in PROGRAMS.glob("*.py") for _, _, w in expectations(p.read_text())}
     assert {"ZeroDivisionError", "OverflowError", "RecursionError", STEP_LIMIT_LABEL, "ValueError",
-            "AssertionError"} <= kinds  # fmt: skip
+            "AssertionError", "IndexError", "TypeError"} <= kinds  # fmt: skip
 
 
 def test_expectation_comments_parse_values_errors_and_step_limits():

@@ -191,6 +191,9 @@ def test_statement_forms(stmt, expected):
         ("((((a))))", "a"),
         ("0x10 + 0b1 + 1_000", "(BINARY + (BINARY + 16 1) 1000)"),
         ("None", "None"),
+        ("'a' \"b\" + s[1:] * 2", "(BINARY + 'ab' (BINARY * (SLICE s 1 None None) 2))"),
+        ("','.join(['a', s.upper()])", "(METHOD join ',' (LIST 'a' (METHOD upper s)))"),
+        ("'\\x41\\u00e9' r'\\d' < s not in '''x'''", "(COMPARE 'Aé\\\\d' < s not in 'x')"),
     ],
 )  # fmt: skip
 def test_precedence(expr, expected):
@@ -272,10 +275,10 @@ REJECTIONS = [
     ("x = 1\n        y = 2", errors.E_UNEXPECTED_INDENT, 0, 9),
     ("!def f(x) -> int:\n    pass", errors.E_MISSING_ANNOTATION, 0, 7),
     ("!def f(x: int):\n    pass", errors.E_MISSING_RETURN_ANNOTATION, 0, 5),
-    ("!def f(x: str) -> int:\n    pass", errors.E_UNKNOWN_TYPE, 0, 10),
-    ("!def f(x: list[str]) -> int:\n    pass", errors.E_UNKNOWN_TYPE, 0, 10),
+    ("!def f(x: bytes) -> int:\n    pass", errors.E_UNKNOWN_TYPE, 0, 10),
+    ("!def f(x: list[bool]) -> int:\n    pass", errors.E_UNKNOWN_TYPE, 0, 10),
     ("!def f(x: object) -> int:\n    pass", errors.E_UNKNOWN_TYPE, 0, 10),
-    ("!def f(x: int) -> str:\n    pass", errors.E_UNKNOWN_TYPE, 0, 18),
+    ("!def f(x: int) -> dict:\n    pass", errors.E_UNKNOWN_TYPE, 0, 18),
     ("!def f(x: ) -> int:\n    pass", errors.E_EXPECTED_TYPE, 0, 10),
     ("!def f(x: int) -> int:\npass", errors.E_EXPECTED_INDENT, 0, 1),
     ("!def f(x: int) -> int:", errors.E_EXPECTED_INDENT, 0, 22),

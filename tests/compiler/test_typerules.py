@@ -12,7 +12,7 @@ import pytest
 from gpucc.compiler import nodes, scope, typerules
 from gpucc.compiler.typerules import T_EMPTY_LIST, binary_type, builtin_type, compare_ok, unary_type
 from gpucc.contract import isa
-from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_LIST_STR, T_STR
 
 # rule table, the names its rows follow, the rules by name
 TABLES = {
@@ -20,7 +20,7 @@ TABLES = {
     "unary": (typerules.UNARY_RULES, nodes.UN_NAMES, typerules._UNARY),
     "compare": (typerules.COMPARE_RULES, typerules.COMPARE_NAMES, typerules._COMPARE),
     "builtin": (typerules.BUILTIN_RULES, scope.SUPPORTED_BUILTINS, typerules._BUILTIN),
-    "method": (typerules.METHOD_NARGS, scope.METHODS, typerules._METHOD_NARGS),
+    "method": (typerules.METHOD_RULES, scope.METHODS, typerules._METHOD),
 }
 
 
@@ -89,6 +89,22 @@ def test_list_operands():
     assert not compare_ok(eq, T_LIST_INT, T_INT) and compare_ok(lt, T_BOOL, T_FLOAT)
 
 
+def test_str_operands():
+    add, mul, sub = nodes.BIN_NAMES.index("+"), nodes.BIN_NAMES.index("*"), nodes.BIN_NAMES.index("-")
+    assert binary_type(add, T_STR, T_STR) == T_STR and binary_type(add, T_STR, T_INT) == -1
+    assert binary_type(mul, T_BOOL, T_STR) == T_STR and binary_type(mul, T_STR, T_FLOAT) == -1
+    assert binary_type(sub, T_STR, T_STR) == -1 and binary_type(add, T_LIST_STR, T_EMPTY_LIST) == T_LIST_STR
+    assert [unary_type(u, T_STR) for u in range(len(nodes.UN_NAMES))] == [-1, -1, T_BOOL, -1]
+    for c in range(len(isa.CMP_NAMES)):
+        assert compare_ok(c, T_STR, T_STR) and not compare_ok(c, T_STR, T_INT) and not compare_ok(c, T_FLOAT, T_STR)
+    assert compare_ok(nodes.CMP_IN, T_STR, T_STR) and compare_ok(nodes.CMP_NOT_IN, T_STR, T_LIST_STR)
+    assert compare_ok(nodes.CMP_IN, T_STR, T_EMPTY_LIST) and not compare_ok(nodes.CMP_IN, T_INT, T_LIST_STR)
+    assert not compare_ok(nodes.CMP_IN, T_STR, T_LIST_INT) and not compare_ok(nodes.CMP_IN, T_INT, T_STR)
+    eq, lt = isa.CMP_NAMES.index("=="), isa.CMP_NAMES.index("<")
+    assert compare_ok(eq, T_LIST_STR, T_LIST_STR) and not compare_ok(eq, T_LIST_STR, T_LIST_INT)
+    assert not compare_ok(lt, T_LIST_STR, T_LIST_STR)
+
+
 def call_type(b: int, *arg_types: int) -> int:
     """builtin_type of a CALL node 0 whose arguments are nodes 1, 2, ... of these types."""
     n = len(arg_types)
@@ -110,6 +126,14 @@ def test_builtin_result_types():
         (scope.B_MAX, (T_INT,), bad(T_INT)), (scope.B_MAX, (T_INT, T_INT, T_INT), T_INT),
         (scope.B_MIN, (T_FLOAT, T_FLOAT), T_FLOAT), (scope.B_MIN, (T_INT, T_FLOAT), bad(T_INT, T_FLOAT)),
         (scope.B_MAX, (T_LIST_INT, T_LIST_INT), bad(T_LIST_INT)),
+        (scope.B_LEN, (T_STR,), T_INT), (scope.B_INT, (T_STR,), T_INT), (scope.B_FLOAT, (T_STR,), T_FLOAT),
+        (scope.B_BOOL, (T_STR,), T_BOOL), (scope.B_STR, (T_FLOAT,), T_STR), (scope.B_STR, (T_STR,), T_STR),
+        (scope.B_STR, (T_LIST_STR,), bad(T_LIST_STR)), (scope.B_ORD, (T_STR,), T_INT), (scope.B_ORD, (T_INT,), bad(T_INT)),
+        (scope.B_CHR, (T_BOOL,), T_STR), (scope.B_CHR, (T_STR,), bad(T_STR)),
+        (scope.B_MIN, (T_STR, T_STR, T_STR), T_STR), (scope.B_MAX, (T_LIST_STR,), T_STR), (scope.B_MIN, (T_STR,), bad(T_STR)),
+        (scope.B_MAX, (T_STR, T_INT), bad(T_STR, T_INT)), (scope.B_SUM, (T_LIST_STR,), bad(T_LIST_STR)),
+        (scope.B_SORTED, (T_LIST_STR,), T_LIST_STR), (scope.B_SORTED, (T_STR,), bad(T_STR)),
+        (scope.B_ABS, (T_STR,), bad(T_STR)),
     ]  # fmt: skip
     for b, args, want in expected:
         assert call_type(b, *args) == want, (scope.SUPPORTED_BUILTINS[b], args)

@@ -130,6 +130,8 @@ def _sort(xs) -> None:
 
 
 def _in(a, xs) -> bool:
+    if isinstance(xs, str):  # a substring test
+        return a in xs
     return any(a == v for v in xs)
 
 
