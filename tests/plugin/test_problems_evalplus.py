@@ -121,7 +121,7 @@ def test_gpucc_evaluate_writes_the_same_results(tmp_path, monkeypatch):
     write_inputs(tmp_path)
     evaluation = evaluate("evalplus.jsonl", "samples.jsonl", ks=(1,))
     assert [r["result"] for r in written(tmp_path)] == [r for _, _, r in SAMPLES]
-    assert evaluation.counts == {"passed": 6, "failed": 5, "timed out": 1, "not run": 3}
+    assert evaluation.counts == {"passed": 7, "failed": 6, "timed out": 1, "not run": 3}
 
 
 def test_the_suite_calls_the_renamed_canonical_solution_then_the_sample():
@@ -182,4 +182,4 @@ def test_bad_lines_of_an_evalplus_file_are_named_and_the_rest_is_read(tmp_path):
     (tmp_path / "p.jsonl").write_text("\n".join([json.dumps(bad), *lines]) + "\n")
     found = load_problems(tmp_path / "p.jsonl")
     assert found.errors == [f"{tmp_path / 'p.jsonl'}:1: Bad/0: bad problem: no str 'canonical_solution'"]
-    assert len(found.problems) == 9 and sum(p.suite is not None for p in found.problems) == 6
+    assert len(found.problems) == 10 and sum(p.suite is not None for p in found.problems) == 7
