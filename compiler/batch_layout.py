@@ -32,7 +32,7 @@ def layout(raw: list[bytes]) -> tuple[np.ndarray, Regions]:
     sizes = np.array([len(r) for r in raw], dtype=np.int64)
     buf = np.frombuffer(b"".join(raw) or b"\n", dtype=np.uint8).copy()  # one (writable) array type
     code = offsets(np.array([limits.code_capacity(int(s)) for s in sizes], dtype=np.int64))
-    consts = offsets(np.array([limits.const_capacity(int(s)) for s in sizes], dtype=np.int64))
+    consts = offsets(np.array([limits.const_capacity(r) for r in raw], dtype=np.int64))
     fn = offsets(np.minimum(limits.MAX_FUNCTIONS, sizes // 8 + 1))
     return buf, Regions(offsets(sizes), code, consts, fn)
 

@@ -188,3 +188,15 @@ def test_mutated_programs_give_errors_or_verified_code(tmp_path):
     assert 20 < sum(b.ok(u) for u in range(len(b))) < len(b)  # both outcomes are exercised
     assert verify(Program.from_batch(b)) == []
     assert_same_arrays(run_plain_python(sources[:150], tmp_path), compile_batch(sources[:150]).__dict__)
+
+
+@pytest.mark.parametrize("literal", ["{}.5", "{}e1", "{}"])
+def test_a_unit_gets_room_for_every_constant_its_literals_can_make(literal):
+    """The launch sizes each unit's constant pool from its bytes (compiler/limits.py
+    const_capacity): 300 distinct float literals of 3-5 bytes, or ints too wide for an
+    immediate, all fit."""
+    values = [literal.format(i + 1) if literal != "{}" else str(3_000_000_000 + i) for i in range(300)]
+    src = "def f() -> float:\n    return " + " + ".join(values) + "\n"
+    batch = compile_batch([src, "def g() -> str:\n    return 'x' + \"y\"\n"])
+    assert batch.ok(0) and batch.ok(1), batch.error(0, "f.py")
+    assert len(set(batch.consts.tolist())) >= 300
