@@ -53,6 +53,23 @@ def fib(k: int) -> int:
 '''
 
 
+STR_TEMPLATE = '''\
+def score(n: int) -> int:
+    tail = ""
+    total = 0
+    for i in range(n):
+        word = str(i * {a} % {m})
+        if word == word[::-1]:
+            total += len(word)
+        tail = (tail + word[-1])[-{k}:]
+        total += tail.count("{c}") + ord(word[0])
+        if "{c}{d}" in word:
+            total -= word.find("{d}")
+    parts = tail.replace("{c}", " ").split()
+    return total + len(parts) + len("-".join(parts).upper())
+'''
+
+
 def loop_heavy(n_candidates: int, seed: int = 1) -> list[str]:
     rng = random.Random(seed)
     return [
@@ -70,5 +87,14 @@ def call_heavy(n_candidates: int, seed: int = 2) -> list[str]:
         CALL_TEMPLATE.format(
             a=3, b=1, c=rng.randint(0, 50), limit=rng.randint(20, 60), f=rng.randint(8, 12),
         )
+        for _ in range(n_candidates)
+    ]  # fmt: skip
+
+
+def str_heavy(n_candidates: int, seed: int = 3) -> list[str]:
+    rng = random.Random(seed)
+    return [
+        STR_TEMPLATE.format(a=rng.randint(3, 97), m=rng.randint(50, 100000), k=rng.randint(4, 12),
+                            c=rng.randint(0, 9), d=rng.randint(0, 9))
         for _ in range(n_candidates)
     ]  # fmt: skip

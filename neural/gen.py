@@ -47,9 +47,11 @@ from gpucc.neural.gen_expr import (
     Sig,
 )
 from gpucc.neural.gen_lists import LIST_TYPES, elem
+from gpucc.neural.gen_str import STR_TYPES
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 EDGE_VALUES = (0, -1, 1, INT64_MIN, INT64_MAX, 2**32, 2**53 + 1, -(2**53) - 1)
+STR_ALPHABET = "aAbBzZ09 _-,.\tßİıΣσςǅﬁé\u2003\U0001F600٣"  # case rules, whitespace, digits of several kinds
 FLOAT_EDGE_VALUES = (0.0, -0.0, math.nan, math.inf, -math.inf, 1e308, -1e308, 5e-324, 2.0**53, 2.0**63,
                      -(2.0**63), 0.1, -1.5, 1e-3, 1.0)  # fmt: skip
 
@@ -64,6 +66,7 @@ class Shape:
     helpers: bool = True  # rec, rf, ev / od, chk and h1, h2, ... before f
     prologue: bool = True  # f first sets its locals (ints, floats, q, maybe lists); else it has only parameters
     lists: bool = True  # f may take list parameters and set list locals
+    strs: bool = True  # f may take str parameters, set a str local; expressions may read strs
 
 
 FUZZ = Shape()
@@ -81,8 +84,10 @@ class GenProgram:
 
 
 def random_arg(r: random.Random, type_: str):
-    if type_ in LIST_TYPES:
+    if type_ in LIST_TYPES or type_ == "list[str]":
         return [random_arg(r, elem(type_)) for _ in range(r.choice([0, 1, 2, 3, 4, 5, 8]))]
+    if type_ == "str":
+        return "".join(r.choice(STR_ALPHABET) for _ in range(r.choice([0, 1, 2, 3, 5, 8, 13])))
     k = r.random()
     if type_ == "bool":
         return k < 0.5
@@ -109,7 +114,7 @@ class ProgramGen(ExprGen):
     widened: set[str]  # float locals of the function being written that start as ints
 
     def __init__(self, seed: int, shape: Shape = FUZZ):
-        super().__init__(seed)
+        super().__init__(seed, shape.strs)
         self.shape = shape
 
     # ------------------------------------------------------------ statements
@@ -119,7 +124,9 @@ class ProgramGen(ExprGen):
         e = self.shape.expr_depth
         for _ in range(r.randint(1, self.shape.statements)):
             k = r.randrange(23) if d > 0 else r.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, 20, 21])
-            if k >= 20:
+            if k >= 20 and self.strs and s.assignable["str"] and r.random() < 0.4:
+                out += self.str_stmt(ind, d)
+            elif k >= 20:
                 out += self.list_stmt(ind, d)
             elif k in (0, 1):
                 ann = ": int" if r.random() < 0.15 else ""
@@ -283,6 +290,10 @@ class ProgramGen(ExprGen):
         for v, t in (("ys", "list[int]"), ("gs", "list[float]")):
             if r.random() < 0.4 and self.shape.lists:
                 out += self.list_local(v, t)
+        if self.strs and r.random() < 0.5:
+            out.append(f"    sw = {self.str_expr(1)}")
+            self.s.names["str"].append("sw")
+            self.s.assignable["str"].append("sw")
         widen = []
         for v in floats:
             k = r.random()
@@ -345,9 +356,11 @@ class ProgramGen(ExprGen):
         lines, calls = self.helpers() if shape.helpers else ([], [])
         ret = r.choice(["int", "int", "bool", "float", "float"])
         lists = LIST_TYPES if r.random() < 0.6 and shape.lists else ()
-        f = Sig("f", ("int", "int", "bool", "float", "float", *lists), ret)
-        lines += self.function(f, ("a", "b", "c", "x", "y", "xs", "fs")[: len(f.params)], calls, shape.nesting,
-                               ints=("s", "t"), floats=("w", "z"), prologue=shape.prologue)  # fmt: skip
+        strs = STR_TYPES[: 3 - len(lists)] if shape.strs and r.random() < 0.5 else ()  # 8 parameters at most
+        f = Sig("f", ("int", "int", "bool", "float", "float", *lists, *strs), ret)
+        names = ("a", "b", "c", "x", "y") + ("xs", "fs")[: len(lists)] + ("st", "ws")[: len(strs)]
+        lines += self.function(f, names, calls, shape.nesting, ints=("s", "t"), floats=("w", "z"),
+                               prologue=shape.prologue)  # fmt: skip
         return GenProgram("\n".join(lines), "f", f.params)
 
     def helpers(self) -> tuple[list[str], list[Sig]]:
@@ -369,9 +382,10 @@ class ProgramGen(ExprGen):
             chk = Sig("chk", ("int", "bool", "float"), "None")
             lines += self.function(chk, ("u", "v", "w"), list(calls), 1)
             calls.append(chk)
+        kinds = ["int", "int", "bool", "float", "float", *LIST_TYPES, *(STR_TYPES if self.strs else ())]
         for k in range(r.randint(0, 2)):
-            params = tuple(r.choice(["int", "int", "bool", "float", "float", *LIST_TYPES]) for _ in range(r.randint(1, 3)))
-            h = Sig(f"h{k + 1}", params, r.choice(["int", "int", "bool", "float", "float", "None", *LIST_TYPES]))
+            params = tuple(r.choice(kinds) for _ in range(r.randint(1, 3)))
+            h = Sig(f"h{k + 1}", params, r.choice(kinds + ["None"]))
             lines += self.function(h, tuple(f"u{i}" for i in range(len(params))), list(calls), 1)
             calls.append(h)
         return lines, calls

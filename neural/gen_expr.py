@@ -8,7 +8,8 @@ shifts (counts 0, 63, 64, negative and computed), comparison chains mixing ints 
 branch with an int one is converted), `abs min max int float bool`, calls of the program's
 functions (a float parameter may get an int or a bool), literals in every base and float
 literals (0.0, -0.0, 1e-3, 1e22, ...), and scalars read from lists (`len`, `xs[i]`, `sum`,
-`in`, `==`, ...: gen_lists.ListGen).
+`in`, `==`, ...: gen_lists.ListGen) and from strs (`len`, `find`, `in`, comparisons, the `is*`
+tests, ...: gen_str.StrGen, where `strs` is set).
 
 `int / int` only ever divides operands within +-2**20: gpucc converts each int operand to a
 float first, which is exact only up to 2**53 (a documented difference, see tests/oracle/oracle.py).
@@ -20,6 +21,7 @@ import random
 from dataclasses import dataclass
 
 from gpucc.neural.gen_lists import LIST_TYPES, ListGen
+from gpucc.neural.gen_str import STR_TYPES, StrGen
 
 LITERALS = ("3000000000", "0x7fff_ffff_ffff_ffff", "(-9223372036854775807 - 1)", "0b1011", "0o17",
             "1_000", "4294967296", "0", "-1", "0X1F")  # fmt: skip
@@ -33,13 +35,13 @@ SHIFT_COUNTS = ("0", "1", "3", "2", "63", "64", "-1", "65", "5")
 INT_EXPONENTS = ("0", "1", "2", "3", "2", "-1", "63")
 FLOAT_EXPONENTS = ("2", "3", "0", "-1", "0.5", "-0.5", "2.0", "1e-3", "-2")
 DEPTH_MOD = 7  # recursive helpers get a depth in [0, 6]
-TYPES = ("int", "bool", "float") + LIST_TYPES
+TYPES = ("int", "bool", "float") + LIST_TYPES + STR_TYPES
 
 
 @dataclass(frozen=True)
 class Sig:
     """A function a body may call: name, parameter types, return type ("int"/"bool"/"float"/
-    "list[int]"/"list[float]"/"None").  depth: the last parameter is a recursion depth (callers pass `(e) % DEPTH_MOD`)."""
+    "list[int]"/"list[float]"/"str"/"list[str]"/"None").  depth: the last parameter is a recursion depth (callers pass `(e) % DEPTH_MOD`)."""
 
     name: str
     params: tuple[str, ...]
@@ -60,17 +62,22 @@ class Scope:
         self.list_loops = 0  # enclosing `for v in xs` loops (no appends, no calls passing lists)
 
 
-class ExprGen(ListGen):
+class ExprGen(ListGen, StrGen):
     """Expressions of a given type and depth for the body described by `self.s` (the list forms
-    in neural/gen_lists.py)."""
+    in neural/gen_lists.py, the str forms in neural/gen_str.py: only with `strs`)."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, strs: bool = False):
         self.r = random.Random(seed)
         self.s: Scope | None = None
+        self.strs = strs  # int and bool expressions may read strs
 
     def expr(self, type_: str, d: int) -> str:
         if type_ in LIST_TYPES:
             return self.list_expr(type_, d)
+        if type_ == "str":
+            return self.str_expr(d)
+        if type_ == "list[str]":
+            return self.str_list_expr(d)
         return {"int": self.int_expr, "bool": self.bool_expr, "float": self.float_expr}[type_](d)
 
     def num_expr(self, d: int) -> str:
@@ -112,6 +119,8 @@ class ExprGen(ListGen):
         if k == 10:
             return f"({e()} if {self.truth(d - 1)} else {e()})"
         if k in (11, 12) and (read := self.list_scalar("int", d)):
+            return read
+        if k == 13 and self.strs and (read := self.str_scalar("int", d)):
             return read
         op = r.choice(BINOPS)
         if op in ("//", "%") and r.random() < 0.5:  # a nonzero literal divisor: fewer early exits
@@ -192,6 +201,8 @@ class ExprGen(ListGen):
             return f"bool({self.num_expr(d - 1)})"
         if k == 6:
             return f"({self.bool_expr(d - 1)} if {self.truth(d - 1)} else {self.bool_expr(d - 1)})"
+        if k == 11 and self.strs and (read := self.str_scalar("bool", d)):
+            return read
         ops = [r.choice(CMPOPS) for _ in range(r.choice([1, 1, 2, 3]))]
         operand = self.num_expr if k in (7, 8, 9) else self.int_expr
         parts = [operand(d - 1) for _ in range(len(ops) + 1)]

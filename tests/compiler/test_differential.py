@@ -11,15 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks import fuzz_differential
-from gpucc.neural.gen import EDGE_VALUES, FLOAT_EDGE_VALUES, INT64_MAX, INT64_MIN, ProgramGen
+from gpucc.neural.gen import EDGE_VALUES, FLOAT_EDGE_VALUES, INT64_MAX, INT64_MIN, STR_ALPHABET, ProgramGen
 from tests.oracle.findings import FIXED
 from tests.oracle.oracle import disagreements
 from tests.oracle.tower import expr_type, local_types
 
 INTS = st.one_of(st.sampled_from(EDGE_VALUES), st.integers(-10, 10), st.integers(INT64_MIN, INT64_MAX))
 FLOATS = st.one_of(st.sampled_from(FLOAT_EDGE_VALUES), st.integers(-40, 40).map(lambda n: n / 4), st.floats())
+STRS = st.text(alphabet=st.sampled_from(STR_ALPHABET) | st.characters(), max_size=8)
 ARG = {"int": INTS, "bool": st.booleans(), "float": FLOATS, "list[int]": st.lists(INTS, max_size=6),
-       "list[float]": st.lists(FLOATS, max_size=6)}
+       "list[float]": st.lists(FLOATS, max_size=6), "str": STRS, "list[str]": st.lists(STRS, max_size=4)}
 
 
 @settings(max_examples=40, deadline=None)
