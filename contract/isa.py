@@ -33,9 +33,10 @@ does not depend on which of them a compiler used.
 
 Each instruction's facts are an :class:`Op`: the table's columns (operand kind, stack effect,
 cost, meaning) and the named groups below the rows (KEEPS_ON_JUMP, SLOT_WIDTHS, IMM_MAXES).
-The rows come in four groups, in this order: ``int`` (what the VM kernel's hot loop runs),
-``numeric`` (floats and the other int operations), ``list`` and ``str``; FIRST_NUMERIC,
-FIRST_LIST and FIRST_STR are where the last three begin.  Kernels index per-opcode numpy columns derived from the table
+The rows come in five groups, in this order: ``int`` (what the VM kernel's hot loop runs),
+``numeric`` (floats and the other int operations), ``list``, ``str`` and ``value`` (tuples,
+Optional and values of any structured type); FIRST_NUMERIC, FIRST_LIST, FIRST_STR and
+FIRST_VALUE are where the last four begin.  Kernels index per-opcode numpy columns derived from the table
 (POPS, PUSHES, COSTS, OPERAND_KIND, KEEPS, SLOT_WIDTH, IMM_MAX, IS_JUMP).  The opcode
 constants (``LOAD_VAR = 3``) are plain assignments at the end, checked against the table.
 
@@ -68,7 +69,7 @@ class Op:
     pushes: int
     cost: int  # weight in the deterministic cost model
     doc: str
-    group: str  # "int", "numeric", "list" or "str"
+    group: str  # "int", "numeric", "list", "str" or "value"
     keeps: int  # 1 if in KEEPS_ON_JUMP
     slot_width: int  # SLOT_WIDTHS: slots a LOCAL operand names (arg .. arg + width - 1)
     imm_max: int  # IMM_MAXES: the largest IMM operand taken (0 .. imm_max); -1: any int32
@@ -254,6 +255,33 @@ _STR_ROWS = [
      "(whitespace, sign, '_'); ValueError"),]
 NO_ARG = -1  # an optional str operand not given (STR_STRIP, STR_SPLIT, STR_PAD)
 
+# Structured values (static types: contract/typecodes.py).  A tuple is a list object (same heap
+# header) of fixed length, never written after it is built: LIST_GET, LIST_LEN, FOR_LIST and
+# LIST_SLICE serve it.  A list[bool] holds 0 / 1, a list of lists, strs or tuples holds handles.
+# Optional[T]: None is NONE_REF; a T in the heap is its handle, a scalar T is boxed (the handle
+# of a 1-element list).  The types an instruction works on are one constant: VALUE_* ops whose
+# CONST operand names `typed_values(cmp, ltype, rtype)` (ltype, rtype packed type codes) or, for
+# MIN / MAX / SORT / SORTED, the element's packed type code.  Constants are untrusted like all
+# bytecode: a malformed type code ends the job with INVALID_BYTECODE.  Cost: base plus the
+# elements and code points visited, as for lists.
+_VALUE_ROWS = [
+    ("VALUE_CMP", ARG_CONST, 2, 1, 2, "pop b, a; push a <cmp> b (cmp, a's type, b's type: typed_values_fields("
+     "consts[arg])): == / != deep equality of any values (int vs float exact, as COMPARE_NUM), the four "
+     "orderings lexicographic over tuples, lists and strs; TypeError when an ordering meets None"),
+    ("ASSERT_VALUE", ARG_CONST, 2, 0, 2, "pop b, a; AssertionError unless a <cmp> b, as VALUE_CMP"),
+    ("VALUE_CONTAINS", ARG_CONST, 2, 1, 2, "x in xs (pops x, xs: a list or tuple; consts[arg] = typed_values(CMP_EQ, "
+     "x's type, xs's type)): any element == x, as VALUE_CMP"),
+    ("VALUE_MIN", ARG_CONST, 1, 1, 2, "min(xs), xs a list of element type consts[arg], by VALUE_CMP's <; ValueError "
+     "if empty"),
+    ("VALUE_MAX", ARG_CONST, 1, 1, 2, "max(xs), as VALUE_MIN"),
+    ("VALUE_SORTED", ARG_CONST, 1, 1, 4, "a new list sorted(xs) (stable, by VALUE_CMP's <; element type consts[arg])"),
+    ("VALUE_SORT", ARG_CONST, 1, 0, 4, "xs.sort() in place (stable, by VALUE_CMP's <; element type consts[arg])"),
+    ("UNPACK_CHECK", ARG_IMM, 1, 1, 1, "ValueError unless len(top) == arg (the top stays): `a, b = xs` of a list"),
+    ("BOX", ARG_NONE, 1, 1, 2, "a new 1-element box holding the top (a scalar as an Optional value)"),
+    ("UNBOX", ARG_IMM, 1, 1, 1, "an Optional value as its T: TypeError if it is NONE_REF (None); arg 1: T is a "
+     "scalar, push the value in the box; arg 0: the handle stays"),]
+NONE_REF = -1  # None as an Optional value (no handle is negative)
+
 # Named groups of per-instruction facts (the Op fields keeps, slot_width, imm_max):
 # jumps that keep a value falling through does not have: `and` / `or` keep their operand when
 # they jump and pop it falling through; FOR_LOOP pushes the counter only when it jumps
@@ -265,9 +293,10 @@ SLOT_WIDTHS = {"FOR_RANGE": 3, "RANGE_CHECK": 3, "FOR_LIST": 2}
 IMM_MAXES = {"NEW_LIST": 255, "LIST_SLICE": 7, "LIST_SUM": 1,
              **{n: 2 for n in ("LIST_MIN", "LIST_MAX", "LIST_SORTED", "LIST_SORT", "LIST_EQ")},
              "STR_FIND": 6, "STR_CASE": 5, "STR_IS": 7, "STR_STRIP": 2, "STR_SPLIT": 1, "STR_PAD": 3,
-             "STR_FROM": 3, "STR_TO_NUM": 3}  # fmt: skip
+             "STR_FROM": 3, "STR_TO_NUM": 3, "UNPACK_CHECK": 255, "UNBOX": 1}  # fmt: skip
 
-_GROUPS = (("int", _INT_ROWS), ("numeric", _NUMERIC_ROWS), ("list", _LIST_ROWS), ("str", _STR_ROWS))
+_GROUPS = (("int", _INT_ROWS), ("numeric", _NUMERIC_ROWS), ("list", _LIST_ROWS), ("str", _STR_ROWS),
+           ("value", _VALUE_ROWS))
 TABLE: tuple[Op, ...] = tuple(
     Op(number, *row, group, int(row[0] in KEEPS_ON_JUMP), SLOT_WIDTHS.get(row[0], 1), IMM_MAXES.get(row[0], -1))
     for number, (group, row) in enumerate((group, row) for group, rows in _GROUPS for row in rows)
@@ -277,6 +306,7 @@ NUM_OPCODES = len(TABLE)
 FIRST_NUMERIC = len(_INT_ROWS)  # the numeric group's first opcode, then the list group's
 FIRST_LIST = len(_INT_ROWS) + len(_NUMERIC_ROWS)
 FIRST_STR = FIRST_LIST + len(_LIST_ROWS)
+FIRST_VALUE = FIRST_STR + len(_STR_ROWS)
 
 # Comparison codes used by ASSERT_CMP operands (and by the compiler's COMPARE nodes).
 CMP_NAMES = ("<", "<=", "==", "!=", ">", ">=")
@@ -320,6 +350,17 @@ def typed_cmp(cmp, ltype, rtype):
 def typed_cmp_fields(arg):
     """(cmp, ltype, rtype) of a TYPED_CMP operand."""
     return arg & 7, (arg >> 3) & 15, arg >> 7
+
+
+def typed_values(cmp, ltype, rtype):
+    """The int64 constant of a VALUE_CMP / ASSERT_VALUE / VALUE_CONTAINS: comparison `cmp`
+    (CMP_*) of values of packed types ltype, rtype (each below 2**28)."""
+    return cmp | (ltype << 3) | (rtype << 32)
+
+
+def typed_values_fields(c):
+    """(cmp, ltype, rtype) of a typed_values constant."""
+    return c & 7, (c >> 3) & 0xFFFFFFF, c >> 32
 
 
 def pack(lo: int, hi: int) -> int:
@@ -536,5 +577,15 @@ STR_REPLACE = 127
 STR_PAD = 128
 STR_FROM = 129
 STR_TO_NUM = 130
+VALUE_CMP = 131
+ASSERT_VALUE = 132
+VALUE_CONTAINS = 133
+VALUE_MIN = 134
+VALUE_MAX = 135
+VALUE_SORTED = 136
+VALUE_SORT = 137
+UNPACK_CHECK = 138
+BOX = 139
+UNBOX = 140
 
 assert all(globals()[op.name] == op.number for op in TABLE), "opcode constants out of date"
