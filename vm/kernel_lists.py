@@ -89,8 +89,9 @@ def slice_bounds(n, arg, start, stop, step):
 
 
 @nrt_free
-def _reduce(op, heap, hp, d, n, kind):
-    """(status, result, extra cost) of sum / min / max over heap[d .. d + n) (elements of `kind`)."""
+def _reduce(op, heap, hp, d, n, kind, etype, walk):
+    """(status, result, extra cost) of sum / min / max over heap[d .. d + n) (elements of `kind`,
+    kernel_order.less)."""
     zero = np.int64(0)
     if op == LIST_SUM:
         if kind == 1:
@@ -112,7 +113,10 @@ def _reduce(op, heap, hp, d, n, kind):
     extra = n
     for k in range(1, n):
         x = heap[d + k]
-        better, pairs = less(kind, heap, hp, x, best) if op == LIST_MIN else less(kind, heap, hp, best, x)
+        st, better, pairs = (less(kind, heap, hp, x, best, etype, walk) if op == LIST_MIN
+                             else less(kind, heap, hp, best, x, etype, walk))  # fmt: skip
+        if st != OK:
+            return st, zero, zero
         extra += pairs
         if better:
             best = x
@@ -120,10 +124,10 @@ def _reduce(op, heap, hp, d, n, kind):
 
 
 @nrt_free
-def list_op(op, arg, stack, sp, fp, heap, hp):
+def list_op(op, arg, stack, sp, fp, heap, hp, walk):
     """Run list instruction op (or COMPARE_NUM on list operands) on the stack whose top is at
-    sp - 1 and the frame at fp; returns (status, sp, hp, extra cost, pc advance: 1, or 2
-    when FOR_LIST skips its JUMP)."""
+    sp - 1 and the frame at fp (walk: the job's Scratch.walk); returns (status, sp, hp, extra
+    cost, pc advance: 1, or 2 when FOR_LIST skips its JUMP)."""
     zero = np.int64(0)
     if op == FOR_LIST:
         s = fp + arg
@@ -250,33 +254,43 @@ def list_op(op, arg, stack, sp, fp, heap, hp):
         heap[xs] = n + 1
         return OK, sp - 2, hp, extra, 1
     # one list operand on top: LIST_LEN, SUM, MIN, MAX, SORTED, SORT
+    st, sp, hp, extra = one_list_op(op, arg, 0, walk, stack, sp, heap, hp)
+    return st, sp, hp, extra, 1
+
+
+@nrt_free
+def one_list_op(op, kind, etype, walk, stack, sp, heap, hp):
+    """(status, sp, hp, extra cost) of LIST_LEN, SUM, MIN, MAX, SORTED or SORT on the list on top,
+    its elements of `kind` (kernel_order.less: VALUES for the value instructions' MIN / MAX /
+    SORTED / SORT, of packed type etype, compared with the `walk` scratch)."""
+    zero = np.int64(0)
     xs = stack[sp - 1]
     d, n, _ = header(heap, hp, xs)
     if d < 0:
-        return INVALID_BYTECODE, sp, hp, zero, 1
+        return INVALID_BYTECODE, sp, hp, zero
     if op == LIST_LEN:
         stack[sp - 1] = n
-        return OK, sp, hp, zero, 1
+        return OK, sp, hp, zero
     if op == LIST_SUM or op == LIST_MIN or op == LIST_MAX:
-        st, r, extra = _reduce(op, heap, hp, d, n, arg)
+        st, r, extra = _reduce(op, heap, hp, d, n, kind, etype, walk)
         if st != OK:
-            return st, sp, hp, zero, 1
+            return st, sp, hp, zero
         stack[sp - 1] = r
-        return OK, sp, hp, extra, 1
+        return OK, sp, hp, extra
     if op == LIST_SORT:
-        st, extra = sort_list(heap, hp, d, n, arg)
-        return st, sp - 1, hp, (extra if st == OK else zero), 1
+        st, extra = sort_list(heap, hp, d, n, kind, etype, walk)
+        return st, sp - 1, hp, (extra if st == OK else zero)
     if op == LIST_SORTED:
         h, hp = new_list(heap, hp, n)
         if h < 0:
-            return MEMORY_LIMIT, sp, hp, zero, 1
+            return MEMORY_LIMIT, sp, hp, zero
         copy(heap, d, h + HEADER, n)
-        st, extra = sort_list(heap, hp, h + HEADER, n, arg)
+        st, extra = sort_list(heap, hp, h + HEADER, n, kind, etype, walk)
         if st != OK:
-            return st, sp, hp, zero, 1
+            return st, sp, hp, zero
         stack[sp - 1] = h
-        return OK, sp, hp, n + extra, 1
-    return INVALID_BYTECODE, sp, hp, zero, 1
+        return OK, sp, hp, n + extra
+    return INVALID_BYTECODE, sp, hp, zero
 
 
 @nrt_free

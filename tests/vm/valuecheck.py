@@ -55,7 +55,7 @@ def program(cases: list[list[str]]):
 
 
 def run(cases: list[list[str]], result_types: list[int], limits: LaunchLimits | None = None,
-        kernels: bool = False) -> list[tuple[str, object]]:  # fmt: skip
+        kernels: bool = True) -> list[tuple[str, object]]:  # fmt: skip
     """[(status name, Python value or None)] of each case on the reference interpreter, its
     result read from the job's heap as result_types[i]; with `kernels`, every backend
     (vmcheck.launch_all: the cpu kernel, the plain kernel) agreeing with it."""
