@@ -22,7 +22,8 @@ One unit (the launchers build these from per-unit slices, compiler/unit.py runs 
              walk (the traversal stack of the type checker and codegen, typecheck_base S_*
              columns, also the peephole pass's scratch), masks (definite assignment per
              walk row), locs (the local table of the function being checked, scope L_*)
-    err      the error record, int32[ERR_WIDTH]: code, byte start, byte end, argument
+    err      the error record, int32[ERR_WIDTH]: code, byte start, byte end, argument, and a
+             second argument (a type mismatch: the expected type, then the one got)
     Scope    (not arrays) the type checker's view of the function it checks
 
 One launch (compiler/batch.py on the CPU, compiler/cuda_batch.py on CUDA):
@@ -68,19 +69,26 @@ DeviceScratch = namedtuple("DeviceScratch", ("tok_rows", "tok_val", "node_rows",
                                              "parse", "locs", "cg"))  # fmt: skip
 
 # the error record
-ERR_CODE, ERR_START, ERR_END, ERR_ARG = range(4)
-ERR_WIDTH = 4
+ERR_CODE, ERR_START, ERR_END, ERR_ARG, ERR_ARG2 = range(5)
+ERR_WIDTH = 5
 
 
 @nrt_free
 def fail(err, code, start, end, arg):
     """Record an error: its code, the byte span [start, end) at fault and an argument for the
     message (compiler/errors.py).  The first error recorded wins; returns -1."""
+    return fail_types(err, code, start, end, arg, 0)
+
+
+@nrt_free
+def fail_types(err, code, start, end, expected, got):
+    """fail() with two arguments: the types of a mismatch (packed type codes), expected then got."""
     if err[ERR_CODE] == 0:
         err[ERR_CODE] = code
         err[ERR_START] = start
         err[ERR_END] = end
-        err[ERR_ARG] = arg
+        err[ERR_ARG] = expected
+        err[ERR_ARG2] = got
     return -1
 
 

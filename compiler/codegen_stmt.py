@@ -11,19 +11,19 @@ from __future__ import annotations
 from gpucc.compiler.codegen_expr import emit_expr
 from gpucc.compiler.emit import emit, emit_arith, emit_convert, emit_truth
 from gpucc.compiler.nodes import CMP_IN, N_COMPARE, N_METHOD
-from gpucc.compiler.typerules import T_EMPTY_LIST
+from gpucc.compiler.typerules import EMPTY_LIST, LIST_INT
 from gpucc.contract import isa as O
 from gpucc.contract.isa import ASSERT_CMP, ASSERT_TRUE, LOAD_INT, LOAD_VAR, POP_TOP, RETURN, STORE_VAR
-from gpucc.contract.jitable import nrt_free, typed_cmp
-from gpucc.contract.valuetypes import T_LIST_INT, T_NONE
+from gpucc.contract.jitable import nrt_free, type_runtime_kind, typed_cmp
+from gpucc.contract.valuetypes import T_NONE
 
 
 @nrt_free
 def _concrete_list(t, other):
     """t, or for `[]` the other operand's list type (list[int] if both are `[]`)."""
-    if t != T_EMPTY_LIST:
+    if t != EMPTY_LIST:
         return t
-    return other if other != T_EMPTY_LIST else T_LIST_INT
+    return other if other != EMPTY_LIST else LIST_INT
 
 
 @nrt_free
@@ -96,7 +96,7 @@ def emit_assert(n, top, toks, tree, types, out, scratch, err):
         emit_expr(a, toks, tree, types, out, scratch, top + 1, err)
         emit_expr(first[link], toks, tree, types, out, scratch, top + 1, err)
         lt, rt = _concrete_list(type_[a], type_[link]), _concrete_list(type_[link], type_[a])
-        emit(out, ASSERT_CMP, typed_cmp(tree.op[link], lt, rt), line)
+        emit(out, ASSERT_CMP, typed_cmp(tree.op[link], type_runtime_kind(lt), type_runtime_kind(rt)), line)
     else:
         emit_expr(c, toks, tree, types, out, scratch, top + 1, err)
         emit_truth(out, type_[c], line)

@@ -13,6 +13,7 @@ from gpucc.compiler.arrays import (
     COUNT_CONSTS,
     COUNT_FUNCTIONS,
     ERR_ARG,
+    ERR_ARG2,
     ERR_CODE,
     ERR_END,
     ERR_START,
@@ -50,6 +51,7 @@ class CompiledBatch:
     error_start: np.ndarray  # int32[n]
     error_end: np.ndarray  # int32[n]
     error_arg: np.ndarray  # int32[n]
+    error_arg2: np.ndarray  # int32[n]: a type mismatch's type got (error_arg: the one expected)
     code: np.ndarray  # int32[N, 2]: (opcode, operand)
     lines: np.ndarray  # int32[N]: 1-based source line of each instruction
     code_start: np.ndarray  # int64[n + 1]
@@ -59,8 +61,8 @@ class CompiledBatch:
     func_nparams: np.ndarray  # int32[F]
     func_nlocals: np.ndarray  # int32[F]: parameters + locals + hidden slots
     func_max_stack: np.ndarray  # int32[F]: max operand-stack depth above the locals
-    func_ret_type: np.ndarray  # int32[F]: contract.valuetypes code
-    func_param_types: np.ndarray  # int32[F, MAX_PARAMS]
+    func_ret_type: np.ndarray  # int32[F]: contract.typecodes code
+    func_param_types: np.ndarray  # int32[F, MAX_PARAMS]: contract.typecodes codes
     func_is_import: np.ndarray  # int32[F]: 1 if the body is `...` (an interface stub)
     func_name_start: np.ndarray  # int32[F]
     func_name_end: np.ndarray  # int32[F]
@@ -88,6 +90,7 @@ class CompiledBatch:
             int(self.error_end[u]),
             int(self.error_arg[u]),
             filename,
+            int(self.error_arg2[u]),
         )
 
 
@@ -104,6 +107,7 @@ def assemble(sources: list[str], parts: list[BatchOutput]) -> CompiledBatch:
         error_start=errs[:, ERR_START].copy(),
         error_end=errs[:, ERR_END].copy(),
         error_arg=errs[:, ERR_ARG].copy(),
+        error_arg2=errs[:, ERR_ARG2].copy(),
         code=cat("code", np.zeros((0, 2), np.int32)),
         lines=cat("lines", np.zeros(0, np.int32)),
         code_start=offsets(counts[:, COUNT_CODE]),

@@ -104,12 +104,12 @@ def scratch_regions(src: np.ndarray) -> ScratchRegions:
 def _failed_kernel():
     @cuda.jit
     def failed_units(errs, n_failed, failed):
-        """Rows (unit, code, start, end, arg) of the units whose error code is not 0, in any order."""
+        """Rows (unit, its error record) of the units whose error code is not 0, in any order."""
         u = cuda.grid(1)
         if u < errs.shape[0] and errs[u, 0] != 0:
             k = cuda.atomic.add(n_failed, 0, 1)
             failed[k, 0] = u
-            for j in range(4):
+            for j in range(ERR_WIDTH):
                 failed[k, j + 1] = errs[u, j]
 
     return failed_units
@@ -162,15 +162,15 @@ def compile_units_cuda(buf, regions: Regions, outputs: BatchOutput) -> None:
 
 
 def failed_errors(errs, counter: TransferCounter) -> np.ndarray:
-    """int32[n, 4] on the host: the error records of the units that failed (zeros for the
-    others), read back alone: the number that failed, then their rows."""
+    """int32[n, ERR_WIDTH] on the host: the error records of the units that failed (zeros for
+    the others), read back alone: the number that failed, then their rows."""
     n = errs.shape[0]
     n_failed = device_full(1, np.int64, 0)
-    failed = cuda.device_array((n, 5), np.int32)
+    failed = cuda.device_array((n, 1 + ERR_WIDTH), np.int32)
     _failed_units[(n + THREADS_PER_BLOCK - 1) // THREADS_PER_BLOCK, THREADS_PER_BLOCK](errs, n_failed, failed)
     k = int(to_host(n_failed, counter, "failed units")[0])
     rows = to_host(failed[:k], counter, "error records")
-    out = np.zeros((n, 4), np.int32)
+    out = np.zeros((n, ERR_WIDTH), np.int32)
     out[rows[:, 0]] = rows[:, 1:]
     return out
 

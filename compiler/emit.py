@@ -36,11 +36,11 @@ from gpucc.compiler.nodes import (
     UN_POS,
 )
 from gpucc.compiler.scope import B_BOOL, B_MAX, B_MIN, BUILTINS, METHODS, N_SUPPORTED_BUILTINS, STR_METHODS
-from gpucc.compiler.typerules import T_EMPTY_LIST, element_type, is_list, is_sized
+from gpucc.compiler.typerules import EMPTY_LIST, LIST_FLOAT, LIST_STR, element_type, is_list, is_sized
 from gpucc.contract import isa as O
 from gpucc.contract.isa import ARG_IMM, BINARY_ADD, LOAD_CONST, LOAD_INT, OPERAND_KIND, POPS, PUSHES, ROT_TWO, UNARY_NOT
 from gpucc.contract.jitable import nrt_free, typed_cmp
-from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_LIST_FLOAT, T_LIST_STR, T_STR
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_STR
 
 
 def _opcodes(rows) -> np.ndarray:
@@ -167,9 +167,9 @@ def needs_truth(t):
 @nrt_free
 def element_kind(t):
     """The element-kind operand of a list instruction on list type t: 0 ints, 1 floats, 2 strs."""
-    if t == T_LIST_FLOAT:
+    if t == LIST_FLOAT:
         return 1
-    return 2 if t == T_LIST_STR else 0
+    return 2 if t == LIST_STR else 0
 
 
 @nrt_free
@@ -186,11 +186,11 @@ def emit_compare(out, cmp, lt, rt, line):
         if rt == T_STR:
             emit(out, O.STR_CONTAINS, 0, line)
         else:
-            emit(out, O.LIST_CONTAINS, typed_cmp(O.CMP_EQ, lt, lt if rt == T_EMPTY_LIST else element_type(rt)), line)
+            emit(out, O.LIST_CONTAINS, typed_cmp(O.CMP_EQ, lt, lt if rt == EMPTY_LIST else element_type(rt)), line)
         if cmp == CMP_NOT_IN:
             emit(out, UNARY_NOT, 0, line)
     elif is_list(lt):
-        emit(out, O.LIST_EQ, element_kind(lt if lt != T_EMPTY_LIST else rt), line)
+        emit(out, O.LIST_EQ, element_kind(lt if lt != EMPTY_LIST else rt), line)
         if cmp == O.CMP_NE:
             emit(out, UNARY_NOT, 0, line)
     elif lt == T_FLOAT or rt == T_FLOAT or lt == T_STR:
@@ -280,7 +280,7 @@ def emit_builtin_end(out, b, nargs, result, line):
     if (b == B_MIN or b == B_MAX) and result == T_STR and nargs > 1:
         emit(out, O.NEW_LIST, nargs, line)
         out.cg[CG_DEPTH] -= nargs
-        emit(out, O.LIST_MIN if b == B_MIN else O.LIST_MAX, element_kind(T_LIST_STR), line)
+        emit(out, O.LIST_MIN if b == B_MIN else O.LIST_MAX, element_kind(LIST_STR), line)
 
 
 @nrt_free

@@ -1,13 +1,13 @@
 """Compile error codes (one table) and their rendering as messages with a caret.
 
 Compiler phases run as numba kernels: they never raise.  They return an error code
-plus the byte span [start, end) of the offending source and one int argument; the host
-turns that into a message here.  Placeholders in a template:
+plus the byte span [start, end) of the offending source and one int argument (two for a
+type mismatch); the host turns that into a message here.  Placeholders in a template:
 
     {text}      the source text of the span
     {arg}       the int argument
-    {keyword} {operator} {construct} {type} {expected} {got}   decoded from arg
-                (types: arg = expected * 16 + got)
+    {keyword} {operator} {construct}   decoded from arg
+    {expected} {got}   types (contract.typecodes, named as annotations): arg and arg2
 
 New codes are appended (a code's number is its index in _ROWS).
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpucc.compiler import tokens
-from gpucc.contract.valuetypes import TYPE_NAMES
+from gpucc.contract import typecodes
 
 # Constructs outside the language that the parser names in E_UNSUPPORTED (arg = index).
 _CONSTRUCT_ROWS = [
@@ -202,7 +202,7 @@ E_BUILTIN_ARGS = 48
 
 
 def _type_name(code: int) -> str:
-    return TYPE_NAMES[code] if 0 <= code < len(TYPE_NAMES) else "?"
+    return typecodes.name(code) if 0 <= code and typecodes.width(code) > 0 else "?"
 
 
 @dataclass(frozen=True)
@@ -224,7 +224,7 @@ class CompileError:
         return self.format()
 
 
-def message(source: str, code: int, start: int, end: int, arg: int) -> str:
+def message(source: str, code: int, start: int, end: int, arg: int, arg2: int = 0) -> str:
     """The message text for an error code (no location)."""
     src = source.encode()
     text = src[max(0, start) : max(start, end)].decode(errors="replace")
@@ -234,8 +234,8 @@ def message(source: str, code: int, start: int, end: int, arg: int) -> str:
         "keyword": tokens.KEYWORDS[arg] if 0 <= arg < len(tokens.KEYWORDS) else text,
         "operator": tokens.OPERATORS[arg] if 0 <= arg < len(tokens.OPERATORS) else text,
         "construct": CONSTRUCTS[arg] if 0 <= arg < len(CONSTRUCTS) else text,
-        "expected": _type_name(arg // 16),
-        "got": _type_name(arg % 16),
+        "expected": _type_name(arg),
+        "got": _type_name(arg2),
         "expected_count": arg // 256,
         "got_count": arg % 256,
     }
@@ -243,7 +243,8 @@ def message(source: str, code: int, start: int, end: int, arg: int) -> str:
     return template.format(**fields)
 
 
-def render(source: str, code: int, start: int, end: int, arg: int, filename: str = "<candidate>") -> CompileError:
+def render(source: str, code: int, start: int, end: int, arg: int, filename: str = "<candidate>",
+           arg2: int = 0) -> CompileError:
     """Turn a compiler kernel's (code, byte span, arg) into a located message."""
     src = source.encode()
     start = min(max(0, start), len(src))
@@ -254,7 +255,7 @@ def render(source: str, code: int, start: int, end: int, arg: int, filename: str
     col = len(src[line_start:start].decode(errors="replace")) + 1
     return CompileError(
         code=code,
-        message=message(source, code, start, end, arg),
+        message=message(source, code, start, end, arg, arg2),
         line=line,
         col=col,
         source_line=src[line_start:line_end].decode(errors="replace"),
@@ -263,6 +264,6 @@ def render(source: str, code: int, start: int, end: int, arg: int, filename: str
 
 
 def render_record(source: str, err, filename: str = "<candidate>") -> CompileError:
-    """render() of an error record (compiler.arrays: code, start, end, arg)."""
-    code, start, end, arg = (int(x) for x in err[:4])
-    return render(source, code, start, end, arg, filename)
+    """render() of an error record (compiler.arrays: code, start, end, arg, arg2)."""
+    code, start, end, arg, arg2 = (int(x) for x in err[:5])
+    return render(source, code, start, end, arg, filename, arg2)

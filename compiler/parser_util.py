@@ -12,7 +12,7 @@ from gpucc.compiler import errors, limits, tokens
 from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import E_SYNTAX, E_UNSUPPORTED
 from gpucc.contract import valuetypes
-from gpucc.contract.jitable import nrt_free
+from gpucc.contract.jitable import nrt_free, type_list_of
 
 T = tokens
 TK_NAME, TK_STRING, TK_KEYWORD, TK_OP = T.TK_NAME, T.TK_STRING, T.TK_KEYWORD, T.TK_OP
@@ -141,8 +141,8 @@ def annotation_width(src, toks, i):
 
 @nrt_free
 def annotation_type(src, toks, i, err):
-    """Type code of the annotation at token i (int, float, bool, str, None, list[int], list[float],
-    list[str]), or -1 with err set."""
+    """Type code (contract.typecodes) of the annotation at token i (int, float, bool, str, None,
+    list[int], list[float], list[str]), or -1 with err set."""
     tk = toks.kind
     if tk[i] == TK_NAME and word_is(src, toks, i, WORD_INT):
         return valuetypes.T_INT
@@ -156,11 +156,11 @@ def annotation_type(src, toks, i, err):
         if not is_op(toks, i + 3, T.OP_RSQB):
             return fail_tok(err, toks, i + 3, i + 3, errors.E_EXPECTED_OP, T.OP_RSQB)
         if tk[i + 2] == TK_NAME and word_is(src, toks, i + 2, WORD_INT):
-            return valuetypes.T_LIST_INT
+            return type_list_of(valuetypes.T_INT)
         if tk[i + 2] == TK_NAME and word_is(src, toks, i + 2, WORD_FLOAT):
-            return valuetypes.T_LIST_FLOAT
+            return type_list_of(valuetypes.T_FLOAT)
         if tk[i + 2] == TK_NAME and word_is(src, toks, i + 2, WORD_STR):
-            return valuetypes.T_LIST_STR
+            return type_list_of(valuetypes.T_STR)
         return fail_tok(err, toks, i, i + 3, errors.E_UNKNOWN_TYPE, 0)
     if is_kw(toks, i, T.KW_NONE):
         return valuetypes.T_NONE

@@ -24,7 +24,8 @@ from gpucc.contract.cachekey import source_fingerprint
 from gpucc.contract.isa import CMP_NAMES as _VM_CMP_NAMES
 
 CMP_NAMES = (*_VM_CMP_NAMES, "in", "not in")  # with nodes.CMP_IN, CMP_NOT_IN
-from gpucc.contract.valuetypes import TYPE_NAMES, bits_to_float
+from gpucc.contract.typecodes import name as type_name
+from gpucc.contract.valuetypes import bits_to_float
 
 
 class ParseError(LexError):
@@ -81,7 +82,7 @@ def _make_parse_one(fp):
 _parse_one = _make_parse_one(source_fingerprint(
     "compiler/parser*.py",
     "compiler/arrays.py", "compiler/tokens.py", "compiler/nodes.py", "compiler/errors.py", "compiler/limits.py", "contract/isa.py",
-    "contract/valuetypes.py", "contract/limits.py",
+    "contract/valuetypes.py", "contract/limits.py", "contract/typecodes.py", "contract/jitable.py",
 ))  # fmt: skip
 
 
@@ -164,8 +165,8 @@ def _stmt(a: Ast, i: int, depth: int, out: list[str]) -> None:
         out[-1] += ")"
         return
     if k == "FUNCDEF":
-        params = " ".join(f"(PARAM {a.text(p)} {TYPE_NAMES[a.op[p]]})" for p in kids[:-1])
-        head = f"{pad}(FUNCDEF {a.text(i)} -> {TYPE_NAMES[a.op[i]]}" + (f" {params}" if params else "")
+        params = " ".join(f"(PARAM {a.text(p)} {type_name(a.op[p])})" for p in kids[:-1])
+        head = f"{pad}(FUNCDEF {a.text(i)} -> {type_name(a.op[i])}" + (f" {params}" if params else "")
         out.append(head)
         _stmt(a, kids[-1], depth + 1, out)
         out[-1] += ")"
@@ -183,7 +184,7 @@ def _stmt(a: Ast, i: int, depth: int, out: list[str]) -> None:
         out[-1] += ")"
         return
     if k == "ASSIGN":
-        ann = "" if a.op[i] == nodes.NO_TYPE else f": {TYPE_NAMES[a.op[i]]}"
+        ann = "" if a.op[i] == nodes.NO_TYPE else f": {type_name(a.op[i])}"
         out.append(f"{pad}(ASSIGN {a.text(i)}{ann} {_expr(a, kids[0])})")
     elif k == "SETITEM":
         how = "=" if a.op[i] < 0 else nodes.BIN_NAMES[a.op[i]] + "="

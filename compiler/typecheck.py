@@ -3,7 +3,7 @@
 `typecheck` is a kernel body (numba subset, no recursion: explicit stacks).  It reads the
 parser's AST (compiler/nodes.py) and fills, for the code generator:
 
-    type[i]   expressions: contract.valuetypes code.  Statements: 1 if control can continue after
+    type[i]   expressions: contract.typecodes code.  Statements: 1 if control can continue after
               the statement, 0 if it cannot (return/break/continue, or an if/loop no path
               leaves); BLOCK: 1 if control can reach its end
     slot[i]   NAME / ASSIGN / AUGASSIGN / FOR_RANGE target: local slot; PARAM: its index;
@@ -74,16 +74,17 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_*, WALK_WIDTH, scr
     WALK_WIDTH,
     ZERO,
     bit,
-    expr_fail,
+    expr_fail_types,
     is_const_true,
     node_fail,
+    node_fail_types,
     scratch_rows,
 )  # fmt: skip
 from gpucc.compiler.typecheck_expr import type_expr
 from gpucc.compiler.typecheck_stmt import check_assign, check_augassign, check_expression, check_return, check_setitem
-from gpucc.compiler.typerules import element_type, is_integral, is_sized
+from gpucc.compiler.typerules import LIST_INT, element_type, is_integral, is_sized
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_INT, T_LIST_INT
+from gpucc.contract.valuetypes import T_INT
 
 # a statement frame's state (S_STATE): just pushed; its body (then-branch) walked; its else-branch walked
 FRESH, IN_BODY, IN_ELSE = range(3)
@@ -231,7 +232,7 @@ def _range_header(n, src, toks, tree, types, scope, mask, scratch, sp, err):
         if t <= -2:
             return t
         if t >= 0 and not is_integral(t):
-            expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, T_INT * 16 + t)
+            expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, c, T_INT, t)
         c = tree.next[c]
     return T_INT
 
@@ -247,7 +248,7 @@ def _list_header(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     if t >= 0 and is_sized(t):
         return element_type(t)
     if t >= 0:
-        expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, T_LIST_INT * 16 + t)
+        expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, c, LIST_INT, t)
     return T_INT
 
 
@@ -260,7 +261,7 @@ def _bind_loop_variable(n, et, depth, toks, tree, types, scope, scratch, err):
     if locs[v, L_TYPE] < 0:
         locs[v, L_TYPE] = et
     elif locs[v, L_TYPE] != et:
-        return node_fail(err, E_TYPE_MISMATCH, toks, tree, n, locs[v, L_TYPE] * 16 + et)
+        return node_fail_types(err, E_TYPE_MISMATCH, toks, tree, n, locs[v, L_TYPE], et)
     tree.val[n] = scope.nloc + 3 * depth
     if scope.nloc + 3 * (depth + 1) > MAX_LOCALS:
         return node_fail(err, E_TOO_MANY_LOCALS, toks, tree, n, MAX_LOCALS)

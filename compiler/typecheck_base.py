@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpucc.compiler.arrays import fail
+from gpucc.compiler.arrays import fail, fail_types
 from gpucc.compiler.errors import E_TYPE_MISMATCH
 from gpucc.compiler.limits import MAX_LOCALS
 from gpucc.compiler.nodes import N_BINARY, N_BOOL, N_BOOLOP, N_COMPARE, N_INT, N_NAME
+from gpucc.compiler.typerules import LIST_INT, LIST_STR
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_INT, T_LIST_STR, T_NONE, T_STR
+from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_NONE, T_STR
 
 # The walk stack (Scratch.walk: int32[scratch_rows, WALK_WIDTH]) holds a frame per node being
 # walked: the node and its visit state, then three values each walker names per frame kind
@@ -63,10 +64,24 @@ def expr_fail(err, code, toks, tree, n, arg):
 
 
 @nrt_free
+def expr_fail_types(err, code, toks, tree, n, expected, got):
+    """expr_fail of a type mismatch: the type expected and the one got."""
+    s = expr_start(toks, tree, n)
+    return fail_types(err, code, s, max(s, toks.end[tree.tok[n]]), expected, got)
+
+
+@nrt_free
 def node_fail(err, code, toks, tree, n, arg):
     """Record error `code` spanning node n's token; returns -1."""
     t = tree.tok[n]
     return fail(err, code, toks.start[t], toks.end[t], arg)
+
+
+@nrt_free
+def node_fail_types(err, code, toks, tree, n, expected, got):
+    """node_fail of a type mismatch: the type expected and the one got."""
+    t = tree.tok[n]
+    return fail_types(err, code, toks.start[t], toks.end[t], expected, got)
 
 
 @nrt_free
@@ -92,7 +107,7 @@ def str_list_request(tree, types, strs, value, want):
     """A local list of ints `value` (from `[]`, it may be) where type `want` is wanted: if that
     is a list[str], STR_REQUEST - its slot asks for a check with its `[]` a list[str]; else 0."""
     v = types.slot[value]
-    if want != T_LIST_STR or tree.kind[value] != N_NAME or types.type[value] != T_LIST_INT:
+    if want != LIST_STR or tree.kind[value] != N_NAME or types.type[value] != LIST_INT:
         return 0
     return STR_REQUEST - v if (strs & bit(v)) == ZERO else 0
 
@@ -105,7 +120,7 @@ def widen_or_fail(toks, tree, types, scope, obj, et, vt, value, err):
     v = types.slot[obj]
     if et == T_INT and vt == T_FLOAT and tree.kind[obj] == N_NAME and (scope.widen & bit(v)) == ZERO:
         return -2 - v
-    r = str_list_request(tree, types, scope.strs, obj, T_LIST_STR if vt == T_STR else T_NONE)
+    r = str_list_request(tree, types, scope.strs, obj, LIST_STR if vt == T_STR else T_NONE)
     if r <= -2:
         return r
-    return expr_fail(err, E_TYPE_MISMATCH, toks, tree, value, et * 16 + vt)
+    return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, value, et, vt)

@@ -6,7 +6,7 @@ compiler/typerules.py).  Kernel bodies.
 from __future__ import annotations
 
 from gpucc.compiler import errors
-from gpucc.compiler.arrays import fail
+from gpucc.compiler.arrays import fail, fail_types
 from gpucc.compiler.errors import (
     E_BUILTIN_ARGS,
     E_CALL_ARITY,
@@ -28,7 +28,13 @@ from gpucc.compiler.scope import (
     is_builtin,
     method_code,
 )
-from gpucc.compiler.typecheck_base import expr_fail, node_fail, str_list_request, widen_or_fail, widen_request
+from gpucc.compiler.typecheck_base import (
+    expr_fail_types,
+    node_fail_types,
+    str_list_request,
+    widen_or_fail,
+    widen_request,
+)
 from gpucc.compiler.typerules import (
     A_ELEMENT,
     A_LIST_OR_NUMBERS,
@@ -102,7 +108,7 @@ def type_call(toks, tree, types, scope, n, err):
             if r <= -2:
                 return r
         if t < 0:
-            return node_fail(err, E_OPERAND_TYPES, toks, tree, n, -t - 1)
+            return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, type_[first[n]], type_[-1 - t])
         return t
     fn, f = types.fn, types.slot[n]
     c = first[n]
@@ -113,7 +119,7 @@ def type_call(toks, tree, types, scope, n, err):
         if r <= -2:  # `xs = []` passed as a list[str]
             return r
         if not converts(want, type_[c]):
-            return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, want * 16 + type_[c])
+            return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, c, want, type_[c])
         p += 1
         c = next_[c]
     return fn[f, F_RET]
@@ -132,7 +138,7 @@ def type_method(src, toks, tree, types, scope, n, err):
     if m < 0 or (receiver == RECEIVER_LIST and t == T_STR) or (receiver == RECEIVER_STR and is_list(t)):
         return fail(err, E_UNSUPPORTED, s, e, errors.C_METHOD)
     if not (is_list(t) or t == T_STR):
-        return fail(err, E_OPERAND_TYPES, s, e, t * 16 + t)
+        return fail_types(err, E_OPERAND_TYPES, s, e, t, t)
     nargs = count_from(next_, next_[obj])
     fewest, most = METHOD_RULES[m, METHOD_MIN_ARGS], METHOD_RULES[m, METHOD_MAX_ARGS]
     if nargs < fewest or nargs > most:
@@ -147,6 +153,6 @@ def type_method(src, toks, tree, types, scope, n, err):
         if r <= -2:  # sep.join(xs) of `xs = []`
             return r
         if want >= 0 and not converts(want, type_[c]):
-            return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, want * 16 + type_[c])
+            return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, c, want, type_[c])
         c = next_[c]
     return METHOD_RULES[m, METHOD_RESULT]

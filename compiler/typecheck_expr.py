@@ -49,9 +49,10 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_C, S_STATE, is_con
     S_STATE,
     ZERO,
     bit,
-    expr_fail,
+    expr_fail_types,
     is_const_true,
     node_fail,
+    node_fail_types,
     widen_request,
 )  # fmt: skip
 from gpucc.compiler.typecheck_calls import resolve_call, type_call, type_method
@@ -181,7 +182,7 @@ def _type_compare(n, toks, tree, types, err):
     link = next_[left]
     while link != -1:
         if not compare_ok(tree.op[link], type_[left], type_[link]):
-            return node_fail(err, E_OPERAND_TYPES, toks, tree, link, type_[left] * 16 + type_[link])
+            return node_fail_types(err, E_OPERAND_TYPES, toks, tree, link, type_[left], type_[link])
         left = first[link]
         link = next_[link]
     return T_BOOL
@@ -206,7 +207,7 @@ def _type_unary(n, toks, tree, types, err):
     ct = types.type[tree.first[n]]
     t = unary_type(tree.op[n], ct)
     if t < 0:
-        return node_fail(err, E_OPERAND_TYPES, toks, tree, n, ct * 16 + ct)
+        return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, ct, ct)
     return t
 
 
@@ -215,7 +216,7 @@ def _type_binary(n, toks, tree, types, err):
     lt, rt = types.type[tree.first[n]], types.type[tree.next[tree.first[n]]]
     t = binary_type(tree.op[n], lt, rt)
     if t < 0:
-        return node_fail(err, E_OPERAND_TYPES, toks, tree, n, lt * 16 + rt)
+        return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, lt, rt)
     return t
 
 
@@ -233,7 +234,7 @@ def _type_ifexp(n, toks, tree, types, err):
     elif (bt == T_FLOAT or ot == T_FLOAT) and converts(T_FLOAT, bt) and converts(T_FLOAT, ot):
         t = T_FLOAT
     if t < 0:
-        return node_fail(err, E_OPERAND_TYPES, toks, tree, n, bt * 16 + ot)
+        return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, bt, ot)
     return t
 
 
@@ -254,10 +255,10 @@ def _type_subscript(n, toks, tree, types, err):
     c = next_[first[n]]
     while c != -1:
         if not is_integral(type_[c]):
-            return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, T_INT * 16 + type_[c])
+            return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, c, T_INT, type_[c])
         c = next_[c]
     if not is_sized(ot):
-        return node_fail(err, E_OPERAND_TYPES, toks, tree, n, ot * 16 + T_INT)
+        return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, ot, T_INT)
     return element_type(ot) if tree.kind[n] == N_SUBSCRIPT else ot
 
 
@@ -274,4 +275,4 @@ def _type_boolop(n, truth, toks, tree, types, scope, err):
     r = widen_request(tree, types, first[n], scope.widen)
     if r <= -2:  # an int local here holds floats too
         return r
-    return node_fail(err, E_OPERAND_TYPES, toks, tree, n, lt * 16 + rt)
+    return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, lt, rt)

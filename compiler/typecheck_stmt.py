@@ -19,11 +19,20 @@ from gpucc.compiler.errors import (
 )
 from gpucc.compiler.nodes import N_ASSERT, N_CALL, N_EXPR_STMT, N_METHOD, N_NAME, N_NONE, NO_TYPE
 from gpucc.compiler.scope import L_TYPE
-from gpucc.compiler.typecheck_base import S_NODE, ZERO, bit, expr_fail, node_fail, str_list_request, widen_or_fail
+from gpucc.compiler.typecheck_base import (
+    S_NODE,
+    ZERO,
+    bit,
+    expr_fail_types,
+    node_fail,
+    node_fail_types,
+    str_list_request,
+    widen_or_fail,
+)
 from gpucc.compiler.typecheck_expr import type_expr
-from gpucc.compiler.typerules import T_EMPTY_LIST, binary_type, converts, is_list
+from gpucc.compiler.typerules import EMPTY_LIST, LIST_FLOAT, LIST_INT, LIST_STR, binary_type, converts, is_list
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_LIST_STR, T_NONE, T_STR
+from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_NONE, T_STR
 
 
 @nrt_free
@@ -42,19 +51,19 @@ def check_assign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     if want == T_NONE:
         return node_fail(err, E_NONE_VALUE, toks, tree, n, 0)
     if want != NO_TYPE and have >= 0 and want != have:
-        return node_fail(err, E_TYPE_MISMATCH, toks, tree, n, have * 16 + want)
+        return node_fail_types(err, E_TYPE_MISMATCH, toks, tree, n, have, want)
     if have < 0:
         have = t if want == NO_TYPE else want
-        if have == T_EMPTY_LIST:  # `xs = []`: a list of ints unless floats or strs go in
-            have = T_LIST_FLOAT if (widen & bit(v)) != ZERO else T_LIST_INT
-            have = T_LIST_STR if (scope.strs & bit(v)) != ZERO else have
+        if have == EMPTY_LIST:  # `xs = []`: a list of ints unless floats or strs go in
+            have = LIST_FLOAT if (widen & bit(v)) != ZERO else LIST_INT
+            have = LIST_STR if (scope.strs & bit(v)) != ZERO else have
         elif have == T_INT and want == NO_TYPE and (widen & bit(v)) != ZERO:
             have = T_FLOAT
         locs[v, L_TYPE] = have
     if t == T_FLOAT and have == T_INT and want == NO_TYPE and (widen & bit(v)) == ZERO:
         return -2 - v  # x holds floats too: check again with x a float
     if not converts(have, t):
-        return expr_fail(err, E_TYPE_MISMATCH, toks, tree, c, have * 16 + t)
+        return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, c, have, t)
     tree.val[n] = have
     return 0
 
@@ -74,11 +83,11 @@ def check_augassign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
         return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_LIST_AUGASSIGN)
     r = binary_type(tree.op[n], have, t)
     if r < 0:
-        return node_fail(err, E_OPERAND_TYPES, toks, tree, n, have * 16 + t)
+        return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, have, t)
     if r == T_FLOAT and have == T_INT and (scope.widen & bit(v)) == ZERO:
         return -2 - v  # x holds floats too: check again with x a float
     if r != have:
-        return node_fail(err, E_TYPE_MISMATCH, toks, tree, n, have * 16 + r)
+        return node_fail_types(err, E_TYPE_MISMATCH, toks, tree, n, have, r)
     tree.val[n] = have
     return 0
 
@@ -103,7 +112,7 @@ def check_setitem(n, src, toks, tree, types, scope, mask, scratch, sp, err):
             return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_SUBSCRIPT_AUGASSIGN)
         vt = binary_type(tree.op[n], et, vt)
         if vt < 0:
-            return node_fail(err, E_OPERAND_TYPES, toks, tree, n, et * 16 + types.type[v])
+            return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, et, types.type[v])
     if not converts(et, vt):
         return widen_or_fail(toks, tree, types, scope, first[c], et, vt, v, err)
     tree.val[n] = et
@@ -138,8 +147,8 @@ def check_return(n, src, toks, tree, types, scope, mask, scratch, sp, err):
         return r
     if not converts(ret, t):
         if c != -1:
-            return expr_fail(err, E_RETURN_TYPE, toks, tree, c, ret * 16 + t)
-        return node_fail(err, E_RETURN_TYPE, toks, tree, n, ret * 16 + t)
+            return expr_fail_types(err, E_RETURN_TYPE, toks, tree, c, ret, t)
+        return node_fail_types(err, E_RETURN_TYPE, toks, tree, n, ret, t)
     return 0
 
 

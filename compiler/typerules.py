@@ -5,9 +5,9 @@ The rules per operator, builtin and method are tables (module-level arrays, cons
 numba), one row per code in the order of its source table: nodes.BIN_NAMES / UN_NAMES,
 COMPARE_NAMES, scope.SUPPORTED_BUILTINS / METHODS; a test keeps each equal to its source.
 
-Types are contract.valuetypes codes plus T_EMPTY_LIST, the type of `[]` before its context
-(an annotation, a parameter, the other operand) gives it one; it never reaches the VM.
-Error results are -1 or, where both operand types go into the message, -1 - (lt * 16 + rt).
+Types are contract.typecodes' packed codes; EMPTY_LIST (a list of UNKNOWN) is the type of
+`[]` before its context (an annotation, a parameter, the other operand) gives it one; it
+never reaches the VM.  Error results are -1 (builtin_type: -1 - the argument at fault).
 """
 
 from __future__ import annotations
@@ -19,9 +19,11 @@ from gpucc.compiler.nodes import BIN_NAMES, UN_NAMES
 from gpucc.compiler.scope import METHODS, STR_METHODS, SUPPORTED_BUILTINS
 from gpucc.contract.isa import CMP_NAMES
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_LIST_STR, T_NONE, T_STR
+from gpucc.contract.typecodes import LIST, UNKNOWN, list_of
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE, T_STR  # a scalar's type code is its flat code
 
-T_EMPTY_LIST = 15
+# the static list types the flat instructions serve, and `[]`'s before its context types it
+LIST_INT, LIST_FLOAT, LIST_STR, EMPTY_LIST = list_of(T_INT), list_of(T_FLOAT), list_of(T_STR), list_of(UNKNOWN)
 
 # what an operand or argument must be (A_*); what the result is: a type code, or a rule R_*
 # on the operand type t
@@ -78,7 +80,7 @@ A_ELEMENT = -2
 METHOD_RECEIVER, METHOD_MIN_ARGS, METHOD_MAX_ARGS, METHOD_ARG, METHOD_RESULT = 0, 1, 2, 3, 6  # columns of METHOD_RULES
 _STR_METHOD_SHAPES = {  # the instruction's methods: (fewest, most arguments, their types, result)
     "STR_CASE": (0, 0, (), T_STR), "STR_IS": (0, 0, (), T_BOOL), "STR_STRIP": (0, 1, (T_STR,), T_STR),
-    "STR_SPLIT": (0, 2, (T_STR, T_INT), T_LIST_STR), "STR_JOIN": (1, 1, (T_LIST_STR,), T_STR),
+    "STR_SPLIT": (0, 2, (T_STR, T_INT), LIST_STR), "STR_JOIN": (1, 1, (LIST_STR,), T_STR),
     "STR_REPLACE": (2, 3, (T_STR, T_STR, T_INT), T_STR), "STR_FIND": (1, 1, (T_STR,), T_INT),
     "STR_PAD": (1, 2, (T_INT, T_STR), T_STR),
 }  # fmt: skip
@@ -110,7 +112,7 @@ METHOD_RULES = rule_table(METHODS, _METHOD)
 
 @nrt_free
 def is_list(t):
-    return t == T_LIST_INT or t == T_LIST_FLOAT or t == T_LIST_STR or t == T_EMPTY_LIST
+    return (t & 15) == LIST
 
 
 @nrt_free
@@ -132,17 +134,17 @@ def is_integral(t):
 @nrt_free
 def element_type(t):
     """The element type of list type t (`[]`'s: int); a str's items are strs."""
-    if t == T_LIST_FLOAT:
-        return T_FLOAT
-    return T_STR if t == T_LIST_STR or t == T_STR else T_INT
+    if t == T_STR:
+        return T_STR
+    return T_INT if t == EMPTY_LIST else t >> 4
 
 
 @nrt_free
 def join_lists(a, b):
     """The list type both list types a and b are, or -1 (`[]` joins any)."""
-    if a == b or b == T_EMPTY_LIST:
+    if a == b or b == EMPTY_LIST:
         return a
-    if a == T_EMPTY_LIST:
+    if a == EMPTY_LIST:
         return b
     return -1
 
@@ -161,7 +163,7 @@ def takes(arg, t):
     if arg == A_SIZED:
         return is_sized(t)
     if arg == A_NUMBER_LIST:
-        return is_list(t) and t != T_LIST_STR
+        return is_list(t) and t != LIST_STR
     if arg == A_STR:
         return t == T_STR
     return True
@@ -226,7 +228,7 @@ def converts(want, got):
     `[]` where any list is expected."""
     if want == got or (want == T_FLOAT and is_integral(got)):
         return True
-    return is_list(want) and got == T_EMPTY_LIST
+    return is_list(want) and got == EMPTY_LIST
 
 
 @nrt_free
@@ -236,9 +238,9 @@ def compare_ok(cmp, lt, rt):
     == / != of two lists."""
     rule = COMPARE_RULES[cmp]
     if rule == MEMBERSHIP and lt == T_STR:
-        return rt == T_STR or rt == T_LIST_STR or rt == T_EMPTY_LIST
+        return rt == T_STR or rt == LIST_STR or rt == EMPTY_LIST
     if rule == MEMBERSHIP:
-        return is_number(lt) and is_list(rt) and rt != T_LIST_STR
+        return is_number(lt) and is_list(rt) and rt != LIST_STR
     if is_list(lt) or is_list(rt):
         return rule == EQUALITY and is_list(lt) and is_list(rt) and join_lists(lt, rt) >= 0
     if lt == T_STR or rt == T_STR:
@@ -257,20 +259,21 @@ def builtin_arity_ok(b, nargs):
 
 @nrt_free
 def builtin_type(b, first, next_, type_, n):
-    """Result type of a call n of supported builtin b (scope.B_*), or -1 - (lt * 16 + rt) for
-    arguments of types it does not take (min / max: one list, or numbers or strs all of one type)."""
+    """Result type of a call n of supported builtin b (scope.B_*), or -1 - c for an argument c
+    of a type it does not take (min / max: one list, or numbers or strs all of one type: c
+    the first argument of another type than the first)."""
     c = first[n]
     t = type_[c]
     arg, result = BUILTIN_RULES[b, BUILTIN_ARG], BUILTIN_RULES[b, BUILTIN_RESULT]
     if arg == A_LIST_OR_NUMBERS and next_[c] == -1:  # min(xs) / max(xs)
         arg, result = A_LIST, R_ELEMENT
     if not takes(A_SCALAR if arg == A_LIST_OR_NUMBERS else arg, t):
-        return -1 - (t * 16 + t)
+        return -1 - c
     if arg == A_LIST_OR_NUMBERS:
         c = next_[c]
         while c != -1:  # min, max of several numbers or strs
             if type_[c] != t:
-                return -1 - (t * 16 + type_[c])
+                return -1 - c
             c = next_[c]
     return result_type(result, t)
 
@@ -280,7 +283,7 @@ def list_literal_type(first, next_, type_, n):
     """Type of the list literal n from its elements' types: ints -> list[int], any float ->
     list[float], strs -> list[str], none -> `[]`; -1 - construct code (errors.C_*) for other
     elements."""
-    t = T_EMPTY_LIST
+    t = EMPTY_LIST
     c = first[n]
     while c != -1:
         e = type_[c]
@@ -288,13 +291,13 @@ def list_literal_type(first, next_, type_, n):
             return -1 - C_LIST_OF_BOOLS
         if e != T_STR and not is_number(e):
             return -1 - C_NESTED_LISTS
-        if (e == T_STR) != (t == T_LIST_STR) and t != T_EMPTY_LIST:
+        if (e == T_STR) != (t == LIST_STR) and t != EMPTY_LIST:
             return -1 - C_MIXED_LIST
         if e == T_STR:
-            t = T_LIST_STR
-        elif e == T_FLOAT or t == T_LIST_FLOAT:
-            t = T_LIST_FLOAT
+            t = LIST_STR
+        elif e == T_FLOAT or t == LIST_FLOAT:
+            t = LIST_FLOAT
         else:
-            t = T_LIST_INT
+            t = LIST_INT
         c = next_[c]
     return t

@@ -20,7 +20,7 @@ class Function:
     nparams: int
     nlocals: int
     max_stack: int
-    ret_type: int  # contract.valuetypes code
+    ret_type: int  # contract.typecodes code
     code: tuple[tuple[int, int], ...]  # (opcode, operand); jump targets relative to the entry
 
 

@@ -32,6 +32,7 @@ from gpucc.compiler.lexer import tokenize
 from gpucc.compiler.scope import BUILTINS, METHODS
 from gpucc.compiler.tokens import KEYWORDS, OPERATORS
 from gpucc.contract import isa as O
+from gpucc.contract import typecodes
 from gpucc.contract.valuetypes import TYPE_NAMES, bits_to_float, float_to_bits
 from gpucc.neural.bytecode import Function, UnitCode
 
@@ -47,6 +48,9 @@ FLOAT = "<f>"
 NEG, FN, LABEL = "NEG", "FN", "<label>"
 CMP_TOKENS = tuple(f"cmp:{c}" for c in O.CMP_NAMES)
 TYPE_TOKENS = tuple(f"T:{t}" for t in TYPE_NAMES)
+# a function's return type (contract.typecodes) is written as the token of its flat kind
+STATIC_OF_KIND = {typecodes.runtime_kind(t): t for t in (*typecodes.LEAVES, *map(typecodes.list_of, (
+    typecodes.INT, typecodes.FLOAT, typecodes.STR)))}  # fmt: skip
 KEPT_NAMES = frozenset(BUILTINS + METHODS)
 
 VOCAB: tuple[str, ...] = (
@@ -149,7 +153,10 @@ def encode_unit(unit: UnitCode, src: Source) -> list[str]:
         if len(targets) > MAX_LABELS or (targets and targets[-1] >= len(fn.code)):
             raise Unencodable("too many jump targets, or one outside the function")
         label = {pc: k for k, pc in enumerate(targets)}
-        out += [FN, _small(fn.nparams), _small(fn.nlocals), _small(fn.max_stack), TYPE_TOKENS[fn.ret_type]]
+        kind = typecodes.runtime_kind(fn.ret_type)
+        if kind < 0:
+            raise Unencodable(f"return type {typecodes.name(fn.ret_type)} has no token")
+        out += [FN, _small(fn.nparams), _small(fn.nlocals), _small(fn.max_stack), TYPE_TOKENS[kind]]
         for pc, (op, arg) in enumerate(fn.code):
             out += [LABEL] * (pc in label) + [O.TABLE[op].name]
             for kind, v in _fields(O.TABLE[op].operand, arg):
@@ -257,7 +264,7 @@ def decode_unit(toks: list[str], src: Source) -> UnitCode:
     while r.peek() is not None:
         if r.take() != FN:
             raise DecodeError("a function must start with FN")
-        header = (r.small(), r.small(), r.small(), r.one_of(TYPE_TOKENS))
+        header = (r.small(), r.small(), r.small(), STATIC_OF_KIND[r.one_of(TYPE_TOKENS)])
         code, at, labels = [], [], []
         while r.peek() not in (None, FN):
             while r.peek() == LABEL:

@@ -31,12 +31,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gpucc.contract import isa as O
+from gpucc.contract import typecodes
 from gpucc.contract.flow import pops_of
 from gpucc.contract.image import JobTable, Program, argument_slots, image_arrays
 from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
 from gpucc.contract.valuetypes import T_INT, TYPE_NAMES
 
 UNCOMPUTED = 1 << 16  # provisional max_stack while the real one is measured
+# `.returns T`: T as an annotation names it -> its contract.typecodes code (the flat types)
+RETURN_TYPES = {typecodes.name(t): t for t in (*typecodes.LEAVES, *map(typecodes.list_of, (T_INT, typecodes.FLOAT,
+                                                                                           typecodes.STR)))}  # fmt: skip
 
 
 class AsmError(ValueError):
@@ -123,8 +127,8 @@ def _parse(text: str) -> list[_Unit]:
                 func.locals += rest
             elif word in (".stack", ".nlocals") and len(rest) == 1:
                 setattr(func, word[1:], _int(rest[0], lineno))
-            elif word == ".returns" and len(rest) == 1 and rest[0] in TYPE_NAMES:
-                func.ret = TYPE_NAMES.index(rest[0])
+            elif word == ".returns" and len(rest) == 1 and rest[0] in RETURN_TYPES:
+                func.ret = RETURN_TYPES[rest[0]]
             else:
                 raise AsmError(lineno, f"bad directive {line!r}")
             continue

@@ -14,6 +14,7 @@ calls by callee, ASSERT_CMP by comparison and operand type, packed operands fiel
 from __future__ import annotations
 
 from gpucc.contract import isa as O
+from gpucc.contract import typecodes
 from gpucc.contract.image import function_ends
 from gpucc.contract.valuetypes import TYPE_NAMES
 
@@ -35,7 +36,7 @@ def disassemble(program, unit: int | None = None, names: dict[int, str] | None =
 def _function(p, g: int, end: int, names: dict[int, str]) -> list[str]:
     n_params, n_locals = int(p.func_nparams[g]), int(p.func_nlocals[g])
     ret = int(p.func_ret_type[g])
-    ret_name = TYPE_NAMES[ret] if 0 <= ret < len(TYPE_NAMES) else f"type {ret}"
+    ret_name = typecodes.name(ret) if ret >= 0 and typecodes.width(ret) > 0 else f"type {ret}"
     plural = lambda n, w: f"{n} {w}{'' if n == 1 else 's'}"  # noqa: E731
     head = f"{names.get(g, '')}({plural(n_params, 'param')}"
     if p.func_import[g] >= 0:

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from gpucc.contract import typecodes
 from gpucc.contract.image import JobTable, Program, argument_slots
 from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
-from gpucc.contract.valuetypes import TYPE_NAMES
 
 
 @dataclass
@@ -49,7 +49,7 @@ def signature(batch, f: int, name: str) -> str:
 
 def _type_name(t) -> str:
     t = int(t)
-    return TYPE_NAMES[t] if 0 <= t < len(TYPE_NAMES) else f"type {t}"
+    return typecodes.name(t) if t >= 0 and typecodes.width(t) > 0 else f"type {t}"
 
 
 def _functions(batch, u: int) -> dict[str, int]:

@@ -11,6 +11,7 @@ import pytest
 
 from gpucc.compiler import limits
 from gpucc.compiler.batch import compile_batch
+from gpucc.contract import typecodes
 from tests.oracle.oracle import program_disagreements
 
 # every program starts with these: a str's digest (its code points hashed), and sample strs
@@ -267,7 +268,8 @@ def test_str_annotations_everywhere():
     )
     batch = compile_batch([src])
     assert batch.ok(0), batch.error(0)
-    assert list(batch.func_param_types[1][:2]) == [6, 7] and int(batch.func_ret_type[0]) == 7
+    str_list = typecodes.list_of(typecodes.STR)  # signatures are contract.typecodes codes
+    assert list(batch.func_param_types[1][:2]) == [typecodes.STR, str_list] and int(batch.func_ret_type[0]) == str_list
 
 
 def test_identical_literals_share_their_pool_entries():

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from gpucc.compiler import errors, lexer, limits, nodes, tokens
+from gpucc.compiler.arrays import ERR_WIDTH
 from gpucc.compiler.lexer import LexError, lex_source, tokenize
 
 
@@ -204,7 +205,7 @@ def test_offsets_are_relative_to_lo_and_plain_python_matches_compiled():
     blob = np.frombuffer(("#" * 7 + "\n" + body + "tail").encode(), dtype=np.uint8)
     lo, hi = 8, 8 + len(body)
     toks = lexer.token_arrays(hi - lo)
-    err = np.zeros(4, dtype=np.int32)
+    err = np.zeros(ERR_WIDTH, dtype=np.int32)
     n = lexer.lex(blob, lo, hi, toks, err)  # plain Python run of the kernel body
     expected_n, expected = lex_source(body)
     assert n == expected_n

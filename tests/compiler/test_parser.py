@@ -9,7 +9,7 @@ import pytest
 from pyast_oracle import normalized, oracle_dump
 
 from gpucc.compiler import errors, nodes, parser, syntax_tree, tokens
-from gpucc.compiler.arrays import Tree
+from gpucc.compiler.arrays import ERR_WIDTH, Tree
 from gpucc.compiler.syntax_tree import ParseError, dump, parse_source
 
 GCD = '''"""Greatest common divisor."""
@@ -225,7 +225,7 @@ def test_plain_python_run_matches_compiled():
     n_tok, toks = lexer.lex_source(PROGRAM)
     arrays = syntax_tree.tree_arrays(len(src))
     stack = np.zeros(parser.scratch_size(n_tok), dtype=np.int32)
-    err = np.zeros(4, dtype=np.int32)
+    err = np.zeros(ERR_WIDTH, dtype=np.int32)
     n = parser.parse(src, toks, n_tok, arrays, stack, err)
     assert n == compiled.n_nodes
     for got, want in zip(arrays, (compiled.kind, compiled.op, compiled.tok, compiled.first, compiled.next_, compiled.val)):
@@ -238,7 +238,7 @@ def test_node_capacity_exceeded_is_an_error():
 
     n_tok, toks = lexer.lex_source(GCD)
     arrays = Tree(*[np.zeros(8, dtype=np.int32) for _ in range(5)], np.zeros(8, dtype=np.int64))
-    err = np.zeros(4, dtype=np.int32)
+    err = np.zeros(ERR_WIDTH, dtype=np.int32)
     stack = np.zeros(parser.scratch_size(n_tok), dtype=np.int32)
     assert syntax_tree._parse_one(src, toks, n_tok, arrays, stack, err) == -1
     assert err[0] == errors.E_PROGRAM_TOO_LARGE

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from pyast_oracle import normalized, oracle_dump
 
 from gpucc.compiler import errors, lexer, nodes, parser, syntax_tree
+from gpucc.compiler.arrays import ERR_WIDTH
 from gpucc.compiler.syntax_tree import Ast, dump
 
 SEEDS = [
@@ -43,7 +44,7 @@ def run(raw: bytes, plain: bool):
     """Lex + parse raw bytes, compiled or as plain Python; (status, count, err, node arrays)."""
     src = np.frombuffer(raw, dtype=np.uint8)
     toks = lexer.token_arrays(len(src))
-    err = np.zeros(4, dtype=np.int32)
+    err = np.zeros(ERR_WIDTH, dtype=np.int32)
     n_tok = lexer.lex(src, 0, len(src), toks, err) if plain else lexer._lex_all(src, toks, err)
     if n_tok < 0:
         return "lex", n_tok, tuple(err), None, None
@@ -115,7 +116,7 @@ def check(raw: bytes):
     assert compiled[:3] == plain[:3]
     status, n, err, arrays, toks = compiled
     if status != "ok":
-        code, start, end, _arg = err
+        code, start, end, _arg, _arg2 = err
         assert 0 < code < len(errors.NAMES)
         assert 0 <= start <= end <= len(raw)
         return

@@ -10,9 +10,13 @@ import numpy as np
 import pytest
 
 from gpucc.compiler import nodes, scope, typerules
-from gpucc.compiler.typerules import T_EMPTY_LIST, binary_type, builtin_type, compare_ok, unary_type
+from gpucc.compiler.typerules import EMPTY_LIST as T_EMPTY_LIST
+from gpucc.compiler.typerules import LIST_FLOAT as T_LIST_FLOAT
+from gpucc.compiler.typerules import LIST_INT as T_LIST_INT
+from gpucc.compiler.typerules import LIST_STR as T_LIST_STR
+from gpucc.compiler.typerules import binary_type, builtin_type, compare_ok, unary_type
 from gpucc.contract import isa
-from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_LIST_STR, T_STR
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_STR
 
 # rule table, the names its rows follow, the rules by name
 TABLES = {
@@ -114,8 +118,8 @@ def call_type(b: int, *arg_types: int) -> int:
 
 
 def test_builtin_result_types():
-    def bad(lt, rt=None):
-        return -1 - (lt * 16 + (lt if rt is None else rt))
+    def bad(lt, rt=None):  # -1 - the argument at fault: the first (node 1), or the second (node 2) of another type
+        return -1 - (1 if rt is None else 2)
 
     expected = [
         (scope.B_ABS, (T_BOOL,), T_INT), (scope.B_ABS, (T_FLOAT,), T_FLOAT), (scope.B_ABS, (T_LIST_INT,), bad(T_LIST_INT)),

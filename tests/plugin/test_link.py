@@ -28,7 +28,7 @@ def fake_batch(units):
     i32 = lambda x: np.array(x, np.int32)  # noqa: E731
     return CompiledBatch(
         sources=sources, error_code=i32([0 if u else 9 for u in units]), error_start=i32([0] * n),
-        error_end=i32([0] * n), error_arg=i32([0] * n), code=np.zeros((0, 2), np.int32),
+        error_end=i32([0] * n), error_arg=i32([0] * n), error_arg2=i32([0] * n), code=np.zeros((0, 2), np.int32),
         lines=i32([]), code_start=np.zeros(n + 1, np.int64), consts=np.zeros(0, np.int64),
         const_start=np.zeros(n + 1, np.int64), func_entry=i32([0] * f), func_nparams=i32(nparams),
         func_nlocals=i32(nparams), func_max_stack=i32([0] * f), func_ret_type=i32(rets),
