@@ -250,8 +250,8 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
     else:
         st = OK
     hp = 0  # the heap's bump pointer
-    if st == OK:  # the arguments (list arguments copied into the heap)
-        st, hp = enter_arguments(j, func_nparams[g], jobs, stack, heap)
+    if st == OK:  # the arguments (object arguments built in the heap)
+        st, hp = enter_arguments(j, func_nparams[g], jobs, stack, heap, scratch.walk)
     if st == OK:
         if link_row >= 0:
             entry_unit = func_unit[jobs.func[j]]

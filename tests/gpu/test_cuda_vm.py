@@ -207,7 +207,7 @@ end: FELL_OFF
 def test_simulated_launch_with_values_matches_cpu(tmp_path: Path):
     """Every value instruction under the simulator (the comparison walk's scratch column):
     nested lists and tuples compared, searched, sorted; None and boxes; a TypeError, a failed
-    ASSERT_VALUE, a malformed type, a heap too small."""
+    ASSERT_VALUE, a malformed type, a heap too small; a list of tuples as an argument."""
     from gpucc.contract import typecodes as T
     from gpucc.contract.isa import CMP_EQ, CMP_LT, typed_values
     from gpucc.vm.asm import assemble_named, make_jobs
@@ -266,8 +266,15 @@ def test_simulated_launch_with_values_matches_cpu(tmp_path: Path):
     LOAD_VAR n
     VALUE_CMP {T.list_of(T.INT) | 1 << 31}
     RETURN
+.func k xs
+    LOAD_VAR xs
+    VALUE_MAX {pair}
+    LOAD_INT 1
+    LIST_GET
+    LIST_LEN
+    RETURN
 """)
-    calls = [("f", (n,)) for n in (0, 1, 2, 5)] + [("g", (1,)), ("h", (1,))]
+    calls = [("f", (n,)) for n in (0, 1, 2, 5)] + [("g", (1,)), ("h", (1,)), ("k", ([(2, "bc"), (1, "a")],))]
     jobs = make_jobs(names, calls)
     for heap_size, endings in ((16384, {S.OK, S.ASSERT_FAILED, S.TYPE_ERROR, S.INVALID_BYTECODE}), (60, {S.MEMORY_LIMIT})):
         limits = LaunchLimits(step_limit=200, stack_size=32, max_depth=4, heap_size=heap_size)

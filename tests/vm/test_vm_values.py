@@ -7,16 +7,24 @@ from __future__ import annotations
 
 import operator
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from valuecheck import S_, B, F, I, L, N, Opt, Tu, build, cpython, fresh, reference_results, run
+from vmcheck import launch_all
 
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
 from gpucc.contract import typecodes as T
-from gpucc.contract.image import LaunchLimits
+from gpucc.contract.image import JobTable, LaunchLimits, job_arrays
 from gpucc.contract.isa import typed_values
+from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
+from gpucc.contract.pool import argument_slots, value_type
+from gpucc.vm.asm import assemble_named
+from gpucc.vm.prepare import prepare_launch
+from gpucc.vm.reference import Job
+from gpucc.vm.reference_value import python_value
 
 OPS = (operator.lt, operator.le, operator.eq, operator.ne, operator.gt, operator.ge)
 LEAVES = {
@@ -258,3 +266,74 @@ def test_failed_assert_value_keeps_its_operands_and_adds_its_walk(cmp):
     assert S.NAMES[r.status[0]] == ("OK" if holds else "ASSERT_FAILED")
     if not holds:
         assert r.fail_op[0] == O.ASSERT_VALUE and r.fail_lhs[0] != r.fail_rhs[0]  # the two handles
+
+
+# -- job arguments of any type (contract/pool.py)
+
+ARGUMENTS = [
+    (Tu(I, S_), (3, "hé")), (L(Tu(I, S_)), [(1, "a"), (2, "")]), (L(L(I)), [[1, 2], [], [3]]),
+    (L(B), [True, False]), (Opt(I), None), (Opt(I), -4), (Opt(F), 0.5), (Opt(S_), "x"), (L(Opt(I)), [None, 7, None]),
+    (Tu(Opt(S_), I), (None, 2)), (L(L(L(L(L(L(S_)))))), [[[[[["deep"]]]]], []]), (Tu(), ()), (L(S_), ["", "ab"]),
+    (Opt(L(Tu(I, F))), [(1, 2.5)]), (Tu(L(I), Opt(S_)), ([], "t")), (Tu(L(B), Opt(B)), ([True], False)),
+]  # fmt: skip
+
+
+def typed_jobs(program_names, cases) -> JobTable:
+    """Jobs calling f(x) for each (packed type, value) case, each value passed as its type."""
+    pool, rows, bits = [], [], []
+    for t, v in cases:
+        row, b = argument_slots([v], pool, [t])
+        rows.append(row + [0] * (MAX_PARAMS - 1))
+        bits.append(b)
+    n = len(cases)
+    return JobTable(func=np.full(n, program_names["f"], np.int32), link=np.full(n, -1, np.int32),
+                    args=np.array(rows, np.int64), links=np.zeros((0, MAX_IMPORTS), np.int32),
+                    pool=np.array(pool, np.int64), arg_lists=np.array(bits, np.int32))  # fmt: skip
+
+
+def test_arguments_of_any_type_arrive_as_their_values():
+    for t, v in ARGUMENTS:  # equal to the same value built by the program, on every backend
+        program, names = assemble_named(".func f x\n    LOAD_VAR x\n" + "".join(f"    {x}\n" for x in build(v, t))
+                                        + f"    VALUE_CMP {typed_values(O.CMP_EQ, t, t)}\n    RETURN\n")  # fmt: skip
+        jobs = typed_jobs(names, [(t, v)])
+        assert launch_all(program, jobs, plain=True).value.tolist() == [1], T.name(t)
+        lim, image, cols, _ = prepare_launch(program, jobs, LaunchLimits(), "reference")
+        job = Job(image, cols, lim, 0)
+        assert job.run()[0] == S.OK and repr(python_value(job.heap, job.stack[0], t)) == repr(v), T.name(t)
+
+
+def test_untyped_arguments_take_the_types_of_their_values():
+    cases = [((1, "a"), Tu(I, S_)), ([[1], [2.5], []], L(L(F))), ([None, 1], L(Opt(I))), ([], L(T.UNKNOWN)),
+             ([[], []], L(L(T.UNKNOWN))), (["a", None], L(Opt(S_))), ([True, 2], L(I))]  # fmt: skip
+    assert [T.name(value_type(v)) for v, _ in cases] == [T.name(t) for _, t in cases]
+    with pytest.raises(ValueError, match="is not int"):
+        argument_slots([[1, "a"]], [])
+    with pytest.raises(ValueError, match="is not list"):
+        argument_slots([5], [], [L(I)])
+    with pytest.raises(ValueError, match="set"):
+        argument_slots([{1}], [])
+
+
+def test_pool_objects_are_checked_before_any_job_runs():
+    program, names = assemble_named(".func f x\n    LOAD_VAR x\n    RETURN\n")
+    deep = L(L(L(L(L(L(S_))))))
+    jobs = typed_jobs(names, [(deep, [[[[[["x"]]]]]])])
+    job_arrays(jobs)  # 7 objects deep: fine
+    outer = int(jobs.args[0, 0])
+    for offset, word, message in ((outer + 1, outer, "deeper than 7"),  # the list holds itself
+                                  (outer + 1, len(jobs.pool), "outside jobs.pool"),
+                                  (outer, -1 - (1 | 2 << 32), "outside jobs.pool"),  # a mask bit past its length
+                                  (outer, -1 - len(jobs.pool), "outside jobs.pool")):  # fmt: skip
+        bad = typed_jobs(names, [(deep, [[[[[["x"]]]]]])])
+        bad.pool[offset] = word
+        with pytest.raises(ValueError, match=message):
+            job_arrays(bad)
+    none = typed_jobs(names, [(L(Opt(S_)), [None])])
+    assert none.pool.tolist() == [-1 - 1, O.NONE_REF] and launch_all(program, none).status.tolist() == [S.OK]
+
+
+def test_arguments_that_do_not_fit_the_heap_are_memory_limit():
+    program, names = assemble_named(".func f x\n    LOAD_VAR x\n    RETURN\n")
+    jobs = typed_jobs(names, [(L(Tu(I, S_)), [(1, "a"), (2, "b")])])  # 1 + 2 * 2 lists of 7 words
+    assert launch_all(program, jobs, LaunchLimits(heap_size=34)).status.tolist() == [S.MEMORY_LIMIT]
+    assert launch_all(program, jobs, LaunchLimits(heap_size=35)).status.tolist() == [S.OK]
