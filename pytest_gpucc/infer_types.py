@@ -5,12 +5,12 @@ types; its tests call the function with literals and compare the result with lit
 ``assert f([1, 2], 3) == 4.5``.  Each parameter's type is the one type all its literal
 arguments share, and the return type the one all expected values share:
 
-* ``int``, ``float``, ``bool``, ``str``, ``list[int]``, ``list[float]``, ``list[str]``
-  (gpucc's types);
-* an int where others are floats widens to ``float`` (in a list too); an empty list takes the
-  element type of the other lists;
-* ``bool`` and ``int`` together, or a value of no gpucc type (a tuple, None, a nested list),
-  is a reason, as is a parameter no test passes a literal to.
+* gpucc's types (pytest_gpucc.annotations): ``int``, ``float``, ``bool``, ``str``, ``None``,
+  lists, tuples and Optionals of them, nested (``list[tuple[int, str]]``);
+* an int where others are floats widens to ``float`` (in a list or tuple too); an empty list
+  takes the element type of the other lists; None with values of a type T makes Optional[T];
+* ``bool`` and ``int`` together, values of no one type, a value of no gpucc type (a dict, a
+  set), or only empty lists, is a reason, as is a parameter no test passes a literal to.
 
 A result used only as a truth value (``assert f(x)``, ``assert not f(x)``) counts as ``bool``
 when nothing else says what it is.  An annotation already given (``n: int``) is kept, and a bare
@@ -21,44 +21,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-GPUCC_TYPES = ("int", "float", "bool", "str", "list[int]", "list[float]", "list[str]")
-EMPTY_LIST = "list[?]"  # an empty list: a list of any element type
+from gpucc.contract import typecodes
+from pytest_gpucc.annotations import NoType, has_unknown, join, literal_type, packed_type
 
 
 class CannotInfer(Exception):
     """No gpucc type fits; the message says why."""
-
-
-def literal_type(value) -> str:
-    """The gpucc type of a literal value; CannotInfer when it has none."""
-    if type(value) in (bool, int, float, str):
-        return type(value).__name__
-    if type(value) is list:
-        elements = {literal_type(v) for v in value}
-        if not elements:
-            return EMPTY_LIST
-        if elements <= {"int", "float"}:
-            return f"list[{'float' if 'float' in elements else 'int'}]"
-        if elements == {"str"}:
-            return "list[str]"
-        raise CannotInfer(f"{_show(value)} is not a list of ints, floats or strs")
-    raise CannotInfer(f"{_show(value)} is a {type(value).__name__}, which gpucc does not have")
-
-
-def join(types: set[str], what: str) -> str:
-    """The one type values of all `types` (not empty) have; `what` names them in the reason."""
-    if types <= {"int", "float"}:
-        return "float" if "float" in types else "int"
-    if all(t.startswith("list[") for t in types):
-        lists = types - {EMPTY_LIST}
-        if not lists:
-            raise CannotInfer(f"{what}: only empty lists, so no element type")
-        if len(lists) == 1 or lists == {"list[int]", "list[float]"}:
-            return "list[float]" if "list[float]" in lists else next(iter(lists))
-        raise CannotInfer(f"{what} has values of several types ({', '.join(sorted(types))})")
-    if len(types) == 1:
-        return next(iter(types))
-    raise CannotInfer(f"{what} has values of several types ({', '.join(sorted(types))})")
 
 
 @dataclass
@@ -66,8 +34,8 @@ class Evidence:
     """The literal values a function is called with and compared to, gathered from its tests."""
 
     params: list[str]
-    args: list[set[str]] = field(init=False)
-    returns: set[str] = field(default_factory=set)
+    args: list[set[int]] = field(init=False)  # packed types (contract.typecodes)
+    returns: set[int] = field(default_factory=set)
     truthy: bool = False  # the result is used as a truth value
     problems: list[str] = field(default_factory=list)  # values of no gpucc type
 
@@ -81,10 +49,10 @@ class Evidence:
         if has_expected:
             self._add(self.returns, expected, "the return value")
 
-    def _add(self, into: set[str], value, what: str) -> None:
+    def _add(self, into: set[int], value, what: str) -> None:
         try:
             into.add(literal_type(value))
-        except CannotInfer as e:
+        except NoType as e:
             self.problems.append(f"{what}: {e}")
 
 
@@ -94,23 +62,23 @@ def infer(evidence: Evidence, given: list[str | None], given_return: str | None)
     if evidence.problems:
         raise CannotInfer(evidence.problems[0])
     params = [_one(g, seen, f"parameter {p!r}") for p, g, seen in zip(evidence.params, given, evidence.args)]
-    returns = evidence.returns or ({"bool"} if evidence.truthy else set())
+    returns = evidence.returns or ({typecodes.BOOL} if evidence.truthy else set())
     return params, _one(given_return, returns, "the return value")
 
 
-def _one(given: str | None, seen: set[str], what: str) -> str:
-    if given in GPUCC_TYPES:
+def _one(given: str | None, seen: set[int], what: str) -> str:
+    if packed_type(given) is not None:
         return given
     if given not in (None, "list", "List"):
         raise CannotInfer(f"{what} is annotated {given}, which gpucc does not have")
     if not seen:
         raise CannotInfer(f"{what}: no test gives it a literal value to infer its type from")
-    found = join(seen, what)
-    if given is not None and not found.startswith("list["):
-        raise CannotInfer(f"{what} is annotated list but gets {found} values")
-    return found
-
-
-def _show(value) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    try:
+        found = join(seen, what)
+    except NoType as e:
+        raise CannotInfer(str(e)) from None
+    if has_unknown(found):
+        raise CannotInfer(f"{what}: only empty lists, so no element type")
+    if given is not None and typecodes.head(found) != typecodes.LIST:
+        raise CannotInfer(f"{what} is annotated list but gets {typecodes.name(found)} values")
+    return typecodes.name(found)

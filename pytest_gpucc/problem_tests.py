@@ -28,10 +28,16 @@ from dataclasses import dataclass, field
 
 from gpucc.compiler.limits import MAX_FUNCTIONS
 from gpucc.contract.limits import MAX_PARAMS
+from pytest_gpucc.annotations import packed_type
 from pytest_gpucc.infer_types import Evidence
 from pytest_gpucc.suite import SuiteError, check_case
 
-TABLE_TYPES = ("int", "float", "bool", "str", "list[int]", "list[float]", "list[str]")  # what @cases values can be
+
+def table_type(annotation: str) -> bool:
+    """Whether @cases values can be of the annotated type (pytest_gpucc.annotations)."""
+    return packed_type(annotation) is not None
+
+
 LITERAL_ERRORS = (ValueError, TypeError, SyntaxError, MemoryError, RecursionError)
 
 
@@ -238,7 +244,7 @@ class _Table:
         self.names = names
         self.types = [ast.unparse(a.annotation) for a in stub.args.posonlyargs + stub.args.args]
         self.types.append(ast.unparse(stub.returns))
-        self.usable = len(names) <= MAX_PARAMS and all(t in TABLE_TYPES for t in self.types)
+        self.usable = len(names) <= MAX_PARAMS and all(table_type(t) for t in self.types)
         self.rows: list[tuple] = []
         self.first_line = 0
 

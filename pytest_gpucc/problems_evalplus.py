@@ -34,7 +34,7 @@ from pathlib import Path
 
 from pytest_gpucc.completions import PythonSyntaxError, gpucc_source, rename, untyped
 from pytest_gpucc.infer_types import CannotInfer
-from pytest_gpucc.problem_tests import TABLE_TYPES, Unstateable, doctest_checks, evidence
+from pytest_gpucc.problem_tests import Unstateable, doctest_checks, evidence, table_type
 from pytest_gpucc.problems_humaneval import entry_stub, interface_prompt, param_names, typed_header
 from pytest_gpucc.suite import Suite, SuiteError, check_case, parse_suite
 
@@ -63,9 +63,9 @@ def evalplus_suite(path: Path, task_id: str, record: dict) -> Suite:
     types = [ast.unparse(a.annotation) for a in typed.args.args]
     returns = ast.unparse(typed.returns)
     for p, t in zip(params, types):
-        if t not in TABLE_TYPES:
+        if not table_type(t):
             raise Unstateable(f"{entry}'s parameter {p!r} is {t}: gpucc cannot take its inputs")
-    if returns not in TABLE_TYPES:
+    if not table_type(returns):
         raise Unstateable(f"{entry} returns {returns}: gpucc cannot compare its results")
     text, canon = _canonical_helper(record, entry, header)
     taken = {n.name for n in ast.parse(text).body if isinstance(n, ast.FunctionDef)} | {entry, canon} | TEST_NAMES

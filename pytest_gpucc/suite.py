@@ -20,9 +20,11 @@ gpucc language (the statically typed Python subset) and holds:
           assert gcd(a, b) == want
 
   For a one-parameter test the list may hold plain values (``@cases([2, 3, 5])``; for a list
-  parameter, the lists themselves: ``@cases([[3, 1], []])``).  Each value's Python type must
-  match its parameter's annotation: ``int``, ``float`` (an int is accepted), ``bool``,
-  ``list[int]`` (a list of ints) or ``list[float]`` (a list of floats or ints).
+  or tuple parameter, the lists or tuples themselves: ``@cases([[3, 1], []])``).  Each value
+  must be of its parameter's annotated type (pytest_gpucc.annotations): ``int``, ``float`` (an
+  int is accepted, in containers too), ``bool``, ``str``, ``None``, ``list[T]``,
+  ``tuple[T1, ..., Tn]`` and ``Optional[T]`` (``T | None``; None or a T) of any of them, nested
+  (``list[tuple[int, str]]``), typing's ``List`` / ``Tuple`` / ``Optional`` too.
 
 The suite is parsed host-side with :mod:`ast` (never executed): the ``cases`` lists are read
 with :func:`ast.literal_eval`.  The source handed to the device compiler is the suite text with
@@ -42,13 +44,12 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gpucc.contract import typecodes
 from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
+from pytest_gpucc.annotations import check_value, packed_type
 from pytest_gpucc.completions import typed_header
 
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 _TASK_RE = re.compile(r"^#\s*gpucc:\s*task\s*=\s*(\S+)\s*$", re.MULTILINE)
-_TYPES = {"int": int, "bool": bool, "float": float, "str": str}
-_LIST_TYPES = {f"list[{t}]": t for t in ("int", "float", "str")}  # annotation -> element type
 
 
 class SuiteError(Exception):
@@ -75,7 +76,7 @@ class SuiteTest:
     name: str
     line: int
     params: list[str]
-    types: list[str]  # "int" / "bool" / "float" / "list[int]" / "list[float]" per parameter
+    types: list[str]  # each parameter's annotation ("int", "list[tuple[int, str]]", ...)
     cases: list[tuple] = field(default_factory=lambda: [()])
 
     def describe(self, case: int) -> str:
@@ -197,9 +198,10 @@ def _test_func(path: Path, node: ast.FunctionDef, cases_node) -> SuiteTest:
     params, types = [], []
     for a in args.args:
         ann = ast.unparse(a.annotation) if a.annotation else ""
-        if ann not in _TYPES and ann not in _LIST_TYPES:
-            raise SuiteError(where, a.lineno, f"parameter '{a.arg}' of '{node.name}' needs an int, float, bool, "
-                                              "str, list[int], list[float] or list[str] annotation")  # fmt: skip
+        if packed_type(ann) is None:
+            raise SuiteError(where, a.lineno, f"parameter '{a.arg}' of '{node.name}' needs an annotation of a gpucc "
+                                              "type: int, float, bool, str, None, list[T], tuple[T, ...], "
+                                              "Optional[T]")  # fmt: skip
         params.append(a.arg)
         types.append(ann)
     if len(params) > MAX_PARAMS:
@@ -223,38 +225,35 @@ def _test_func(path: Path, node: ast.FunctionDef, cases_node) -> SuiteTest:
 
 
 def check_case(where: str, name: str, params: list[str], types: list[str], case, line: int) -> tuple:
-    """One @cases entry as a tuple of values of `types` (an int becomes a float where a float is
-    expected); SuiteError naming `where`:`line` when it does not fit."""
-    if len(params) == 1 and (not isinstance(case, (tuple, list)) or (types[0] in _LIST_TYPES and isinstance(case, list))):
+    """One @cases entry as a tuple of values of the annotations `types` (an int becomes a float
+    where a float is expected); SuiteError naming `where`:`line` when it does not fit."""
+    packed = [packed_type(t) for t in types]
+    if len(params) == 1 and _one_value(case, packed[0]):
         case = (case,)
     if not isinstance(case, (tuple, list)) or len(case) != len(params):
         want = f"{len(params)} value(s) ({', '.join(params)})"
         raise SuiteError(where, line, f"case {case!r} of '{name}' does not give {want}")
     values = []
-    for p, t, v in zip(params, types, case):
+    for p, t, v in zip(params, packed, case):
         try:
-            if t in _LIST_TYPES:
-                if type(v) is not list:
-                    raise ValueError(f"{v!r} is not {t}")
-                v = [_check_value(x, _LIST_TYPES[t], f"{v!r}: element ") for x in v]
-            else:
-                v = _check_value(v, t)
+            if t is None:
+                raise ValueError(f"{v!r}: its type is none gpucc has")
+            values.append(check_value(v, t))
         except ValueError as e:
             raise SuiteError(where, line, f"case {tuple(case)!r} of '{name}': {p}={e}") from None
-        values.append(v)
     return tuple(values)
 
 
-def _check_value(v, t: str, what: str = ""):
-    """v as a value of scalar type t (an int becomes a float where t is float); ValueError
-    saying what is wrong with it (after `what`)."""
-    if t == "float" and type(v) is int:  # an int where a float is expected, as in Python
-        v = float(v)
-    if type(v) is not _TYPES[t]:
-        raise ValueError(f"{what}{v!r} is not {t}")
-    if t == "int" and not INT64_MIN <= v <= INT64_MAX:
-        raise ValueError(f"{what}{v} does not fit in 64 bits")
-    return v
+def _one_value(case, t: int | None) -> bool:
+    """Whether a one-parameter test's case is its value itself, not a tuple holding it: anything
+    but a tuple or list, a list for a list parameter, a tuple for a tuple parameter (but a
+    1-tuple holding a tuple)."""
+    head = None if t is None else typecodes.head(t)
+    if type(case) is list:
+        return head == typecodes.LIST
+    if type(case) is tuple:
+        return head == typecodes.TUPLE and not (len(case) == 1 and type(case[0]) is tuple)
+    return True
 
 
 def _blank_lines(source: str, line_numbers: list[int]) -> str:

@@ -62,6 +62,9 @@ def test_untyped_prompts_get_the_types_their_tests_imply():
         ([([1, 2], 1.5), ([], 2)], False, [None], (["list[int]"], "float")),  # int widened, [] takes the type
         ([([1.0, 2],), ([3],)], True, ["list"], (["list[float]"], "bool")),  # assert f(xs): a truth value
         ([(True, True)], False, [None], (["bool"], "bool")),
+        ([((1, "a"), [(1, None)]), ((2.5, ""), [])], False, [None],
+         (["tuple[float, str]"], "list[tuple[int, None]]")),  # tuples, an int widened in a field
+        ([([[1], []], None), ([[2.5]], 3)], False, [None], (["list[list[float]]"], "Optional[int]")),
         ([("ab", "c"), ("", "")], False, [None], (["str"], "str")),
         ([(["a", "b"], ["x"]), ([], [])], False, [None], (["list[str]"], "list[str]")),
     ],
@@ -78,8 +81,9 @@ def test_inference_joins_the_literals_of_all_calls(calls, truthy, given, types):
     "values, message",
     [
         ([1, True], "parameter 'x' has values of several types (bool, int)"),
-        ([(1, "a")], "parameter 'x': (1, 'a') is a tuple, which gpucc does not have"),
-        ([[[1]]], "parameter 'x': [[1]] is not a list of ints, floats or strs"),
+        ([{1, 2}], "parameter 'x': {1, 2} is a set, which gpucc does not have"),
+        ([[1, "a"]], "parameter 'x': [1, 'a'] has values of several types (int, str)"),
+        ([(1, "a"), (1, 2)], "parameter 'x' has values of several types (tuple[int, int], tuple[int, str])"),
         ([["a"], [1]], "parameter 'x' has values of several types (list[int], list[str])"),
         ([[]], "parameter 'x': only empty lists, so no element type"),
     ],

@@ -83,11 +83,16 @@ def test_task_defaults_to_file_name_and_one_line_stub_prompt():
         ("def f(x: int) -> int: ...\n@cases([9223372036854775808])\ndef test_a(x: int) -> None:\n    pass\n", 2, "64 bits"),
         ("def f(x: int) -> int: ...\n@cases([n])\ndef test_a(x: int) -> None:\n    pass\n", 2, "literal list"),
         ("def f(x: int) -> int: ...\n@cases([])\ndef test_a(x: int) -> None:\n    pass\n", 2, "non-empty"),
-        ("def f(x: int) -> int: ...\ndef test_a(x: dict) -> None:\n    pass\n", 2, "list[float] or list[str] annotation"),
+        ("def f(x: int) -> int: ...\ndef test_a(x: dict) -> None:\n    pass\n", 2, "needs an annotation of a gpucc type"),
         ("def f(x: int) -> int: ...\n@cases([3])\ndef test_a(x: str) -> None:\n    pass\n", 2, "x=3 is not str"),
         ("def f(x: int) -> int: ...\n@cases([['a', 1]])\ndef test_a(x: list[str]) -> None:\n    pass\n", 2,
          "x=['a', 1]: element 1 is not str"),
-        ("def f(x: int) -> int: ...\ndef test_a(x: list[bool]) -> None:\n    pass\n", 2, "list[float] or list[str] annotation"),
+        ("def f(x: int) -> int: ...\ndef test_a(x: set[int]) -> None:\n    pass\n", 2, "needs an annotation of a gpucc type"),
+        ("def f(x: int) -> int: ...\ndef test_a(x: tuple[int, ...]) -> None:\n    pass\n", 2, "Optional[T]"),
+        ("def f(x: int) -> int: ...\n@cases([((1, 'a'),)])\ndef test_a(x: tuple[int, int]) -> None:\n    pass\n", 2,
+         "x=(1, 'a'): field 'a' is not int"),
+        ("def f(x: int) -> int: ...\n@cases([[(1,)]])\ndef test_a(x: list[tuple[int, int]]) -> None:\n    pass\n", 2,
+         "x=[(1,)]: element (1,) is not tuple[int, int]"),
         ("def f(x: int) -> int: ...\n@cases([3])\ndef test_a(x: list[int]) -> None:\n    pass\n", 2,
          "x=3 is not list[int]"),
         ("def f(x: int) -> int: ...\n@cases([[1, 2.5]])\ndef test_a(x: list[int]) -> None:\n    pass\n", 2,
@@ -131,3 +136,22 @@ def test_list_parameters_take_python_lists():
     assert two.types == ["list[float]", "int"] and two.cases == [([1.0, 2.5], 2), ([], 0)]
     assert type(two.cases[0][0][0]) is float  # an int element of a list[float] becomes a float
     assert two.describe(0) == "test_two(ys=[1.0, 2.5], n=2)"
+
+
+def test_structured_parameters_take_tuples_nested_lists_and_none():
+    text = (
+        "def f(xs: list[tuple[int, str]]) -> Optional[int]: ...\n"
+        "@cases([[(1, 'a'), (2, 'b')], [], [(3, '')]])\n"
+        "def test_one(xs: list[tuple[int, str]]) -> None:\n    assert f(xs) is None\n"
+        "@cases([((1, 2.0), None, [[1], []], [True]), ((0, 1), 7, [], [])])\n"
+        "def test_two(p: tuple[float, float], o: int | None, m: List[List[float]], b: list[bool]) -> None:\n"
+        "    pass\n"
+        "@cases([(5, 'x'), ((6, 'y'),)])\n"
+        "def test_three(p: Tuple[int, str]) -> None:\n    pass\n"
+    )
+    one, two, three = parse(text).tests
+    assert one.cases == [([(1, "a"), (2, "b")],), ([],), ([(3, "")],)]
+    assert two.cases == [((1.0, 2.0), None, [[1.0], []], [True]), ((0.0, 1.0), 7, [], [])]
+    assert type(two.cases[0][0][0]) is float and type(two.cases[0][2][0][0]) is float  # ints widened inside
+    assert three.cases == [((5, "x"),), ((6, "y"),)]  # a tuple parameter's case is the tuple itself
+    assert two.describe(0) == "test_two(p=(1.0, 2.0), o=None, m=[[1.0], []], b=[True])"
