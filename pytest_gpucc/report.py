@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 
 from gpucc.contract import status as st
-from gpucc.contract.isa import ASSERT_CMP, CMP_NAMES, typed_cmp_fields
-from gpucc.contract.valuetypes import render
+from gpucc.contract.isa import CMP_NAMES
+from pytest_gpucc.heap_values import compared, placeholder
 
 PASSED, FAILED, ERROR, TIMEOUT = "passed", "failed", "error", "timeout"
 NOT_RUN = "not run"  # a problem file's sample with no verdict (pytest_gpucc.problem_verdicts)
@@ -41,6 +41,9 @@ class JobRecord:
     lhs: int = 0
     rhs: int = 0
     arg: int = 0  # operand of the failing instruction (ASSERT_CMP: cmp + 8 * type)
+    constant: int | None = None  # a failed ASSERT_VALUE's typed_values constant (its comparison and types)
+    ret_type: int = 0  # the packed type the job's function returns
+    returned: str | None = None  # its returned value's repr, when a replay read it (pytest_gpucc.heap_values)
     op: int = -1  # opcode of the failing instruction, -1 if none
     budget: int | None = None  # a problem's step budget this job went over (status STEP_LIMIT)
     shown: tuple[str, str] | None = None  # a failed assert's operands as repr (pytest_gpucc.heap_values)
@@ -135,11 +138,20 @@ class RunResults:
 
 def assert_where(job: JobRecord) -> str:
     """``where 3 == 6`` for a failed comparison; a plain line for a failed truth test."""
-    if job.op != ASSERT_CMP:
+    types = compared(job.op, job.arg, job.constant)
+    if types is None:
         return "assertion is false"
-    cmp, left, right = typed_cmp_fields(job.arg)
-    lhs, rhs = job.shown or (render(job.lhs, left), render(job.rhs, right))
+    cmp, left, right = types
+    lhs, rhs = job.shown or (placeholder(job.lhs, left, job.op), placeholder(job.rhs, right, job.op))
     return f"where {lhs} {CMP_NAMES[cmp]} {rhs}"
+
+
+def returned(job: JobRecord) -> str | None:
+    """The repr of the value a job returned (a heap value's placeholder unless a replay read
+    it); None when it did not return."""
+    if not job.ok:
+        return None
+    return job.returned or placeholder(job.value, job.ret_type)
 
 
 def fell_off_function(job: JobRecord) -> str:
@@ -329,6 +341,7 @@ def _job_json(j: JobRecord) -> dict:
         "args": list(j.args),
         "status": st.NAMES[j.status] if 0 <= j.status < len(st.NAMES) else j.status,
         "value": j.value,
+        "returned": returned(j),
         "cost": j.cost,
         "steps": j.steps,
         "location": j.location,

@@ -30,12 +30,14 @@ from pathlib import Path
 
 from gpucc.contract import status as st
 from gpucc.contract.image import LaunchLimits, Program
+from gpucc.contract.isa import ASSERT_VALUE
 from gpucc.contract.transfer import TransferCounter, run_info
+from gpucc.contract.typecodes import is_heap
 from gpucc.vm.link import SuiteLink, link
 from pytest_gpucc import fallback, problem_verdicts, report
 from pytest_gpucc.candidates import Candidate, Sample, by_task, for_problem, sample_name
 from pytest_gpucc.fallback import DEFAULT_TIMEOUT
-from pytest_gpucc.heap_values import Replayer, wants_replay
+from pytest_gpucc.heap_values import REPLAY_STEPS, Replayer, compared, wants_replay
 from pytest_gpucc.problems import Problem, ProblemSet
 from pytest_gpucc.suite import Suite
 
@@ -324,19 +326,28 @@ class GpuccSession:
         files = {su: (e.display, e.suite.device_source), u: (fname, c.source)}  # where a job can fail
         jobs = [self._job(results, j, e.suite, linked, files, su) for j in range(lo, hi)]
         first = next((k for k, job in enumerate(jobs) if not job.ok), None)  # the one the report shows
-        if first is not None and wants_replay(jobs[first].op, jobs[first].arg, jobs[first].status, jobs[first].steps):
-            jobs[first].shown = self.replayer.operands(lo + first, jobs[first].arg)
+        if first is not None:
+            job = jobs[first]
+            types = compared(job.op, job.arg, job.constant)
+            if wants_replay(job.op, types, job.status, job.steps):
+                job.shown = self.replayer.operands(lo + first, types)
+        for k, job in enumerate(jobs):  # heap values returned: read on a replay (pytest_gpucc.heap_values)
+            if job.ok and is_heap(job.ret_type) and job.steps <= REPLAY_STEPS:
+                job.returned = self.replayer.returned(lo + k, job.ret_type)
         return report.from_jobs(e.display, c.name, fname, jobs, self.options.step_limit)
 
     def _job(self, r, j: int, suite: Suite, linked, files: dict, suite_unit: int) -> report.JobRecord:
         test = suite.tests[int(linked.job_test[j])]
         case = int(linked.job_case[j])
         rec = report.JobRecord(test.name, case, test.describe(case), list(test.cases[case]), int(r.status[j]),
-                               int(r.value[j]), int(r.cost[j]), int(r.steps[j]))  # fmt: skip
+                               int(r.value[j]), int(r.cost[j]), int(r.steps[j]),
+                               ret_type=int(self.replayer.program.func_ret_type[linked.jobs.func[j]]))  # fmt: skip
         if rec.status != st.OK:
             unit, line = int(r.fail_unit[j]), int(r.fail_line[j])
             rec.line, rec.lhs, rec.rhs, rec.arg = line, int(r.fail_lhs[j]), int(r.fail_rhs[j]), int(r.fail_arg[j])
             rec.op = int(r.fail_op[j])
+            if rec.op == ASSERT_VALUE:
+                rec.constant = self.replayer.constant(unit, rec.arg)
             if unit in files and line > 0:
                 name, source = files[unit]
                 rec.location = f"{name}:{line}"

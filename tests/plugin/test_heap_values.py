@@ -1,0 +1,72 @@
+"""pytest_gpucc.heap_values: a failed ASSERT_VALUE's operands and a job's returned value of any
+type shown as CPython's repr, read from a replay on the reference interpreter (hand-assembled
+jobs, as a launch records them)."""
+
+from gpucc import vm
+from gpucc.contract import status as st
+from gpucc.contract import typecodes as T
+from gpucc.contract.image import LaunchLimits
+from gpucc.contract.isa import ASSERT_VALUE, CMP_EQ, typed_values
+from gpucc.vm.asm import assemble_named, make_jobs
+from pytest_gpucc import report as r
+from pytest_gpucc.heap_values import Replayer, compared, placeholder, wants_replay
+
+PAIRS = T.list_of(T.tuple_of([T.INT, T.STR]))
+OPT = T.optional_of(T.list_of(T.BOOL))
+TEXT = f"""
+.func check xs
+    LOAD_VAR xs
+    LOAD_INT 1
+    LOAD_STR "it's"
+    NEW_LIST 2
+    NEW_LIST 1
+    ASSERT_VALUE {typed_values(CMP_EQ, PAIRS, PAIRS)}
+    LOAD_INT 0
+    RETURN
+.func flags n
+    LOAD_VAR n
+    JUMP_IF_FALSE none
+    LOAD_INT 1
+    LOAD_INT 0
+    NEW_LIST 2
+    RETURN
+none: LOAD_INT -1
+    RETURN
+"""
+
+
+def launched(calls):
+    program, names = assemble_named(TEXT)
+    program.func_ret_type[names["flags"]] = OPT
+    jobs = make_jobs(names, calls)
+    limits = LaunchLimits()
+    return program, jobs, vm.launch(program, jobs, "cpu", limits), Replayer(program, jobs, limits)
+
+
+def test_a_failed_assert_value_shows_both_operands_as_repr():
+    program, jobs, res, replayer = launched([("check", ([(1, "it's"), (2, "é")],)), ("check", ([(1, "it's")],))])
+    assert res.status.tolist() == [st.ASSERT_FAILED, st.OK] and res.fail_op[0] == ASSERT_VALUE
+    constant = replayer.constant(int(res.fail_unit[0]), int(res.fail_arg[0]))
+    types = compared(ASSERT_VALUE, int(res.fail_arg[0]), constant)
+    assert types == (CMP_EQ, PAIRS, PAIRS) and wants_replay(ASSERT_VALUE, types, st.ASSERT_FAILED, 10)
+    shown = replayer.operands(0, types)
+    assert shown == ("[(1, \"it's\"), (2, 'é')]", "[(1, \"it's\")]")
+    record = r.JobRecord("check", 0, "check(...)", [], st.ASSERT_FAILED, op=ASSERT_VALUE, arg=int(res.fail_arg[0]),
+                         constant=constant, lhs=int(res.fail_lhs[0]), rhs=int(res.fail_rhs[0]))  # fmt: skip
+    assert r.assert_where(record) == "where <list[tuple[int, str]]> == <list[tuple[int, str]]>"  # not replayed
+    record.shown = shown
+    assert r.assert_where(record) == "where [(1, \"it's\"), (2, 'é')] == [(1, \"it's\")]"
+    record.constant = None  # the constants stayed on the device: nothing to say what was compared
+    assert r.assert_where(record) == "assertion is false"
+
+
+def test_returned_values_of_any_type_are_their_repr():
+    program, jobs, res, replayer = launched([("flags", (1,)), ("flags", (0,))])
+    assert res.status.tolist() == [st.OK, st.OK]
+    assert [replayer.returned(j, OPT) for j in range(2)] == ["[True, False]", "None"]
+    records = [r.JobRecord("flags", j, "flags(...)", [], st.OK, value=int(res.value[j]), ret_type=OPT) for j in range(2)]
+    assert [r.returned(x) for x in records] == ["<Optional[list[bool]]>", "None"]  # no replay: the type
+    records[0].returned = replayer.returned(0, OPT)
+    assert r._job_json(records[0])["returned"] == "[True, False]"
+    assert placeholder(3, T.INT) == "3" and placeholder(2, T.STR, op=-1) == "<str>"
+    assert r.returned(r.JobRecord("t", 0, "t()", [], st.OK, value=0, ret_type=T.NONE)) == "None"
