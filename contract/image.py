@@ -29,6 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
+from gpucc.contract.pool import check_objects
 
 _BIG = 1 << 24  # sanity bound on per-function slot counts
 
@@ -199,18 +200,16 @@ def image_arrays(program: Program, device_ok: bool = False) -> ImageArrays:
 class JobTable:
     """One row per (candidate, test, case), candidate-major.
 
-    A list argument k of job j (bit k of arg_lists[j]) is an offset o into `pool` in
-    args[j, k]: pool[o] = n, pool[o + 1 .. o + n] its elements (slot values); the job starts
-    with it copied into a new list on its heap.  A str is the list of its code points.  A list
-    of strs has pool[o] = -1 - n and its n elements are the pool offsets of its strs (each
-    copied into a new heap list too)."""
+    Argument k of job j is args[j, k]: a slot value, or, where bit k of arg_lists[j] is set,
+    the offset of an object in `pool` (a str, list, tuple or boxed scalar, nested objects
+    inside), copied into the job's heap before it starts: contract/pool.py's layout."""
 
     func: np.ndarray  # int32[J]: global id of the function to call (a test)
     link: np.ndarray  # int32[J]: row of `links` resolving the suite's imports, -1 if none
     args: np.ndarray  # int64[J, MAX_PARAMS]: arguments (bools as 0/1, floats as their bits)
     links: np.ndarray  # int32[L, MAX_IMPORTS]: global function ids
-    pool: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # int64[P]: list arguments
-    arg_lists: np.ndarray | None = None  # int32[J]: bit k set where argument k is a list; None: none
+    pool: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # int64[P]: object arguments
+    arg_lists: np.ndarray | None = None  # int32[J]: bit k set where argument k is an object; None: none
 
     def __len__(self) -> int:
         return len(self.func)
@@ -230,9 +229,8 @@ JobArrays = namedtuple("JobArrays", [f.name for f in fields(JobTable)])
 
 
 def job_arrays(jobs: JobTable) -> JobArrays:
-    """A JobTable's JobArrays, checked: every list argument's pool offset o must hold a length
-    n >= 0 with its n elements inside the pool (ValueError otherwise), so the kernel reads
-    the pool unchecked."""
+    """A JobTable's JobArrays, checked: every object argument must be one of contract/pool.py's
+    layout inside the pool (ValueError otherwise), so the kernel reads the pool unchecked."""
     func = _arr(jobs.func, np.int32, 1, "jobs.func")
     link = _arr(jobs.link, np.int32, 1, "jobs.link")
     args = _arr(jobs.args, np.int64, 2, "jobs.args")
@@ -244,57 +242,9 @@ def job_arrays(jobs: JobTable) -> JobArrays:
     arg_lists = _arr(bits, np.int32, 1, "jobs.arg_lists")
     if len(arg_lists) != len(func) or ((arg_lists < 0) | (arg_lists >= 1 << MAX_PARAMS)).any():
         raise ValueError(f"jobs.arg_lists must be int32[J] with bits 0 .. {MAX_PARAMS - 1} only")
-    is_list = (arg_lists[:, None] >> np.arange(MAX_PARAMS)) & 1 == 1
-    offsets = args[is_list]
-    inner = [offsets[:0]]
-    for o in np.unique(offsets):  # outer lists: each nested one's elements are inner offsets
-        if 0 <= o < len(pool) and pool[o] < 0 and -1 - pool[o] < len(pool) - o:
-            inner.append(pool[o + 1 : o - pool[o]])
-    for where, nested_ok in ((offsets, True), (np.concatenate(inner), False)):
-        if not _pool_lists_inside(pool, where, nested_ok):
-            raise ValueError("a list argument's pool offset (or its length) points outside jobs.pool")
+    is_object = (arg_lists[:, None] >> np.arange(MAX_PARAMS)) & 1 == 1
+    check_objects(pool, args[is_object])
     return JobArrays(func=func, link=link, args=args, links=links, pool=pool, arg_lists=arg_lists)
-
-
-def _pool_lists_inside(pool: np.ndarray, offsets: np.ndarray, nested_ok: bool) -> bool:
-    """Whether each offset o holds a length (-1 - length for a list of strs, where nested_ok)
-    whose elements lie inside the pool."""
-    if not len(offsets):
-        return True
-    inside = (offsets >= 0) & (offsets < len(pool))
-    head = np.where(inside, pool[np.where(inside, offsets, 0)] if len(pool) else 0, np.iinfo(np.int64).min)
-    n = np.where(head < 0, -1 - head, head) if nested_ok else np.where(head < 0, -1, head)
-    return bool((inside & (n >= 0) & (n < len(pool) - offsets)).all())
-
-
-def argument_slots(values, pool: list[int]) -> tuple[list[int], int]:
-    """(args row, arg_lists bits) of one job's argument values: ints, bools, floats, strs, or
-    lists of them (appended to `pool` in JobTable's layout; the row holds their offsets)."""
-    from gpucc.contract.valuetypes import slot_value
-
-    row, bits = [], 0
-    for k, v in enumerate(values):
-        if isinstance(v, (list, tuple, str)):
-            bits |= 1 << k
-            row.append(_pool_list(v, pool))
-        else:
-            row.append(slot_value(v))
-    return row, bits
-
-
-def _pool_list(v, pool: list[int]) -> int:
-    """Append list, str or list of strs v to `pool` (JobTable's layout); its offset."""
-    from gpucc.contract.valuetypes import slot_value
-
-    if isinstance(v, str):
-        return _pool_list([ord(c) for c in v], pool)
-    if v and all(isinstance(x, str) for x in v):
-        inner = [_pool_list(x, pool) for x in v]
-        pool.append(-1 - len(inner))
-        pool += inner
-        return len(pool) - 1 - len(inner)
-    pool += [len(v)] + [slot_value(x) for x in v]
-    return len(pool) - 1 - len(v)
 
 
 @dataclass

@@ -33,8 +33,9 @@ import numpy as np
 from gpucc.contract import isa as O
 from gpucc.contract import typecodes
 from gpucc.contract.flow import pops_of
-from gpucc.contract.image import JobTable, Program, argument_slots, image_arrays
+from gpucc.contract.image import JobTable, Program, image_arrays
 from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
+from gpucc.contract.pool import argument_slots
 from gpucc.contract.valuetypes import T_INT, TYPE_NAMES
 
 UNCOMPUTED = 1 << 16  # provisional max_stack while the real one is measured
@@ -264,8 +265,8 @@ def assemble(text: str) -> Program:
 def make_jobs(names: dict[str, int], calls, links=()) -> JobTable:
     """A JobTable from `calls`: (function, args) or (function, args, link row) tuples.
 
-    Functions are names from `assemble_named` or global ids; args are ints, bools, floats or
-    lists of them (list arguments go into the table's pool).
+    Functions are names from `assemble_named` or global ids; args are values of any type
+    (contract.pool.value_type reads their types; objects go into the table's pool).
     `links` rows list, per import ordinal, the function that resolves it.  A call without a
     link row uses row 0 when there are links, else -1."""
     gid = lambda f: names[f] if isinstance(f, str) else int(f)  # noqa: E731

@@ -16,6 +16,7 @@ from gpucc.contract.cachekey import source_fingerprint
 from gpucc.contract.image import JobTable, LaunchLimits, Program, Results, result_arrays
 from gpucc.contract.isa import COSTS
 from gpucc.vm.kernel import KERNEL_SOURCES, Scratch, run_job
+from gpucc.vm.kernel_walk import WALK_WORDS
 from gpucc.vm.prepare import prepare_launch
 
 
@@ -45,7 +46,7 @@ def _make_launcher(fingerprint):
         for c in prange(n_chunks):
             # every heap word a job reads it wrote first
             scratch = Scratch(np.empty(stack_size, np.int64), np.empty((max_depth, 3), np.int64),
-                              np.empty(heap_size, np.int64))  # fmt: skip
+                              np.empty(heap_size, np.int64), np.empty(WALK_WORDS, np.int64))  # fmt: skip
             _run_jobs(c * chunk, min(n_jobs, (c + 1) * chunk), image, jobs, scratch, out, cost_of, step_limit)
         return len(fingerprint)
 

@@ -5,7 +5,7 @@ fixed number of threads (bounded by the scratch memory they need), thread t runn
 t, t + T, t + 2T, ... (the job table is candidate-major, so a warp runs neighbouring jobs
 of one candidate).  The kernel takes the same bundles as run_job (contract.image's
 ImageArrays, JobArrays, ResultArrays of device arrays) and one Scratch of every thread's:
-each thread's value stack, frame stack and list heap are column t of device arrays laid out
+each thread's value stack, frame stack, list heap and comparison walk are column t of device arrays laid out
 slot-major (stack[slot, t]), so a warp's accesses to one slot coalesce; run_job indexes them
 as it indexes the CPU launcher's per-chunk arrays.
 
@@ -55,6 +55,7 @@ from gpucc.contract.image import (
 from gpucc.contract.isa import COSTS, FIRST_LIST
 from gpucc.contract.transfer import TransferCounter, device_full, is_device_array, require_device, to_device, to_host
 from gpucc.vm.kernel import KERNEL_SOURCES, Scratch, run_job
+from gpucc.vm.kernel_walk import WALK_WORDS
 from gpucc.vm.prepare import prepare_launch
 from gpucc.vm.verify import V_OK, VERIFIER_SOURCES, check_function
 
@@ -77,7 +78,7 @@ def _make_kernel(fingerprint):
         n_threads = scratch.stack.shape[1]
         if t >= n_threads:
             return
-        mine = Scratch(scratch.stack[:, t], scratch.frames[:, :, t], scratch.heap[:, t])
+        mine = Scratch(scratch.stack[:, t], scratch.frames[:, :, t], scratch.heap[:, t], scratch.walk[:, t])
         for j in range(t, jobs.func.shape[0], n_threads):
             run_job(j, image, jobs, mine, out, cost_of, step_limit)
         if fingerprint == 0:  # never: keeps the kernel sources' fingerprint in the cache key
@@ -147,8 +148,8 @@ def scratch_budget() -> int:
 
 def thread_count(n_jobs: int, limits: LaunchLimits, heap_words: int, budget: int) -> int:
     """Threads of one launch: one per job, as far as the scratch budget and MAX_THREADS allow
-    (each thread: limits' stack and frames, heap_words of list heap)."""
-    per_thread = 8 * (limits.stack_size + 3 * limits.max_depth + heap_words)
+    (each thread: limits' stack and frames, heap_words of list heap, the comparison walk's words)."""
+    per_thread = 8 * (limits.stack_size + 3 * limits.max_depth + heap_words + WALK_WORDS)
     return max(1, min(n_jobs, MAX_THREADS, budget // per_thread))
 
 
@@ -174,7 +175,8 @@ def launch_cuda(program: Program, jobs: JobTable, limits: LaunchLimits | None = 
     n_threads = thread_count(n_jobs, limits, heap_words, scratch_budget())
     scratch = Scratch(cuda.device_array((limits.stack_size, n_threads), np.int64),
                       cuda.device_array((limits.max_depth, 3, n_threads), np.int64),
-                      cuda.device_array((heap_words, n_threads), np.int64))  # fmt: skip
+                      cuda.device_array((heap_words, n_threads), np.int64),
+                      cuda.device_array((WALK_WORDS, n_threads), np.int64))  # fmt: skip
     results.meta.update(threads=n_threads, heap_words=heap_words)
     hosts = result_arrays(results)  # allocated with each array's initial value, filled alike on the device
     out = ResultArrays(*(device_full(h.shape, h.dtype, h[0]) for h in hosts))

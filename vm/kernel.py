@@ -70,6 +70,7 @@ from gpucc.contract.isa import (
     FIRST_LIST,
     FIRST_NUMERIC,
     FIRST_STR,
+    FIRST_VALUE,
     FOR_LOOP,
     FOR_RANGE,
     INC_VAR,
@@ -141,11 +142,12 @@ from gpucc.vm.kernel_lists import enter_arguments, list_op
 from gpucc.vm.kernel_numeric import numeric_value
 from gpucc.vm.kernel_order import list_compare, list_length, list_typed
 from gpucc.vm.kernel_str import str_op
+from gpucc.vm.kernel_value import value_op
 
 # the modules this body is compiled from: launchers hash them into numba's cache key
 KERNEL_SOURCES = ("vm/kernel*.py", "vm/unicode*", "vm/strconv.py", "vm/bigdecimal.py", "vm/intmath.py", "vm/floats.py",
-                  "contract/isa.py", "contract/status.py", "contract/valuetypes.py", "contract/jitable.py",
-                  "contract/image.py")  # fmt: skip
+                  "contract/isa.py", "contract/status.py", "contract/valuetypes.py", "contract/typecodes.py",
+                  "contract/jitable.py", "contract/image.py")  # fmt: skip
 
 
 class Scratch(NamedTuple):
@@ -154,6 +156,7 @@ class Scratch(NamedTuple):
     stack: np.ndarray  # int64[stack_size]: every frame's locals, then its operands
     frames: np.ndarray  # int64[max_depth, 3]: the call records (see the module doc)
     heap: np.ndarray  # int64[heap_size]: the job's lists and strs (vm/kernel_heap.py)
+    walk: np.ndarray  # int64[WALK_WORDS]: the open sequences of a value comparison (vm/kernel_walk.py)
 
 
 @register_jitable
@@ -247,8 +250,8 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
     else:
         st = OK
     hp = 0  # the heap's bump pointer
-    if st == OK:  # the arguments (list arguments copied into the heap)
-        st, hp = enter_arguments(j, func_nparams[g], jobs, stack, heap)
+    if st == OK:  # the arguments (object arguments built in the heap)
+        st, hp = enter_arguments(j, func_nparams[g], jobs, stack, heap, scratch.walk)
     if st == OK:
         if link_row >= 0:
             entry_unit = func_unit[jobs.func[j]]
@@ -502,7 +505,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                     break
             if not other:  # the job returned, failed or ran out of steps
                 break
-            # ASSERT_CMP, the numeric, list and str instructions, out of the hot loop (see the module doc)
+            # ASSERT_CMP, the numeric, list, str and value instructions, out of the hot loop (see the module doc)
             if op == ASSERT_CMP:
                 sp -= 2
                 a, b = stack[ix(sp)], stack[ix(sp + 1)]
@@ -520,10 +523,20 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                     st = ASSERT_FAILED
                     break
                 pc += 1
+            elif op >= FIRST_VALUE:  # vm/kernel_value.py
+                st, sp, hp, extra = value_op(op, arg, stack, sp, heap, hp, scratch.walk, consts,
+                                             unit_const_start[func_unit[g]])  # fmt: skip
+                n_cost += extra
+                if st != OK:
+                    if st == ASSERT_FAILED:  # ASSERT_VALUE left its operands on the stack
+                        lhs = stack[ix(sp - 2)]
+                        rhs = stack[ix(sp - 1)]
+                    break
+                pc += 1
             elif op >= FIRST_LIST or (op == COMPARE_NUM and list_typed(arg)):  # kernel_str.py, kernel_lists.py
                 st, sp, hp, extra, advance = (
                     str_op(op, arg, stack, sp, heap, hp, consts, unit_const_start[func_unit[g]]) if op >= FIRST_STR
-                    else list_op(op, arg, stack, sp, fp, heap, hp))
+                    else list_op(op, arg, stack, sp, fp, heap, hp, scratch.walk))
                 if st != OK:
                     break
                 n_cost += extra

@@ -1,6 +1,6 @@
 """The VM kernel's list instructions (a part of vm/kernel.py's body, like vm/kernel_numeric.py):
 every instruction from NEW_LIST to FOR_LIST, on lists in the job's heap (vm/kernel_heap.py),
-compared and sorted by vm/kernel_order.py, and the job's list arguments copied into the heap.
+compared and sorted by vm/kernel_order.py, and the job's object arguments built in the heap.
 
 Same one-source rules as run_job (plain Python, numba CPU, CUDA; no allocation, no raising).
 
@@ -39,6 +39,7 @@ from gpucc.contract.isa import (
     LIST_SORTED,
     LIST_SUM,
     NEW_LIST,
+    NONE_REF,
 )  # fmt: skip
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.status import (
@@ -54,6 +55,7 @@ from gpucc.vm.floats import b2f, f2b
 from gpucc.vm.intmath import arith
 from gpucc.vm.kernel_heap import HEADER, MIN_CAP, copy, header, new_list
 from gpucc.vm.kernel_order import element_equal, less, list_compare, list_equal, sort_list, strs_ok
+from gpucc.vm.kernel_walk import WALK_COLS
 
 INT64_MAX = 2**63 - 1
 
@@ -89,8 +91,9 @@ def slice_bounds(n, arg, start, stop, step):
 
 
 @nrt_free
-def _reduce(op, heap, hp, d, n, kind):
-    """(status, result, extra cost) of sum / min / max over heap[d .. d + n) (elements of `kind`)."""
+def _reduce(op, heap, hp, d, n, kind, etype, walk):
+    """(status, result, extra cost) of sum / min / max over heap[d .. d + n) (elements of `kind`,
+    kernel_order.less)."""
     zero = np.int64(0)
     if op == LIST_SUM:
         if kind == 1:
@@ -112,7 +115,10 @@ def _reduce(op, heap, hp, d, n, kind):
     extra = n
     for k in range(1, n):
         x = heap[d + k]
-        better, pairs = less(kind, heap, hp, x, best) if op == LIST_MIN else less(kind, heap, hp, best, x)
+        st, better, pairs = (less(kind, heap, hp, x, best, etype, walk) if op == LIST_MIN
+                             else less(kind, heap, hp, best, x, etype, walk))  # fmt: skip
+        if st != OK:
+            return st, zero, zero
         extra += pairs
         if better:
             best = x
@@ -120,10 +126,10 @@ def _reduce(op, heap, hp, d, n, kind):
 
 
 @nrt_free
-def list_op(op, arg, stack, sp, fp, heap, hp):
+def list_op(op, arg, stack, sp, fp, heap, hp, walk):
     """Run list instruction op (or COMPARE_NUM on list operands) on the stack whose top is at
-    sp - 1 and the frame at fp; returns (status, sp, hp, extra cost, pc advance: 1, or 2
-    when FOR_LIST skips its JUMP)."""
+    sp - 1 and the frame at fp (walk: the job's Scratch.walk); returns (status, sp, hp, extra
+    cost, pc advance: 1, or 2 when FOR_LIST skips its JUMP)."""
     zero = np.int64(0)
     if op == FOR_LIST:
         s = fp + arg
@@ -250,33 +256,43 @@ def list_op(op, arg, stack, sp, fp, heap, hp):
         heap[xs] = n + 1
         return OK, sp - 2, hp, extra, 1
     # one list operand on top: LIST_LEN, SUM, MIN, MAX, SORTED, SORT
+    st, sp, hp, extra = one_list_op(op, arg, 0, walk, stack, sp, heap, hp)
+    return st, sp, hp, extra, 1
+
+
+@nrt_free
+def one_list_op(op, kind, etype, walk, stack, sp, heap, hp):
+    """(status, sp, hp, extra cost) of LIST_LEN, SUM, MIN, MAX, SORTED or SORT on the list on top,
+    its elements of `kind` (kernel_order.less: VALUES for the value instructions' MIN / MAX /
+    SORTED / SORT, of packed type etype, compared with the `walk` scratch)."""
+    zero = np.int64(0)
     xs = stack[sp - 1]
     d, n, _ = header(heap, hp, xs)
     if d < 0:
-        return INVALID_BYTECODE, sp, hp, zero, 1
+        return INVALID_BYTECODE, sp, hp, zero
     if op == LIST_LEN:
         stack[sp - 1] = n
-        return OK, sp, hp, zero, 1
+        return OK, sp, hp, zero
     if op == LIST_SUM or op == LIST_MIN or op == LIST_MAX:
-        st, r, extra = _reduce(op, heap, hp, d, n, arg)
+        st, r, extra = _reduce(op, heap, hp, d, n, kind, etype, walk)
         if st != OK:
-            return st, sp, hp, zero, 1
+            return st, sp, hp, zero
         stack[sp - 1] = r
-        return OK, sp, hp, extra, 1
+        return OK, sp, hp, extra
     if op == LIST_SORT:
-        st, extra = sort_list(heap, hp, d, n, arg)
-        return st, sp - 1, hp, (extra if st == OK else zero), 1
+        st, extra = sort_list(heap, hp, d, n, kind, etype, walk)
+        return st, sp - 1, hp, (extra if st == OK else zero)
     if op == LIST_SORTED:
         h, hp = new_list(heap, hp, n)
         if h < 0:
-            return MEMORY_LIMIT, sp, hp, zero, 1
+            return MEMORY_LIMIT, sp, hp, zero
         copy(heap, d, h + HEADER, n)
-        st, extra = sort_list(heap, hp, h + HEADER, n, arg)
+        st, extra = sort_list(heap, hp, h + HEADER, n, kind, etype, walk)
         if st != OK:
-            return st, sp, hp, zero, 1
+            return st, sp, hp, zero
         stack[sp - 1] = h
-        return OK, sp, hp, n + extra, 1
-    return INVALID_BYTECODE, sp, hp, zero, 1
+        return OK, sp, hp, n + extra
+    return INVALID_BYTECODE, sp, hp, zero
 
 
 @nrt_free
@@ -286,17 +302,17 @@ def _copy_from_stack(stack, lo, heap, dst, n):
 
 
 @nrt_free
-def enter_arguments(j, n_params, jobs, stack, heap):
+def enter_arguments(j, n_params, jobs, stack, heap, walk):
     """(status, hp): job j's arguments (jobs: contract.image.JobArrays) into stack[0 .. n_params),
-    each list argument (bit k of arg_lists[j]; args[j, k] an offset into pool: pool_list)
-    copied into a new heap list.  MEMORY_LIMIT when they do not fit."""
+    each object argument (bit k of arg_lists[j]; args[j, k] an offset into pool) built in the
+    heap by pool_object.  MEMORY_LIMIT when they do not fit."""
     pool = jobs.pool
     hp = np.int64(0)
     bits = jobs.arg_lists[j]
     for k in range(n_params):
         v = jobs.args[j, k]
         if (bits >> k) & 1:
-            v, hp = pool_list(pool, v, heap, hp)
+            v, hp = pool_object(pool, v, heap, hp, walk)
             if v < 0:
                 return MEMORY_LIMIT, hp
         stack[k] = v
@@ -304,24 +320,60 @@ def enter_arguments(j, n_params, jobs, stack, heap):
 
 
 @nrt_free
-def pool_list(pool, o, heap, hp):
-    """(handle or -1, hp): a new heap list of the pool list at offset o; a list of strs
-    (pool[o] = -1 - n) gets a new heap str for each element (JobTable's layout)."""
-    n = pool[o]
-    nested = n < 0
-    if nested:
-        n = -1 - n
+def _open(pool, o, heap, hp):
+    """(handle or -1, hp, n, mask, nested) of a new heap list for the pool object at o: a flat
+    one's slot values copied, a nested one's elements left to pool_object (contract/pool.py)."""
+    head = pool[o]
+    n = head
+    mask = np.int64(0)
+    if head < 0:
+        n = (-1 - head) & 0xFFFFFFFF
+        mask = (-1 - head) >> 32
     h, hp = new_list(heap, hp, n)
-    if h < 0:
-        return h, hp
-    for i in range(n):
-        x = pool[o + 1 + i]
-        if nested:
-            m = pool[x]
-            x, hp = new_list(heap, hp, m)
-            if x < 0:
-                return x, hp
-            for c in range(m):
-                heap[x + HEADER + c] = pool[pool[o + 1 + i] + 1 + c]
-        heap[h + HEADER + i] = x
-    return h, hp
+    if h >= 0 and head >= 0:
+        for i in range(n):
+            heap[h + HEADER + i] = pool[o + 1 + i]
+    return h, hp, n, mask, head < 0
+
+
+@nrt_free
+def pool_object(pool, o, heap, hp, walk):
+    """(handle or -1, hp): the pool object at offset o (contract/pool.py's layout, checked by
+    contract.image.job_arrays: at most WALK_ROWS deep) as new heap lists, each before its
+    elements, depth first; the open nested objects in `walk` (pool offset, n, mask, handle,
+    next element; a row of vm/kernel_walk.py's WALK_COLS)."""
+    root, hp, n, mask, nested = _open(pool, o, heap, hp)
+    depth = 0
+    if root >= 0 and nested:
+        _push(walk, 0, o, n, mask, root)
+        depth = 1
+    while depth > 0:
+        row = (depth - 1) * WALK_COLS
+        i = walk[row + 4]
+        if i == walk[row + 1]:
+            depth -= 1
+            continue
+        walk[row + 4] = i + 1
+        x = pool[walk[row] + 1 + i]
+        mask = walk[row + 2]
+        if (mask == 0 or (mask >> i) & 1) and x != NONE_REF:  # a nested object's offset
+            h, hp, n, inner_mask, nested = _open(pool, x, heap, hp)
+            if h < 0:
+                return h, hp
+            heap[walk[row + 3] + HEADER + i] = h
+            if nested:
+                _push(walk, depth, x, n, inner_mask, h)
+                depth += 1
+        else:
+            heap[walk[row + 3] + HEADER + i] = x
+    return root, hp
+
+
+@nrt_free
+def _push(walk, depth, o, n, mask, h):
+    row = depth * WALK_COLS
+    walk[row] = o
+    walk[row + 1] = n
+    walk[row + 2] = mask
+    walk[row + 3] = h
+    walk[row + 4] = 0

@@ -1,6 +1,7 @@
 """Comparing and ordering heap values (a part of vm/kernel.py's body): list == list, the six
 comparisons of strs, `x in xs`, and the merge sort and min / max of vm/kernel_lists.py, for
-elements of kind 0 ints, 1 floats (their bits) and 2 strs (handles).
+elements of kind 0 ints, 1 floats (their bits), 2 strs (handles) and VALUES (values of a
+packed type, compared by vm/kernel_walk.py: the value instructions' min / max / sorts).
 
 Same one-source rules as run_job (plain Python, numba CPU, CUDA; no allocation, no raising).
 
@@ -21,13 +22,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpucc.contract.isa import CMP_EQ, CMP_NE
+from gpucc.contract.isa import CMP_EQ, CMP_LT, CMP_NE
 from gpucc.contract.jitable import nrt_free, typed_cmp, typed_cmp_fields
 from gpucc.contract.status import INVALID_BYTECODE, MEMORY_LIMIT, OK
 from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_LIST_STR, T_STR
 from gpucc.vm.floats import b2f, typed_compare
 from gpucc.vm.intmath import compare
 from gpucc.vm.kernel_heap import header
+from gpucc.vm.kernel_walk import value_compare
+
+VALUES = 3  # the element kind of values of a packed type
 
 
 @nrt_free
@@ -63,14 +67,18 @@ def str_order(heap, hp, a, b, equality):
 
 
 @nrt_free
-def less(kind, heap, hp, a, b):
-    """(a < b, code points compared) of elements of kind 0 ints, 1 floats, 2 strs (checked handles)."""
+def less(kind, heap, hp, a, b, etype, walk):
+    """(status, a < b, code points or pairs compared) of elements of kind 0 ints, 1 floats, 2 strs
+    (checked handles) or VALUES: values of packed type etype (vm/kernel_walk.py, with its scratch)."""
+    if kind == VALUES:
+        st, lt, pairs = value_compare(heap, hp, walk, CMP_LT, a, etype, b, etype)
+        return st, lt != 0, pairs
     if kind == 2:
         _, sign, pairs = str_order(heap, hp, a, b, False)
-        return sign < 0, pairs
+        return OK, sign < 0, pairs
     if kind == 1:
-        return b2f(a) < b2f(b), np.int64(0)
-    return a < b, np.int64(0)
+        return OK, b2f(a) < b2f(b), np.int64(0)
+    return OK, a < b, np.int64(0)
 
 
 @nrt_free
@@ -94,9 +102,9 @@ def merge_passes(n):
 
 
 @nrt_free
-def merge_sort(heap, hp, d, n, tmp, kind):
+def merge_sort(heap, hp, d, n, tmp, kind, etype, walk):
     """Sort heap[d .. d + n) (elements of `kind`, see less) stably by <, using heap[tmp .. tmp + n)
-    as the buffer; returns the code points compared."""
+    as the buffer; returns (status, code points or pairs compared): a comparison's error stops it."""
     src = d
     dst = tmp
     width = 1
@@ -110,7 +118,9 @@ def merge_sort(heap, hp, d, n, tmp, kind):
             for k in range(lo, hi):
                 take_right = r < hi and i >= mid
                 if r < hi and i < mid:
-                    take_right, c = less(kind, heap, hp, heap[src + r], heap[src + i])
+                    st, take_right, c = less(kind, heap, hp, heap[src + r], heap[src + i], etype, walk)
+                    if st != OK:
+                        return st, pairs
                     pairs += c
                 if take_right:
                     heap[dst + k] = heap[src + r]
@@ -125,17 +135,19 @@ def merge_sort(heap, hp, d, n, tmp, kind):
     if src != d:
         for k in range(n):
             heap[d + k] = heap[src + k]
-    return pairs
+    return OK, pairs
 
 
 @nrt_free
-def sort_list(heap, hp, d, n, kind):
+def sort_list(heap, hp, d, n, kind, etype, walk):
     """(status, extra cost) of sorting a list's data in place with a temporary heap buffer."""
     if kind == 2 and not strs_ok(heap, hp, d, n):
         return INVALID_BYTECODE, np.int64(0)
     if n > heap.shape[0] - hp:
         return MEMORY_LIMIT, np.int64(0)
-    pairs = merge_sort(heap, hp, d, n, hp, kind)
+    st, pairs = merge_sort(heap, hp, d, n, hp, kind, etype, walk)
+    if st != OK:
+        return st, np.int64(0)
     return OK, n * merge_passes(n) + pairs
 
 

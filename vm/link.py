@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gpucc.contract import typecodes
-from gpucc.contract.image import JobTable, Program, argument_slots
+from gpucc.contract.image import JobTable, Program
 from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
+from gpucc.contract.pool import argument_slots
 
 
 @dataclass
@@ -89,7 +90,8 @@ def resolve(batch, suite_unit: int, cand_unit: int) -> list[int] | str:
 
 def _template(batch, suite: SuiteLink, pool: list[int]):
     """The job rows of one candidate of a suite: function ids, args, arg_lists bits, (test,
-    case) indices; list arguments go into `pool` (every candidate's rows share them)."""
+    case) indices; objects (strs, lists, tuples, boxed Optionals: contract/pool.py) go into
+    `pool` as the test's parameter types say (every candidate's rows share them)."""
     funcs = _functions(batch, suite.unit)
     func, args, bits, tests, cases = [], [], [], [], []
     for t, (name, table) in enumerate(suite.tests):
@@ -100,7 +102,7 @@ def _template(batch, suite: SuiteLink, pool: list[int]):
             if len(case) != int(batch.func_nparams[f]) or len(case) > MAX_PARAMS:
                 raise ValueError(f"'{name}' takes {int(batch.func_nparams[f])} argument(s), case {c} has {len(case)}")
             func.append(f)  # compiler function ids are already global (func_start offsets)
-            row, row_bits = argument_slots(case, pool)
+            row, row_bits = argument_slots(case, pool, batch.func_param_types[f][: len(case)])
             args.append(row + [0] * (MAX_PARAMS - len(case)))
             bits.append(row_bits)
             tests.append(t)

@@ -27,7 +27,8 @@ List arguments (JobTable.pool / arg_lists) are copied into the job's heap before
 instruction, in argument order; one that does not fit is MEMORY_LIMIT (no instruction
 recorded).  The heap and its handles are vm/kernel_heap.py's doc, the list and str
 instructions' extra costs vm/kernel_lists.py's, vm/kernel_order.py's and vm/kernel_str.py's;
-vm/reference_lists.py and vm/reference_str.py implement them.
+vm/reference_lists.py and vm/reference_str.py implement them, and vm/reference_value.py the
+value instructions (tuples, Optional, values of any structured type).
 
 What each instruction does is `Job.step` below (and the doc column of contract.isa.TABLE).
 Arithmetic is Python's on ints, and any result outside int64 is OVERFLOW (// and % round
@@ -45,7 +46,7 @@ from __future__ import annotations
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
 from gpucc.contract.image import ImageArrays, JobArrays, JobTable, LaunchLimits, Program, Results
-from gpucc.vm import reference_lists, reference_numeric, reference_str
+from gpucc.vm import reference_lists, reference_numeric, reference_str, reference_value
 from gpucc.vm.prepare import prepare_launch
 from gpucc.vm.reference_numeric import (
     COMPARISONS,
@@ -301,6 +302,9 @@ class Job:
             if not holds:
                 raise Stop(S.ASSERT_FAILED, a, b)
             self.sp -= 2
+        elif op >= O.FIRST_VALUE:  # vm/reference_value.py
+            extra = reference_value.execute(self, op, arg)
+            self.cost += extra if self.counts else 0
         elif op >= O.FIRST_STR:  # vm/reference_str.py
             extra = reference_str.execute(self, op, arg)  # runs in suite code too; only candidate code counts
             self.cost += extra if self.counts else 0

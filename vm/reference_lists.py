@@ -333,23 +333,42 @@ def _item(xs: list, i: int):
 
 
 def enter_arguments(heap: Heap, args, bits: int, pool) -> list[int]:
-    """The job's argument slots: list arguments (bit k of bits) copied from the pool into
-    new heap lists (MEMORY_LIMIT if they do not fit)."""
+    """The job's argument slots: object arguments (bit k of bits) built from the pool into the
+    heap (MEMORY_LIMIT if they do not fit)."""
     out = []
     for k, a in enumerate(args):
         if bits >> k & 1:
-            a = pool_list(heap, pool, int(a))
+            a = pool_object(heap, pool, int(a))
         out.append(int(a))
     return out
 
 
-def pool_list(heap: Heap, pool, o: int) -> int:
-    """A new heap list of the pool list at offset o; a list of strs (pool[o] = -1 - n) holds a
-    new heap str per element (contract.image.JobTable's layout)."""
-    n = int(pool[o])
-    if n >= 0:
-        return heap.new([int(x) for x in pool[o + 1 : o + 1 + n]])
-    h = heap.new([0] * (-1 - n))  # the outer list first, as the kernel allocates
-    for i, x in enumerate(pool[o + 1 : o - n]):
-        heap.words[h + HEADER + i] = pool_list(heap, pool, int(x))
-    return h
+def pool_object(heap: Heap, pool, o: int) -> int:
+    """A new heap list of the pool object at offset o (contract/pool.py's layout), each nested
+    object a new heap list of its own, built before its elements, depth first: an explicit
+    stack of [handle, offsets of the elements (None: a slot value), next element]."""
+
+    def new(o: int) -> tuple[int, list]:
+        head = int(pool[o])
+        if head >= 0:
+            return heap.new([int(x) for x in pool[o + 1 : o + 1 + head]]), []
+        n, mask = (-1 - head) & 0xFFFFFFFF, (-1 - head) >> 32
+        elements = [int(x) for x in pool[o + 1 : o + 1 + n]]
+        h = heap.new([0] * n)
+        is_object = [(mask == 0 or mask >> i & 1) and x != O.NONE_REF for i, x in enumerate(elements)]
+        return h, [[h, elements, is_object, 0]]
+
+    root, stack = new(o)
+    while stack:
+        top = stack[-1]
+        h, elements, is_object, i = top
+        if i == len(elements):
+            stack.pop()
+            continue
+        top[3] = i + 1
+        x = elements[i]
+        if is_object[i]:
+            x, opened = new(x)
+            stack += opened
+        heap.words[h + HEADER + i] = x
+    return root

@@ -202,3 +202,83 @@ end: FELL_OFF
     assert {S.OK, S.INVALID_BYTECODE, S.MEMORY_LIMIT, S.NONE_RETURNED} <= set(expected.status.tolist())
     got = simulate("vm", tmp_path, {**vm_input(program, jobs, limits), "x_max_threads": np.int64(3)})
     assert_same_arrays(arrays(expected), got)
+
+
+def test_simulated_launch_with_values_matches_cpu(tmp_path: Path):
+    """Every value instruction under the simulator (the comparison walk's scratch column):
+    nested lists and tuples compared, searched, sorted; None and boxes; a TypeError, a failed
+    ASSERT_VALUE, a malformed type, a heap too small; a list of tuples as an argument."""
+    from gpucc.contract import typecodes as T
+    from gpucc.contract.isa import CMP_EQ, CMP_LT, typed_values
+    from gpucc.vm.asm import assemble_named, make_jobs
+
+    pair = T.tuple_of([T.INT, T.STR])
+    pairs, ints, oint = T.list_of(pair), T.list_of(T.list_of(T.INT)), T.optional_of(T.INT)
+    program, names = assemble_named(f"""
+.func f n
+    .local xs
+    LOAD_VAR n
+    LOAD_STR "b"
+    NEW_LIST 2
+    LOAD_INT 1
+    LOAD_STR "a"
+    NEW_LIST 2
+    LOAD_VAR n
+    LOAD_STR "a"
+    NEW_LIST 2
+    NEW_LIST 3
+    STORE_VAR xs
+    LOAD_VAR xs
+    VALUE_SORTED {pair}
+    LOAD_VAR xs
+    VALUE_CMP {typed_values(CMP_LT, pairs, pairs)}
+    LOAD_VAR xs
+    VALUE_MAX {pair}
+    LOAD_VAR xs
+    VALUE_CONTAINS {typed_values(CMP_EQ, pair, pairs)}
+    BINARY_ADD
+    LOAD_VAR xs
+    DUP_TOP
+    VALUE_SORT {pair}
+    UNPACK_CHECK 3
+    LIST_LEN
+    BINARY_ADD
+    LOAD_VAR n
+    BOX
+    UNBOX 1
+    BINARY_ADD
+    LOAD_INT 1
+    NEW_LIST 1
+    NEW_LIST 1
+    LOAD_VAR n
+    NEW_LIST 1
+    NEW_LIST 1
+    ASSERT_VALUE {typed_values(CMP_LT, ints, ints)}
+    RETURN
+.func g n
+    LOAD_VAR n
+    BOX
+    LOAD_INT -1
+    VALUE_CMP {typed_values(CMP_LT, oint, oint)}
+    RETURN
+.func h n
+    LOAD_VAR n
+    LOAD_VAR n
+    VALUE_CMP {T.list_of(T.INT) | 1 << 31}
+    RETURN
+.func k xs
+    LOAD_VAR xs
+    VALUE_MAX {pair}
+    LOAD_INT 1
+    LIST_GET
+    LIST_LEN
+    RETURN
+""")
+    calls = [("f", (n,)) for n in (0, 1, 2, 5)] + [("g", (1,)), ("h", (1,)), ("k", ([(2, "bc"), (1, "a")],))]
+    jobs = make_jobs(names, calls)
+    for heap_size, endings in ((16384, {S.OK, S.ASSERT_FAILED, S.TYPE_ERROR, S.INVALID_BYTECODE}), (60, {S.MEMORY_LIMIT})):
+        limits = LaunchLimits(step_limit=200, stack_size=32, max_depth=4, heap_size=heap_size)
+        expected = vm.launch(program, jobs, "cpu", limits)
+        assert endings <= set(expected.status.tolist())
+        got = simulate("vm", tmp_path, {**vm_input(program, jobs, limits), "x_max_threads": np.int64(2)})
+        assert_same_arrays(arrays(expected), got)

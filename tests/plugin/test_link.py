@@ -75,10 +75,11 @@ def test_suite_that_does_not_compile_links_nothing():
 
 def test_list_arguments_go_into_the_pool_once_for_every_candidate():
     from gpucc.contract.image import job_arrays
-    from gpucc.contract.valuetypes import T_LIST_FLOAT, T_LIST_INT, float_to_bits
+    from gpucc.contract.typecodes import FLOAT, list_of
+    from gpucc.contract.valuetypes import float_to_bits
 
-    suite = [("f", [T_LIST_INT], T_INT, 1), ("test_l", [T_INT, T_LIST_INT, T_LIST_FLOAT], T_NONE, 0)]
-    batch = fake_batch([suite, [("f", [T_LIST_INT], T_INT, 0)], [("f", [T_LIST_INT], T_INT, 0)]])
+    suite = [("f", [list_of(T_INT)], T_INT, 1), ("test_l", [T_INT, list_of(T_INT), list_of(FLOAT)], T_NONE, 0)]
+    batch = fake_batch([suite, [("f", [list_of(T_INT)], T_INT, 0)], [("f", [list_of(T_INT)], T_INT, 0)]])
     tests = [("test_l", [(7, [1, 2], [0.5]), (8, [], [])])]
     jobs = link(batch, Program.from_batch(batch), [SuiteLink(0, tests, [1, 2])]).jobs
     assert jobs.arg_lists.tolist() == [0b110] * 4 and jobs.args[:, 0].tolist() == [7, 8, 7, 8]

@@ -10,6 +10,7 @@ from gpucc.contract.image import LaunchLimits, ResultArrays, Results, image_arra
 from gpucc.contract.isa import COSTS
 from gpucc.vm.asm import assemble_named, make_jobs
 from gpucc.vm.kernel import Scratch, run_job
+from gpucc.vm.kernel_walk import WALK_WORDS
 from gpucc.vm.verify import function_checks
 
 MIN, MAX = -(2**63), 2**63 - 1
@@ -28,7 +29,8 @@ def run_plain(program, jobs, limits: LaunchLimits) -> Results:
     image.func_ok[:] = function_checks(image, jit=False)[:, 0] == 0
     r = Results.allocate(len(jobs))
     scratch = Scratch(np.zeros(limits.stack_size, np.int64), np.zeros((limits.max_depth, 3), np.int64),
-                      np.full(limits.heap_size, -7, np.int64))  # a heap word is never read before a job writes it
+                      np.full(limits.heap_size, -7, np.int64),  # a heap word is never read before a job writes it
+                      np.full(WALK_WORDS, -7, np.int64))  # fmt: skip
     out = result_arrays(r)
     with np.errstate(all="raise"):  # the kernel must never compute a wrapped result
         for j in range(len(jobs)):
