@@ -15,6 +15,7 @@ from gpusim import assert_same_arrays, simulate
 from simrun import arrays
 
 from gpucc import vm
+from gpucc.compiler.arrays import ERR_WIDTH
 from gpucc.compiler.batch import compile_batch
 from gpucc.compiler.scope import F_WIDTH
 from gpucc.contract import status as S
@@ -76,7 +77,7 @@ def test_resident_path_matches_cpu_and_counts_every_byte(tmp_path: Path):
     offsets = 8 * (n + 1)  # one int64 per unit boundary
     h2d, d2h, copies, labels = _copies(got, "compile")
     assert h2d == sum(len(s.encode()) for s in SOURCES) + 7 * offsets + 3 * offsets
-    assert d2h == n * 3 * 8 + 8 + n_failed * 5 * 4 + n_funcs * F_WIDTH * 4  # counts, #failed, their rows, functions
+    assert d2h == n * 3 * 8 + 8 + n_failed * (1 + ERR_WIDTH) * 4 + n_funcs * F_WIDTH * 4  # counts, #failed, their rows, functions
     assert copies == 1 + 7 + 1 + 3 + 1 + 1 + 1 and n_failed == 1
 
     n_jobs, n_units = len(jobs), program.n_units
