@@ -68,6 +68,8 @@ def _meaning(p, g: int, op: int, arg: int, entry: int, names: dict[int, str]) ->
         k, end = int(p.unit_const_start[u]) + arg, int(p.unit_const_start[u + 1])
         if not (0 <= arg and k < end):
             return "no such constant"
+        if op >= O.FIRST_VALUE:
+            return _value_types(op, int(p.consts[k]))
         if op != O.LOAD_STR:
             return repr(int(p.consts[k]))
         points = [int(c) for c in p.consts[k + 1 : k + 1 + max(0, int(p.consts[k]))]]
@@ -97,3 +99,14 @@ def _meaning(p, g: int, op: int, arg: int, entry: int, names: dict[int, str]) ->
     if op in (O.FOR_RANGE, O.RANGE_CHECK):
         return f"counter, stop, step in slots {arg}..{arg + 2}"
     return ""
+
+
+def _value_types(op: int, c: int) -> str:
+    """A value instruction's constant: `== list[int] list[int]` (typed_values) or the element type."""
+    named = lambda t: typecodes.name(t) if 0 <= t < 1 << 28 and typecodes.width(t) else None  # noqa: E731
+    if op in (O.VALUE_CMP, O.ASSERT_VALUE, O.VALUE_CONTAINS):
+        cmp, left, right = O.typed_values_fields(c)
+        if cmp < len(O.CMP_NAMES) and named(left) and named(right) and O.typed_values(cmp, left, right) == c:
+            return f"{O.CMP_NAMES[cmp]} {named(left)}" + ("" if left == right else f" {named(right)}")
+        return f"bad comparison {c}"
+    return named(c) or f"bad type {c}"

@@ -337,3 +337,16 @@ def test_arguments_that_do_not_fit_the_heap_are_memory_limit():
     jobs = typed_jobs(names, [(L(Tu(I, S_)), [(1, "a"), (2, "b")])])  # 1 + 2 * 2 lists of 7 words
     assert launch_all(program, jobs, LaunchLimits(heap_size=34)).status.tolist() == [S.MEMORY_LIMIT]
     assert launch_all(program, jobs, LaunchLimits(heap_size=35)).status.tolist() == [S.OK]
+
+
+def test_disassembly_names_the_compared_types():
+    from gpucc.vm.disasm import disassemble
+
+    t = L(Tu(I, S_))
+    text = "".join(f"    {x}\n" for x in (f"VALUE_CMP {typed_values(O.CMP_LT, t, t)}",
+                                         f"VALUE_CONTAINS {typed_values(O.CMP_EQ, I, L(F))}", f"VALUE_SORT {t}",
+                                         "VALUE_MAX 5", f"ASSERT_VALUE {typed_values(O.CMP_EQ, I, I) | 1 << 31}"))
+    shown = disassemble(assemble_named(".func f\n" + text + "    LOAD_INT 0\n    RETURN\n")[0])
+    for meaning in ("(< list[tuple[int, str]])", "(== int list[float])", "(list[tuple[int, str]])", "(bad type 5)",
+                    f"(bad comparison {typed_values(O.CMP_EQ, I, I) | 1 << 31})"):
+        assert meaning in shown
