@@ -86,3 +86,20 @@ def test_list_arguments_go_into_the_pool_once_for_every_candidate():
     assert jobs.pool.tolist() == [2, 1, 2, 1, float_to_bits(0.5), 0, 0]
     assert jobs.args[:2, 1:3].tolist() == [[0, 3], [5, 6]] and (jobs.args[2:, 1:3] == jobs.args[:2, 1:3]).all()
     job_arrays(jobs)  # the offsets are inside the pool
+
+
+def test_arguments_of_any_type_go_into_the_pool_as_the_test_types_them():
+    from gpucc.contract.image import job_arrays
+    from gpucc.contract.isa import NONE_REF
+    from gpucc.contract.typecodes import STR, list_of, optional_of, tuple_of
+
+    pairs, maybe = list_of(tuple_of([T_INT, STR])), optional_of(T_INT)
+    suite = [("f", [pairs], maybe, 1), ("test_p", [pairs, maybe], T_NONE, 0)]
+    batch = fake_batch([suite, [("f", [pairs], maybe, 0)]])
+    tests = [("test_p", [([(1, "a")], None), ([], 5)])]
+    jobs = link(batch, Program.from_batch(batch), [SuiteLink(0, tests, [1])]).jobs
+    assert jobs.arg_lists.tolist() == [0b01, 0b11] and jobs.args[0, 1] == NONE_REF  # None: a slot; 5: a box
+    # "a" (2 words), the tuple (1, "a") with its field 1 an offset, the list of tuple offsets; [], the box [1, 5]
+    assert jobs.pool.tolist() == [1, ord("a"), -1 - (2 | 0b10 << 32), 1, 0, -1 - 1, 2, -1, 1, 5]
+    assert jobs.args[:, 0].tolist() == [5, 7] and jobs.args[1, 1] == 8
+    job_arrays(jobs)
