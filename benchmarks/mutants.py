@@ -32,14 +32,15 @@ SPINS = (100, 1_000, 10_000)
 RAISES = ("_z = 0\n_z = 1 // _z", "_xs = [0]\n_y = _xs[1]", "assert False")
 
 
-def mutants(prompt: str, canonical: str, entry: str, task_id: str, n: int, seed: int) -> list[tuple[str, str]]:
-    """`n` (kind, completion) pairs for one problem."""
+def mutants(prompt: str, canonical: str, entry: str, task_id: str, n: int, seed: int,
+            kinds: tuple[str, ...] = KINDS) -> list[tuple[str, str]]:  # fmt: skip
+    """`n` (kind, completion) pairs for one problem, of the given `kinds` (default: all)."""
     body = entry_body(prompt, canonical, entry)
     out = []
     for i in range(n):
         rng = random.Random(f"{seed}:{task_id}:{i}")  # a str seed: the same in every process
-        start = rng.randrange(len(KINDS))
-        for kind in KINDS[start:] + KINDS[:start]:
+        start = rng.randrange(len(kinds))
+        for kind in kinds[start:] + kinds[:start]:
             mutated = MUTATE[kind](copy.deepcopy(body), rng)
             if mutated is not None:
                 out.append((kind, completion(mutated)))

@@ -3,8 +3,9 @@
 Each candidate item's ``call`` report carries ``report.gpucc``, a dict of plain builtins (so
 xdist serialises it with the report, like any extra report attribute):
 
-* ``outcome``: every :class:`~pytest_gpucc.report.CandidateOutcome` field (``dataclasses.asdict``,
-  so a field added later travels too; it must hold JSON-like values or ``JobRecord`` lists);
+* ``outcome``: every :class:`~pytest_gpucc.report.CandidateOutcome` field, its jobs as dicts of
+  every :class:`~pytest_gpucc.report.JobRecord` field (:func:`outcome_dict`: so a field added
+  later travels too; it must hold JSON-like values);
 * ``task``: the suite's task name; ``order``: the item's index in the collection (the same on
   every xdist worker), so suites and candidates come back in collection order;
 * ``worker`` and ``run``: which process launched the batch and its run info (backend, device,
@@ -34,19 +35,29 @@ from pytest_gpucc.report import (
 ATTRIBUTE = "gpucc"  # the report attribute that carries a candidate's payload
 MAIN = "main"  # the worker id of a run without xdist
 SUMMED = ("launches", "jobs", "units", "candidate_sources")  # run info that adds up over workers
+OUTCOME_FIELDS = tuple(f.name for f in dataclasses.fields(CandidateOutcome))
+JOB_FIELDS = tuple(f.name for f in dataclasses.fields(JobRecord))
 
 
 def payload(outcome: CandidateOutcome, task: str, order: int, worker: str, run: dict,
             reference: dict | None = None) -> dict:  # fmt: skip
     """What one candidate's report carries (builtins only)."""
-    return {"outcome": dataclasses.asdict(outcome), "task": task, "order": order, "worker": worker, "run": run,
+    return {"outcome": outcome_dict(outcome), "task": task, "order": order, "worker": worker, "run": run,
             "reference": reference}  # fmt: skip
 
 
+def outcome_dict(outcome: CandidateOutcome) -> dict:
+    """``dataclasses.asdict(outcome)`` without its deep copy of every value, which made it the
+    largest per-candidate cost of a run (field values are builtins already; a job's ``args``
+    list is shared, not copied)."""
+    data = {name: getattr(outcome, name) for name in OUTCOME_FIELDS}
+    data["jobs"] = [{name: getattr(job, name) for name in JOB_FIELDS} for job in outcome.jobs]
+    return data
+
+
 def outcome_from_dict(data: dict) -> CandidateOutcome:
-    """The inverse of ``dataclasses.asdict`` for an outcome (keys it does not know are dropped)."""
-    known = {f.name for f in dataclasses.fields(CandidateOutcome)}
-    fields = {k: v for k, v in data.items() if k in known}
+    """The inverse of :func:`outcome_dict` (keys it does not know are dropped)."""
+    fields = {k: data[k] for k in OUTCOME_FIELDS if k in data}
     fields["jobs"] = [JobRecord(**j) for j in data.get("jobs", [])]
     return CandidateOutcome(**fields)
 

@@ -6,6 +6,8 @@
 * ``gpucc-results``: its :class:`~pytest_gpucc.collect_results.ResultsCollector`;
 * ``gpucc-xdist``: under pytest-xdist, the suite-file scheduler (:mod:`pytest_gpucc.distribute`);
 * ``gpucc-html``: with pytest-html writing a report, its hooks (:mod:`pytest_gpucc.html_report`);
+* ``gpucc-gc``: the run's long-lived objects out of the garbage collector's full passes
+  (:mod:`pytest_gpucc.gc_freeze`);
 * the modules :mod:`~pytest_gpucc.humaneval` and :mod:`~pytest_gpucc.baseline` (results JSONL,
   pass@k, best-dir, compare) and :mod:`~pytest_gpucc.linear_summary` (pytest's failure summary
   in time linear in the failures).
@@ -24,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_gpucc import baseline, distribute, fallback, hookspecs, html_report, humaneval, linear_summary
+from pytest_gpucc import baseline, distribute, fallback, gc_freeze, hookspecs, html_report, humaneval, linear_summary
 from pytest_gpucc.candidates import SamplesError, load_samples
 from pytest_gpucc.problems import ProblemsError, load_problems
 from pytest_gpucc.session import Options
@@ -99,6 +101,7 @@ def pytest_configure(config):
     distribute.register(config)  # xdist: whole suite files per worker, assigned up front
     for harness_plugin in (humaneval, baseline, linear_summary):  # results jsonl, pass@k, best-dir, compare;
         config.pluginmanager.register(harness_plugin)  # pytest's failure summary, linear in failures
+    config.pluginmanager.register(gc_freeze.FrozenRun(), "gpucc-gc")  # the run's objects out of full GC passes
     html_report.register(config, session.results)  # pytest-html's hooks, only when it writes a report
 
 

@@ -34,6 +34,7 @@ same on the xdist controller as without xdist (:mod:`pytest_gpucc.distribute`).
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,7 @@ import pytest
 from pytest_gpucc import distribute
 from pytest_gpucc.candidates import Sample, candidates_for, problem_file_notes, unmatched_task_ids
 from pytest_gpucc.collect_results import ATTRIBUTE, MAIN, ResultsCollector, payload
+from pytest_gpucc.lean_hooks import LeanHooks
 from pytest_gpucc.problems import ProblemSet
 from pytest_gpucc.report import NOT_RUN, CandidateOutcome, RunResults
 from pytest_gpucc.session import GpuccSession, Options
@@ -65,6 +67,7 @@ class SessionPlugin:
             self.input_messages, self.unknown_tasks = problem_file_notes(problems, samples, samples_path)
         self.collector = ResultsCollector(options.strict)  # the results, rebuilt from reports
         self.run_info: dict | None = None  # this process's run info, once its batch ran
+        self.lean_hooks: dict[Path, LeanHooks] = {}  # candidate items' hook relays by path, once the batch ran
 
     def results(self) -> RunResults | None:
         """The run's results, for every consumer (terminal, JSON, JUnit, HTML, hooks), rebuilt from
@@ -136,6 +139,15 @@ class SessionPlugin:
         if tr is not None and t["compile"] + t["launch"] > 10:
             tr.write_line("gpucc: the first run JIT-compiles the compiler and the VM with numba; later runs load "
                           "them from its cache")  # fmt: skip
+
+    def item_hooks(self, item: CandidateItem, relay: Callable[[], object]):
+        """A candidate item's hook relay (`relay()`: pytest's): once the batch ran, without the
+        phase wrappers that capture output and logs (see :mod:`pytest_gpucc.lean_hooks`)."""
+        if not self.batch.ran or self.batch.error is not None:  # its call may still run the batch
+            return relay()
+        if item.path not in self.lean_hooks:
+            self.lean_hooks[item.path] = LeanHooks(relay(), self.config.pluginmanager)
+        return self.lean_hooks[item.path]
 
     # -- reports ---------------------------------------------------------------------------
 
@@ -259,6 +271,10 @@ class CandidateItem(pytest.Item):
     def __init__(self, *, suite_key: str, **kwargs):
         super().__init__(**kwargs)
         self.suite_key = suite_key
+
+    @property
+    def ihook(self):
+        return self.parent.session_plugin.item_hooks(self, lambda: super(CandidateItem, self).ihook)
 
     def runtest(self):
         sp = self.parent.session_plugin
