@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gpucc.contract.flow import pops_of, stack_depths
 from gpucc.contract.image import Program
+from gpucc.contract.isa import PUSHES
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,19 @@ def unit_code(batch, u: int) -> UnitCode:
     )  # fmt: skip
     consts = tuple(int(k) for k in batch.consts[int(batch.const_start[u]) : int(batch.const_start[u + 1])])
     return UnitCode(functions, consts)
+
+
+def max_stack(code: tuple[tuple[int, int], ...], arities: list[int]) -> int:
+    """The deepest operand stack one function's code reaches (contract.flow's walk, as the
+    compiler measures it); of code that does not walk cleanly, the deepest seen (the verifier
+    reports its problem).  arities: the unit's parameter counts, for CALL."""
+    n = len(code)
+    ops, args = np.array([c[0] for c in code], np.int64), np.array([c[1] for c in code], np.int64)
+    depth, work, callee = np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64), np.array(arities, np.int64)
+    if n == 0 or not ((0 <= ops) & (ops < len(PUSHES))).all():
+        return 0
+    stack_depths(ops, args, callee, 2**31, depth, work)
+    return max([int(depth[i] - pops_of(ops[i], args[i], callee) + PUSHES[ops[i]]) for i in range(n) if depth[i] >= 0] + [0])
 
 
 def program_of(units: list[UnitCode]) -> Program:

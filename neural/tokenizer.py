@@ -8,15 +8,18 @@ changes nothing.  An int literal 0 .. 255 is the number token `n<v>`; any other 
 float literal is a size class (`<i16>`, `<i32>`, `<i64>`, `<f>`: what decides whether it fits an
 instruction's immediate) and the placeholder `L<k>` (the k-th distinct literal value).
 
-Bytecode side (one per unit, see neural/bytecode.py): per function `FN`, its parameter, slot
-and stack counts and return type (`T:int`, ...), then each instruction as its opcode name (the
-vocabulary has every row of contract.isa.TABLE) and its operand in fields by operand kind: a
-slot, count or function index as `n<v>`; a value (IMM) as `n<v>` / `NEG n<v>` when small, else
-the literal it comes from (`L<k>` or `NEG L<k>`); a constant (CONST) as its value, literal
-first (the pool is rebuilt in order of first use, as the compiler interns it); a comparison as
-`cmp:<op>` and its operand types; a jump as the symbolic label `J<k>`, defined by the k-th
-`<label>` marker of its function (markers stand before jump targets, in code order) and resolved
-to a pc after decoding.
+Bytecode side (one per unit, see neural/bytecode.py): per function `FN`, its parameter and slot
+counts and return type (`T:int`, ...; its operand stack depth is not written: decoding derives
+it with contract.flow's walk), then each instruction as its opcode name (the vocabulary has
+every row of contract.isa.TABLE) and its operand in fields by operand kind: a slot, count or
+function index as `n<v>`; a value (IMM) as `n<v>` / `NEG n<v>` when small, else the literal it
+comes from (`L<k>` or `NEG L<k>`); a constant (CONST) as its value, literal first (the pool is
+rebuilt in order of first use, as the compiler interns it); a comparison as `cmp:<op>` and its
+operand types; a jump as a symbolic label `J<k>`, numbered in order of first appearance in the
+function's tokens (a jump's reference or its target's marker), and a jump target as the marker
+`<label> J<k>` before its instruction; labels resolve to pcs after decoding.  So a forward jump
+names the next new label, and a marker names the pending label it ends (or a new one: a loop's
+head): no count of the labels in between is needed.
 
 `encode_source` / `encode_unit` make token lists (Unencodable past a capacity: many names,
 labels or literals, a value with no short form), `ids` / `tokens` map them to integers and
@@ -33,7 +36,7 @@ from gpucc.compiler.scope import BUILTINS, METHODS
 from gpucc.compiler.tokens import KEYWORDS, OPERATORS
 from gpucc.contract import isa as O
 from gpucc.contract.valuetypes import TYPE_NAMES, bits_to_float, float_to_bits
-from gpucc.neural.bytecode import Function, UnitCode
+from gpucc.neural.bytecode import Function, UnitCode, max_stack
 
 MAX_NAMES = 64  # distinct names per source
 MAX_LITERALS = 64  # distinct placeholder literals per source
@@ -145,13 +148,15 @@ def encode_unit(unit: UnitCode, src: Source) -> list[str]:
     out = []
     pool = unit.consts
     for fn in unit.functions:
-        targets = sorted({O.jump_target(op, arg) for op, arg in fn.code if op in O.JUMP_OPCODES})
-        if len(targets) > MAX_LABELS or (targets and targets[-1] >= len(fn.code)):
+        targets = {O.jump_target(op, arg) for op, arg in fn.code if op in O.JUMP_OPCODES}
+        if len(targets) > MAX_LABELS or (targets and max(targets) >= len(fn.code)):
             raise Unencodable("too many jump targets, or one outside the function")
-        label = {pc: k for k, pc in enumerate(targets)}
-        out += [FN, _small(fn.nparams), _small(fn.nlocals), _small(fn.max_stack), TYPE_TOKENS[fn.ret_type]]
+        label: dict[int, int] = {}  # target pc -> k, in order of first appearance
+        out += [FN, _small(fn.nparams), _small(fn.nlocals), TYPE_TOKENS[fn.ret_type]]
         for pc, (op, arg) in enumerate(fn.code):
-            out += [LABEL] * (pc in label) + [O.TABLE[op].name]
+            if pc in targets:
+                out += [LABEL, f"J{label.setdefault(pc, len(label))}"]
+            out.append(O.TABLE[op].name)
             for kind, v in _fields(O.TABLE[op].operand, arg):
                 if kind == O.ARG_NONE and v != 0:
                     raise Unencodable(f"{O.TABLE[op].name} has operand {v}")
@@ -162,7 +167,7 @@ def encode_unit(unit: UnitCode, src: Source) -> list[str]:
                 elif kind == O.ARG_CONST:
                     out += _value(pool[v], src, literal_first=True)
                 elif kind == O.ARG_JUMP:
-                    out.append(f"J{label[v]}")
+                    out.append(f"J{label.setdefault(v, len(label))}")
                 elif kind == O.ARG_TYPED_CMP:
                     cmp, left, right = O.typed_cmp_fields(v)
                     out += [CMP_TOKENS[cmp], TYPE_TOKENS[left], TYPE_TOKENS[right]]
@@ -242,7 +247,7 @@ def _operand(r: _Reader, kind: int, pool: list[int], labels: list[int]) -> int:
     return arg
 
 
-def _resolve(kind: int, arg: int, at: list[int]) -> int:
+def _resolve(kind: int, arg: int, at: dict[int, int]) -> int:
     """The operand with its label index replaced by the label's pc."""
     if kind == O.ARG_JUMP:
         return at[arg]
@@ -257,21 +262,27 @@ def decode_unit(toks: list[str], src: Source) -> UnitCode:
     while r.peek() is not None:
         if r.take() != FN:
             raise DecodeError("a function must start with FN")
-        header = (r.small(), r.small(), r.small(), r.one_of(TYPE_TOKENS))
-        code, at, labels = [], [], []
+        nparams, nlocals, ret_type = r.small(), r.small(), r.one_of(TYPE_TOKENS)
+        code, at, labels = [], {}, []  # at: label -> pc; labels: each jump's label
         while r.peek() not in (None, FN):
             while r.peek() == LABEL:
                 r.take()
-                at.append(len(code))
+                k = r.numbered("J", MAX_LABELS)
+                if k in at:
+                    raise DecodeError(f"label J{k} defined twice")
+                at[k] = len(code)
             op = O.BY_NAME.get(r.take())
             if op is None:
                 raise DecodeError(f"expected an opcode, got {r.toks[r.i - 1]!r}")
             code.append((op.number, _operand(r, op.operand, pool, labels)))
-        if any(k >= len(at) for k in labels) or any(pc >= len(code) for pc in at):
+        if not code:
+            raise DecodeError("a function without instructions")
+        if any(k not in at for k in labels) or any(pc >= len(code) for pc in at.values()):
             raise DecodeError("a jump to an undefined label, or a label past the last instruction")
         code = [(op, _resolve(O.TABLE[op].operand, arg, at) if op in O.JUMP_OPCODES else arg) for op, arg in code]
-        functions.append(Function(*header, tuple(code)))
-    return UnitCode(tuple(functions), tuple(pool))
+        functions.append([nparams, nlocals, ret_type, tuple(code)])
+    arities = [f[0] for f in functions]
+    return UnitCode(tuple(Function(p, n, max_stack(code, arities), t, code) for p, n, t, code in functions), tuple(pool))
 
 
 def ids(toks: list[str]) -> list[int]:

@@ -23,7 +23,7 @@ def test_forward_shapes_and_greedy_stops_at_the_block():
 
 
 def test_a_tiny_training_run_lowers_the_loss_and_is_measured():
-    model, held, losses = train(CONFIGS["tiny"], seed=0, log=lambda _: None)
+    model, held, losses, _ = train(CONFIGS["tiny"], seed=0, log=lambda _: None)
     assert sum(losses[-5:]) / 5 < 0.75 * sum(losses[:5]) / 5, losses
     figures = measure(model, held)
     assert sum(f["n"] for f in figures.values()) == len(held) > 0
