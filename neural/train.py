@@ -60,7 +60,7 @@ CONFIGS = {
                          stages=[0.0, 0.3]),
     # the shipped checkpoint: about 25 minutes on one thread of the shared 2-core machine
     "small": TrainConfig(model=dict(n_layer=3, n_head=4, n_embd=128, block_size=192), train_levels=2,
-                         train_per_level=40000, eval_per_level=100, steps=4000, batch_size=32, lr=2e-3, warmup=100,
+                         train_per_level=40000, eval_per_level=100, steps=2600, batch_size=32, lr=2e-3, warmup=100,
                          stages=[0.0, 0.2]),
 }  # fmt: skip
 

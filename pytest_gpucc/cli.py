@@ -167,6 +167,10 @@ def _one_function(text: str, names: dict[int, str], wanted: str, filename: str) 
         arg("--step-limit", type=int, default=1_000_000, metavar="N",
             help="instructions per (candidate, test case) job: the deterministic timeout (default 1000000)"),
         arg("--json", metavar="PATH", help="write the results as JSON (the same document as --gpucc-json)"),
+        arg("--compiler", choices=("traditional", "neural"), default="traditional",
+            help="as pytest's --gpucc-compiler (neural: k samples per candidate, in the same launch)"),
+        arg("--neural-k", type=int, default=4, metavar="K", help="with --compiler neural: samples per candidate"),
+        arg("--neural-checkpoint", metavar="PATH", help="with --compiler neural: a checkpoint (default: the shipped one)"),
         arg("-v", "--verbose", action="count", default=0, help="add each failing candidate's full report"),
         arg("-q", "--quiet", action="count", default=0, help="only each suite's fastest candidate, no progress"),
     ],
@@ -188,9 +192,11 @@ def run(ns: argparse.Namespace) -> int:
     if ns.backend == "cuda":
         _check_cuda()
     from pytest_gpucc.candidates import SamplesError, candidates_for, load_samples, unmatched_task_ids
+    from pytest_gpucc.neural_mode import neural_options
     from pytest_gpucc.session import GpuccSession, Options
 
-    gs = GpuccSession(Options(backend=ns.backend, step_limit=ns.step_limit), Path.cwd())
+    neural = neural_options(ns.compiler, ns.neural_k, ns.neural_checkpoint, CommandError)
+    gs = GpuccSession(Options(backend=ns.backend, step_limit=ns.step_limit, **neural), Path.cwd())
     with gs.timed("collect"):
         suite = _suite(ns.suite)
         samples_path = Path(ns.samples) if ns.samples else None
