@@ -1,4 +1,4 @@
-"""neural/checkpoint.py: a checkpoint knows its
+"""neural/checkpoint.py: the shipped checkpoint matches today's ISA; a checkpoint knows its
 opcodes by name and facts, so opcodes added to the table keep it valid and a renamed or changed
 one does not; loading maps its tokens to today's ids by spelling."""
 
@@ -12,6 +12,15 @@ import pytest
 from gpucc.contract import isa as O
 from gpucc.neural import checkpoint as ck
 from gpucc.neural import tokenizer as tk
+
+
+def test_the_shipped_checkpoint_matches_the_isa():
+    """Fails when an opcode the shipped model writes was renamed or changed: retrain it
+    (python -m gpucc.neural.train, see the README) and replace neural/shipped_compiler.npz."""
+    assert ck.SHIPPED.stat().st_size < 5_000_000
+    meta = ck.read_meta(ck.SHIPPED)
+    assert ck.mismatches(meta) == []
+    assert {"RETURN", "LOAD_VAR", "JUMP_IF_FALSE"} <= set(meta["isa"])
 
 
 def test_added_opcodes_keep_a_checkpoint_and_changed_ones_do_not():
