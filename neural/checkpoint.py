@@ -2,7 +2,7 @@
 
 A checkpoint is one .npz: `meta` (JSON: model and training config, seed, the figures train.py
 printed, the token vocabulary it was trained with, and the ISA facts of every opcode its
-training targets used) and one float32 array per weight.  Reading `meta` needs no torch.
+training targets used, the tokenizer's FORMAT) and one float32 array per weight.  Reading `meta` needs no torch.
 
 The vocabulary is stored by token spelling, opcodes by NAME with the facts that give an
 instruction its meaning for a model: operand kind, pops, pushes, keeps-on-jump, slot width and
@@ -39,8 +39,8 @@ def isa_facts(op_names) -> dict[str, list]:
 
 
 def mismatches(meta: dict) -> list[str]:
-    """Why a checkpoint's opcodes are not today's ISA (empty: it matches)."""
-    out = []
+    """Why a checkpoint does not match today's ISA and tokenizer (empty: it matches)."""
+    out = [] if meta.get("format") == tk.FORMAT else [f"token format {meta.get('format')}, the tokenizer's is {tk.FORMAT}"]
     for name, facts in meta["isa"].items():
         op = O.BY_NAME.get(name)
         if op is None:
@@ -59,7 +59,8 @@ def read_meta(path) -> dict:
 def save(path, model, meta: dict) -> None:
     """model (model.Compiler) and `meta` (config, train, seed, figures, ops: the opcode names its
     training targets used) -> one .npz."""
-    meta = {**meta, "vocab": list(tk.VOCAB), "isa": isa_facts(meta.pop("ops"))}
+    ops = meta.pop("ops")
+    meta = {**meta, "format": tk.FORMAT, "vocab": list(tk.VOCAB), "isa": isa_facts(ops)}
     weights = {f"w:{k}": v.detach().float().numpy() for k, v in model.state_dict().items()}
     np.savez_compressed(path, meta=np.array(json.dumps(meta)), **weights)
 

@@ -38,6 +38,7 @@ from gpucc.contract import isa as O
 from gpucc.contract.valuetypes import TYPE_NAMES, bits_to_float, float_to_bits
 from gpucc.neural.bytecode import Function, UnitCode, max_stack
 
+FORMAT = 2  # the token format below: a checkpoint of another format reads tokens differently (retrain)
 MAX_NAMES = 64  # distinct names per source
 MAX_LITERALS = 64  # distinct placeholder literals per source
 MAX_LABELS = 128  # jump targets per function

@@ -214,5 +214,18 @@ def main(argv=None) -> None:
     print(f"checkpoint: {out}")
 
 
+def evaluate_main(argv=None) -> None:
+    """`gpucc neural eval CHECKPOINT`: the table training printed, measured again."""
+    ap = argparse.ArgumentParser(prog="gpucc neural eval", description=evaluate_main.__doc__)
+    ap.add_argument("checkpoint")
+    ap.add_argument("--threads", type=int, default=1)
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    model, meta = checkpoint.load(args.checkpoint)
+    cfg = TrainConfig(**meta["train"])
+    _, held = datasets(cfg, meta["seed"])
+    print(report(measure(model, held), cfg.train_levels))
+
+
 if __name__ == "__main__":
     main()

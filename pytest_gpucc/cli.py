@@ -33,6 +33,7 @@ class Command:
     args: list[tuple[tuple, dict]]  # add_argument calls: (flags, options)
     example: str  # the epilog of `gpucc NAME --help`
     run: Callable[[argparse.Namespace], int]  # its docstring is the help text
+    intermixed: bool = True  # options may come between positionals (not with a REMAINDER argument)
 
 
 COMMANDS: list[Command] = []
@@ -43,11 +44,11 @@ def arg(*flags, **options) -> tuple[tuple, dict]:
     return flags, options
 
 
-def command(name: str, *, args: list[tuple[tuple, dict]], example: str):
+def command(name: str, *, args: list[tuple[tuple, dict]], example: str, intermixed: bool = True):
     """Register `fn(namespace) -> exit code` as subcommand `name`."""
 
     def register(fn):
-        COMMANDS.append(Command(name, args, example, fn))
+        COMMANDS.append(Command(name, args, example, fn, intermixed))
         return fn
 
     return register
@@ -87,7 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     parser, commands = build_parser()
     name = parser.parse_known_args(argv)[0].command
     # options may come between positionals: gpucc run SUITE -v a.py b.py
-    ns = commands[name].parse_intermixed_args(argv[argv.index(name) + 1 :])
+    rest = argv[argv.index(name) + 1 :]
+    intermixed = next(c.intermixed for c in COMMANDS if c.name == name)
+    ns = commands[name].parse_intermixed_args(rest) if intermixed else commands[name].parse_args(rest)
     try:
         return ns.handler(ns)
     except CommandError as e:
@@ -150,6 +153,34 @@ def _one_function(text: str, names: dict[int, str], wanted: str, filename: str) 
         raise CommandError(f"no function {wanted!r} in {filename}; its functions: {', '.join(names.values())}")
     block = next(b for b in text.split("\n\n") if b.startswith(f"function {ids[0]} "))
     return block.rstrip("\n") + "\n"
+
+
+# -- gpucc neural ---------------------------------------------------------------------------
+
+
+@command(
+    "neural",
+    args=[
+        arg("action", choices=("train", "sample", "eval"),
+            help="train: python -m gpucc.neural.train; sample: k samples of a checkpoint's held-out programs, "
+            "measured (python -m gpucc.neural.sample); eval: its greedy exact / valid / functional table"),
+        arg("options", nargs=argparse.REMAINDER, help="the action's own options (gpucc neural ACTION --help)"),
+    ],
+    example="  gpucc neural train --config small --seed 1 --out mine.npz\n"
+    "  gpucc neural eval mine.npz\n"
+    "  gpucc neural sample mine.npz --k 16",
+    intermixed=False,
+)
+def neural(ns: argparse.Namespace) -> int:
+    """Train, sample or evaluate the neural compiler (needs torch: pip install 'pytest-gpucc[neural]')."""
+    from gpucc.neural.compile import missing_torch
+
+    if missing_torch():
+        raise CommandError(missing_torch())
+    from gpucc.neural import sample, train
+
+    {"train": train.main, "sample": sample.main, "eval": train.evaluate_main}[ns.action](ns.options)
+    return 0
 
 
 # -- gpucc run ------------------------------------------------------------------------------

@@ -24,12 +24,13 @@ def test_the_shipped_checkpoint_matches_the_isa():
 
 
 def test_added_opcodes_keep_a_checkpoint_and_changed_ones_do_not():
-    meta = {"isa": ck.isa_facts(["LOAD_VAR", "RETURN", "BINARY_ADD"])}
+    meta = {"format": tk.FORMAT, "isa": ck.isa_facts(["LOAD_VAR", "RETURN", "BINARY_ADD"])}
     assert ck.mismatches(meta) == []  # the table has many opcodes this one does not know
-    renamed = {"isa": {**meta["isa"], "LOAD_LOCAL": meta["isa"].pop("LOAD_VAR")}}
+    renamed = {**meta, "isa": {**meta["isa"], "LOAD_LOCAL": meta["isa"].pop("LOAD_VAR")}}
     assert ck.mismatches(renamed) == ["LOAD_LOCAL is no longer in the ISA"]
-    changed = {"isa": {**meta["isa"], "BINARY_ADD": ["NONE", 2, 2, 0, 1, -1]}}  # pushes two
+    changed = {**meta, "isa": {**meta["isa"], "BINARY_ADD": ["NONE", 2, 2, 0, 1, -1]}}  # pushes two
     assert [m.split(":")[0] for m in ck.mismatches(changed)] == ["BINARY_ADD changed"]
+    assert ck.mismatches({**meta, "format": tk.FORMAT - 1}) == [f"token format {tk.FORMAT - 1}, the tokenizer's is {tk.FORMAT}"]
 
 
 def _tiny(tmp_path, vocab: list[str], ops: list[str]):
