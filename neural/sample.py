@@ -11,11 +11,12 @@ Sampling: temperature and nucleus (top-p); k = 1 is greedy.  The constraint (`Gr
 per sample) follows the ISA table: a function starts with `FN` and its header; then come
 opcodes (and `<label>` markers, each followed by an instruction); after an opcode exactly its
 operand's fields by kind: a slot below the header's slot count (at most the compiler's
-MAX_LOCALS), an immediate inside its range (int32; a packed field's; NEW_LIST's count, a float
-flag), as a small number or one of the source's literals, maybe negated; a constant; a label
-seen before or the next new one; a comparison and two types.  A `<label>` marker names a label
-jumped to and not yet defined, or the next new one.  A function may end (`FN` or `<eos>`) only
-after an instruction and once every label it jumps to is defined.  So every finished sample
+MAX_LOCALS; spelled V<base + slot>), an immediate inside its range (int32; a packed field's;
+NEW_LIST's count, a float flag), as a small number or one of the source's literals, maybe
+negated; a constant; a label seen before or the next new one; a comparison and two types.  A
+`<label>` marker names a label jumped to and not yet defined, or the next new one.  A function
+may end (`FN` or `<eos>`) only after an instruction and once every label it jumps to is
+defined, and there are as many functions as the source has defs.  So every finished sample
 decodes.  The stack depth is NOT constrained (the verifier finds those errors), and every
 sample still goes through vm.verify before it may run.
 """
@@ -51,11 +52,17 @@ def _numbers(lo: int, hi: int) -> torch.Tensor:
     return _ids([f"n{v}" for v in range(max(lo, 0), min(hi, tk.SMALL - 1) + 1)])
 
 
+@functools.lru_cache(maxsize=None)
+def _names(lo: int, hi: int) -> torch.Tensor:
+    """V<k> for lo <= k <= hi (a slot's spelling)."""
+    return _ids([f"V{k}" for k in range(max(lo, 0), min(hi, tk.MAX_NAMES - 1) + 1)])
+
+
 _TYPES = _ids(tk.TYPE_TOKENS)
 _CMPS = _ids(tk.CMP_TOKENS)
 _FN = _ids([tk.FN])
 _INSTRUCTION = _ids([op.name for op in O.TABLE] + [tk.LABEL])  # an opcode, or a label marker before one
-_END = _ids([tk.FN, tk.EOS])
+_END, _EOS = _ids([tk.FN, tk.EOS]), _ids([tk.EOS])
 INT32, INT64, FIELD16 = (-(2**31), 2**31 - 1), (-(2**63), 2**63 - 1), (O.FIELD_MIN, O.FIELD_MAX)
 # a packed kind's immediate field: its range
 _PACKED_IMM = {O.ARG_LOCAL_IMM: FIELD16, O.ARG_IMM_JUMP: FIELD16, O.ARG_LOCAL_IMM_JUMP: (-128, 127)}
@@ -97,8 +104,11 @@ class Grammar:
 
     def __init__(self, src: tk.Source):
         self.literals = src.literals
+        self.bases = tk.slot_bases(src)  # per function: the placeholder its slot 0 is spelled with
+        self.base = 0  # the current function's
         self.expect: list[tuple] = [("fn",)]  # what the next tokens must be, first to last
         self.nlocals = 0
+        self.functions = 0  # FN tokens so far
         self.instructions = 0  # in the current function
         self.seen = 0  # labels of the current function so far (J0 .. J<seen - 1>)
         self.pending: set[int] = set()  # labels jumped to, not yet defined
@@ -124,7 +134,7 @@ class Grammar:
         if what in ("small", "nlocals"):
             return _numbers(want[1], want[2])
         if what == "slot":
-            return _numbers(0, max(self.nlocals, 1) - 1)
+            return _names(self.base, self.base + max(self.nlocals, 1) - 1)
         if what in ("value", "negated"):
             return self._values(want[1], want[2], what == "negated")
         if what == "label":
@@ -136,12 +146,14 @@ class Grammar:
         if what == "cmp":
             return _CMPS
         if what == "body" and self.instructions and not self.pending:  # the function may end
-            return _INSTRUCTION | _END
+            return _INSTRUCTION | (_END if self.functions < len(self.bases) else _EOS)
         return _INSTRUCTION
 
     def advance(self, token: str) -> None:
         want = self.expect.pop(0) if self.expect else ("body",)
         if token == tk.FN:
+            self.base = self.bases[min(self.functions, len(self.bases) - 1)] if self.bases else 0
+            self.functions += 1
             self.expect = list(_HEADER)
             self.instructions = self.seen = 0
             self.pending, self.defined = set(), set()

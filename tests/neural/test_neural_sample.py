@@ -24,7 +24,8 @@ def test_the_grammar_admits_every_compiled_unit(pairs):
 
 
 def test_random_walks_under_the_grammar_decode():
-    src = tk.Source((), (), (("int", 100), ("int", 70000), ("float", 4612811918334230528)))
+    two = tk.encode_source("def g(a: int) -> int:\n    return a\n\n\ndef f(b: int, c: int) -> int:\n    return g(b)\n")
+    src = tk.Source(two.tokens, two.names, (("int", 100), ("int", 70000), ("float", 4612811918334230528)))
     r = random.Random(0)
     for _ in range(30):
         g, toks = Grammar(src), []
