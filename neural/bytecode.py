@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gpucc.contract.flow import pops_of, stack_depths
 from gpucc.contract.image import Program
+from gpucc.contract.isa import PUSHES
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,19 @@ def unit_code(batch, u: int) -> UnitCode:
     return UnitCode(functions, consts)
 
 
+def max_stack(code: tuple[tuple[int, int], ...], arities: list[int]) -> int:
+    """The deepest operand stack one function's code reaches (contract.flow's walk, as the
+    compiler measures it); of code that does not walk cleanly, the deepest seen (the verifier
+    reports its problem).  arities: the unit's parameter counts, for CALL."""
+    n = len(code)
+    ops, args = np.array([c[0] for c in code], np.int64), np.array([c[1] for c in code], np.int64)
+    depth, work, callee = np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64), np.array(arities, np.int64)
+    if n == 0 or not ((0 <= ops) & (ops < len(PUSHES))).all():
+        return 0
+    stack_depths(ops, args, callee, 2**31, depth, work)
+    return max([int(depth[i] - pops_of(ops[i], args[i], callee) + PUSHES[ops[i]]) for i in range(n) if depth[i] >= 0] + [0])
+
+
 def program_of(units: list[UnitCode]) -> Program:
     """One Program holding `units` in order (unit k is Program unit k; function f of unit k
     is global id unit_func_start[k] + f)."""
@@ -64,4 +79,42 @@ def program_of(units: list[UnitCode]) -> Program:
         func_nlocals=cols[2].copy(), func_max_stack=cols[3].copy(), func_ret_type=cols[4].copy(),
         func_unit=cols[5].copy(), func_import=np.full(len(funcs), -1, np.int32),
         unit_code_start=i32(starts["code"]), unit_const_start=i32(starts["const"]), unit_func_start=i32(starts["func"]),
+    )  # fmt: skip
+
+
+def with_units(batch, units: list[tuple[UnitCode, int]]):
+    """A compiler.CompiledBatch: `batch` and, as its next units, each (unit, like) of `units`:
+    bytecode from elsewhere (a model) for the source of batch unit `like`, which compiled to the
+    same functions (their names, parameter types and source come from it; its lines are 0)."""
+    from gpucc.compiler.compiled import CompiledBatch
+
+    code, consts, fn_rows, counts = [batch.code], [batch.consts], [], []
+    for unit, like in units:
+        lo, entry = int(batch.func_start[like]), 0
+        for f, fn in enumerate(unit.functions):
+            fn_rows.append((entry, fn.nparams, fn.nlocals, fn.max_stack, fn.ret_type, lo + f))
+            entry += len(fn.code)
+        code.append(np.array([c for fn in unit.functions for c in fn.code], np.int32).reshape(-1, 2))
+        consts.append(np.array(unit.consts, np.int64))
+        counts.append((entry, len(unit.consts), len(unit.functions)))
+    rows = np.array(fn_rows, np.int64).reshape(-1, 6)
+    like_f = rows[:, 5]
+    grow = lambda a, n: np.concatenate([a, np.zeros(n, a.dtype)])  # noqa: E731
+    ends = lambda starts, k: np.concatenate([starts, starts[-1] + np.cumsum([c[k] for c in counts], dtype=np.int64)])  # noqa: E731
+    col = lambda a, k: np.concatenate([a, rows[:, k].astype(a.dtype)])  # noqa: E731
+    n = len(units)
+    return CompiledBatch(
+        sources=batch.sources + [batch.sources[like] for _, like in units],
+        error_code=grow(batch.error_code, n), error_start=grow(batch.error_start, n),
+        error_end=grow(batch.error_end, n), error_arg=grow(batch.error_arg, n),
+        code=np.concatenate(code), lines=grow(batch.lines, sum(c[0] for c in counts)),
+        code_start=ends(batch.code_start, 0), consts=np.concatenate(consts), const_start=ends(batch.const_start, 1),
+        func_entry=col(batch.func_entry, 0), func_nparams=col(batch.func_nparams, 1),
+        func_nlocals=col(batch.func_nlocals, 2), func_max_stack=col(batch.func_max_stack, 3),
+        func_ret_type=col(batch.func_ret_type, 4),
+        func_param_types=np.concatenate([batch.func_param_types, batch.func_param_types[like_f]]),
+        func_is_import=grow(batch.func_is_import, len(rows)),
+        func_name_start=np.concatenate([batch.func_name_start, batch.func_name_start[like_f]]),
+        func_name_end=np.concatenate([batch.func_name_end, batch.func_name_end[like_f]]),
+        func_start=ends(batch.func_start, 2),
     )  # fmt: skip

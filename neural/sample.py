@@ -1,7 +1,7 @@
 """k samples of bytecode per source in one batched pass, each step constrained to what the
 bytecode's token grammar (neural/tokenizer.py) allows next.
 
-    python -m gpucc.neural.sample neural-small.pt --k 16
+    python -m gpucc.neural.sample neural-small.npz --k 16
 
 measures a checkpoint (neural/train.py) on its held-out programs: per curriculum level the
 samples that verify, that are functional (the estimate of p_correct) and the programs with a
@@ -11,12 +11,14 @@ Sampling: temperature and nucleus (top-p); k = 1 is greedy.  The constraint (`Gr
 per sample) follows the ISA table: a function starts with `FN` and its header; then come
 opcodes (and `<label>` markers, each followed by an instruction); after an opcode exactly its
 operand's fields by kind: a slot below the header's slot count (at most the compiler's
-MAX_LOCALS), an immediate inside its range (int32; a packed field's; NEW_LIST's count, a float
-flag), as a small number or one of the source's literals, maybe negated; a constant; a label;
-a comparison and two types.  A function may end (`FN` or `<eos>`) only after an instruction and
-once every label it jumps to is defined.  So every finished sample decodes.  The stack depth
-is NOT constrained (the verifier finds those errors), and every sample still goes through
-vm.verify before it may run.
+MAX_LOCALS; spelled V<base + slot>), an immediate inside its range (int32; a packed field's;
+NEW_LIST's count, a float flag), as a small number or one of the source's literals, maybe
+negated; a constant; a label seen before or the next new one; a comparison and two types.  A
+`<label>` marker names a label jumped to and not yet defined, or the next new one.  A function
+may end (`FN` or `<eos>`) only after an instruction and once every label it jumps to is
+defined, and there are as many functions as the source has defs.  So every finished sample
+decodes.  The stack depth is NOT constrained (the verifier finds those errors), and every
+sample still goes through vm.verify before it may run.
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ import torch
 from gpucc.compiler.limits import MAX_LOCALS, MAX_PARAMS
 from gpucc.contract import isa as O
 from gpucc.neural import tokenizer as tk
+from gpucc.neural.checkpoint import load
 from gpucc.neural.data import CURRICULUM
 from gpucc.neural.evaluate import judge
-from gpucc.neural.model import Compiler, NeuralConfig
+from gpucc.neural.model import Compiler
 from gpucc.neural.train import TrainConfig, datasets
 
 _V = len(tk.VOCAB)
@@ -49,12 +52,17 @@ def _numbers(lo: int, hi: int) -> torch.Tensor:
     return _ids([f"n{v}" for v in range(max(lo, 0), min(hi, tk.SMALL - 1) + 1)])
 
 
+@functools.lru_cache(maxsize=None)
+def _names(lo: int, hi: int) -> torch.Tensor:
+    """V<k> for lo <= k <= hi (a slot's spelling)."""
+    return _ids([f"V{k}" for k in range(max(lo, 0), min(hi, tk.MAX_NAMES - 1) + 1)])
+
+
 _TYPES = _ids(tk.TYPE_TOKENS)
 _CMPS = _ids(tk.CMP_TOKENS)
 _FN = _ids([tk.FN])
-_LABELS = _ids([f"J{k}" for k in range(tk.MAX_LABELS)])
 _INSTRUCTION = _ids([op.name for op in O.TABLE] + [tk.LABEL])  # an opcode, or a label marker before one
-_END = _ids([tk.FN, tk.EOS])
+_END, _EOS = _ids([tk.FN, tk.EOS]), _ids([tk.EOS])
 INT32, INT64, FIELD16 = (-(2**31), 2**31 - 1), (-(2**63), 2**63 - 1), (O.FIELD_MIN, O.FIELD_MAX)
 # a packed kind's immediate field: its range
 _PACKED_IMM = {O.ARG_LOCAL_IMM: FIELD16, O.ARG_IMM_JUMP: FIELD16, O.ARG_LOCAL_IMM_JUMP: (-128, 127)}
@@ -83,7 +91,12 @@ def _fields(op: O.Op) -> list[tuple]:
 
 
 _OPERANDS = {op.name: _fields(op) for op in O.TABLE}
-_HEADER = [("small", 0, MAX_PARAMS), ("nlocals", 0, MAX_LOCALS), ("small", 0, tk.SMALL - 1), ("type",)]
+_HEADER = [("small", 0, MAX_PARAMS), ("nlocals", 0, MAX_LOCALS), ("type",)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _labels(ks: tuple[int, ...]) -> torch.Tensor:
+    return _ids([f"J{k}" for k in ks if k < tk.MAX_LABELS])
 
 
 class Grammar:
@@ -91,11 +104,15 @@ class Grammar:
 
     def __init__(self, src: tk.Source):
         self.literals = src.literals
+        self.bases = tk.slot_bases(src)  # per function: the placeholder its slot 0 is spelled with
+        self.base = 0  # the current function's
         self.expect: list[tuple] = [("fn",)]  # what the next tokens must be, first to last
         self.nlocals = 0
+        self.functions = 0  # FN tokens so far
         self.instructions = 0  # in the current function
-        self.labels = 0  # <label> markers in the current function
-        self.jumps_to = -1  # the highest label the current function jumps to
+        self.seen = 0  # labels of the current function so far (J0 .. J<seen - 1>)
+        self.pending: set[int] = set()  # labels jumped to, not yet defined
+        self.defined: set[int] = set()
         self._value_masks: dict[tuple, torch.Tensor] = {}
 
     def _values(self, lo: int, hi: int, negated: bool) -> torch.Tensor:
@@ -117,34 +134,43 @@ class Grammar:
         if what in ("small", "nlocals"):
             return _numbers(want[1], want[2])
         if what == "slot":
-            return _numbers(0, max(self.nlocals, 1) - 1)
+            return _names(self.base, self.base + max(self.nlocals, 1) - 1)
         if what in ("value", "negated"):
             return self._values(want[1], want[2], what == "negated")
         if what == "label":
-            return _LABELS
+            return _labels(tuple(range(self.seen + 1)))
+        if what == "marker":
+            return _labels(tuple(sorted(self.pending)) + (self.seen,))
         if what == "type":
             return _TYPES
         if what == "cmp":
             return _CMPS
-        if what == "body" and self.instructions and self.jumps_to < self.labels:  # the function may end
-            return _INSTRUCTION | _END
+        if what == "body" and self.instructions and not self.pending:  # the function may end
+            return _INSTRUCTION | (_END if self.functions < len(self.bases) else _EOS)
         return _INSTRUCTION
 
     def advance(self, token: str) -> None:
         want = self.expect.pop(0) if self.expect else ("body",)
         if token == tk.FN:
+            self.base = self.bases[min(self.functions, len(self.bases) - 1)] if self.bases else 0
+            self.functions += 1
             self.expect = list(_HEADER)
-            self.instructions = self.labels = 0
-            self.jumps_to = -1
+            self.instructions = self.seen = 0
+            self.pending, self.defined = set(), set()
         elif want[0] == "nlocals":
             self.nlocals = int(token[1:])
         elif token == tk.NEG:
             self.expect.insert(0, ("negated", *want[1:]))
-        elif want[0] == "label":
-            self.jumps_to = max(self.jumps_to, int(token[1:]))
+        elif want[0] in ("label", "marker"):
+            k = int(token[1:])
+            self.seen = max(self.seen, k + 1)
+            if want[0] == "marker":
+                self.pending.discard(k)
+                self.defined.add(k)
+            elif k not in self.defined:
+                self.pending.add(k)
         elif token == tk.LABEL:
-            self.labels += 1
-            self.expect = [("after_label",)]
+            self.expect = [("marker",), ("after_label",)]
         elif token in _OPERANDS:
             self.instructions += 1
             self.expect = list(_OPERANDS[token])
@@ -171,10 +197,12 @@ def sample(model: Compiler, sources: list[tk.Source], k: int = 1, temperature: f
     grammars = [Grammar(s) for s in sources for _ in range(k)]
     gen = torch.Generator().manual_seed(seed)
 
+    known = getattr(model, "known", torch.ones(_V, dtype=torch.bool))  # (V,) checkpoint.load's
+
     def choose(rows: torch.Tensor, logits: torch.Tensor) -> torch.Tensor:
         out = []
         for row, row_logits in zip(rows.tolist(), logits):  # (V,) each
-            masked = row_logits.masked_fill(~grammars[row].allowed(), float("-inf"))
+            masked = row_logits.masked_fill(~(grammars[row].allowed() & known), float("-inf"))
             nxt = _pick(masked, temperature, top_p, gen)
             grammars[row].advance(tk.VOCAB[nxt])
             out.append(nxt)
@@ -182,17 +210,6 @@ def sample(model: Compiler, sources: list[tk.Source], k: int = 1, temperature: f
 
     written = model.generate(prompts, choose, tk.EOS_ID, tk.PAD_ID, max_new)
     return [[tk.tokens(written[i * k + j]) for j in range(k)] for i in range(len(sources))]
-
-
-def load(path: str) -> tuple[Compiler, dict]:
-    """A checkpoint written by neural/train.py -> (model, the checkpoint); ValueError when its
-    vocabulary is not this ISA's (the ISA changed: retrain)."""
-    checkpoint = torch.load(path, weights_only=False)
-    if tuple(checkpoint["vocab"]) != tk.VOCAB:
-        raise ValueError(f"{path} was trained on another vocabulary (the ISA or the tokenizer changed): retrain it")
-    model = Compiler(NeuralConfig(**checkpoint["config"]))
-    model.load_state_dict(checkpoint["model"])
-    return model.eval(), checkpoint
 
 
 def measure(model: Compiler, held: list, k: int, temperature: float, top_p: float, chunk: int = 8) -> dict[str, dict]:
@@ -233,8 +250,8 @@ def main(argv=None) -> None:
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
-    model, checkpoint = load(args.checkpoint)
-    _, held = datasets(TrainConfig(**checkpoint["train"]), checkpoint["seed"])
+    model, meta = load(args.checkpoint)
+    _, held = datasets(TrainConfig(**meta["train"]), meta["seed"])
     figures = measure(model, held, args.k, args.temperature, args.top_p)
     print(f"{'level':<14}{'n':>6}{'samples':>9}{'valid':>8}{'functional':>12}{f'solved@{args.k}':>11}")
     for name, f in figures.items():

@@ -8,15 +8,20 @@ changes nothing.  An int literal 0 .. 255 is the number token `n<v>`; any other 
 float literal is a size class (`<i16>`, `<i32>`, `<i64>`, `<f>`: what decides whether it fits an
 instruction's immediate) and the placeholder `L<k>` (the k-th distinct literal value).
 
-Bytecode side (one per unit, see neural/bytecode.py): per function `FN`, its parameter, slot
-and stack counts and return type (`T:int`, ...), then each instruction as its opcode name (the
-vocabulary has every row of contract.isa.TABLE) and its operand in fields by operand kind: a
-slot, count or function index as `n<v>`; a value (IMM) as `n<v>` / `NEG n<v>` when small, else
-the literal it comes from (`L<k>` or `NEG L<k>`); a constant (CONST) as its value, literal
-first (the pool is rebuilt in order of first use, as the compiler interns it); a comparison as
-`cmp:<op>` and its operand types; a jump as the symbolic label `J<k>`, defined by the k-th
-`<label>` marker of its function (markers stand before jump targets, in code order) and resolved
-to a pc after decoding.
+Bytecode side (one per unit, see neural/bytecode.py): per function `FN`, its parameter and slot
+counts and return type (`T:int`, ...; its operand stack depth is not written: decoding derives
+it with contract.flow's walk), then each instruction as its opcode name (the vocabulary has
+every row of contract.isa.TABLE) and its operand in fields by operand kind: a slot s as the name
+placeholder `V<base + s>`, where base is the placeholder of the function's first parameter (so a
+parameter's or a local's slot is mostly spelled as its name, a copy); a count or function index
+as `n<v>`; a value (IMM) as `n<v>` / `NEG n<v>` when small, else the literal it
+comes from (`L<k>` or `NEG L<k>`); a constant (CONST) as its value, literal first (the pool is
+rebuilt in order of first use, as the compiler interns it); a comparison as `cmp:<op>` and its
+operand types; a jump as a symbolic label `J<k>`, numbered in order of first appearance in the
+function's tokens (a jump's reference or its target's marker), and a jump target as the marker
+`<label> J<k>` before its instruction; labels resolve to pcs after decoding.  So a forward jump
+names the next new label, and a marker names the pending label it ends (or a new one: a loop's
+head): no count of the labels in between is needed.
 
 `encode_source` / `encode_unit` make token lists (Unencodable past a capacity: many names,
 labels or literals, a value with no short form), `ids` / `tokens` map them to integers and
@@ -34,8 +39,9 @@ from gpucc.compiler.tokens import KEYWORDS, OPERATORS
 from gpucc.contract import isa as O
 from gpucc.contract import typecodes
 from gpucc.contract.valuetypes import TYPE_NAMES, bits_to_float, float_to_bits
-from gpucc.neural.bytecode import Function, UnitCode
+from gpucc.neural.bytecode import Function, UnitCode, max_stack
 
+FORMAT = 3  # the token format below: a checkpoint of another format reads tokens differently (retrain)
 MAX_NAMES = 64  # distinct names per source
 MAX_LITERALS = 64  # distinct placeholder literals per source
 MAX_LABELS = 128  # jump targets per function
@@ -144,32 +150,52 @@ def _fields(kind: int, arg: int) -> list[tuple[int, int]]:
     return [(kind, arg)]
 
 
+def slot_bases(src: Source) -> list[int]:
+    """Per `def` of the source, in order: the placeholder index its slot 0 is spelled with (its
+    first parameter's; a function without parameters: its name's plus one)."""
+    t = src.tokens
+    return [int(t[i + 3][1:]) if t[i + 3].startswith("V") else int(t[i + 1][1:]) + 1
+            for i in range(len(t) - 3) if t[i] == "def" and t[i + 1].startswith("V")]  # fmt: skip
+
+
+def _slot(v: int, base: int) -> str:
+    if not 0 <= base + v < MAX_NAMES:
+        raise Unencodable(f"slot {v} from V{base} is past V{MAX_NAMES - 1}")
+    return f"V{base + v}"
+
+
 def encode_unit(unit: UnitCode, src: Source) -> list[str]:
     """The unit's tokens (see the module docstring); Unencodable if it does not fit."""
     out = []
-    pool = unit.consts
-    for fn in unit.functions:
-        targets = sorted({O.jump_target(op, arg) for op, arg in fn.code if op in O.JUMP_OPCODES})
-        if len(targets) > MAX_LABELS or (targets and targets[-1] >= len(fn.code)):
+    pool, bases = unit.consts, slot_bases(src)
+    if len(bases) != len(unit.functions):
+        raise Unencodable(f"{len(unit.functions)} functions, {len(bases)} defs in the source")
+    for fn, base in zip(unit.functions, bases):
+        targets = {O.jump_target(op, arg) for op, arg in fn.code if op in O.JUMP_OPCODES}
+        if len(targets) > MAX_LABELS or (targets and max(targets) >= len(fn.code)):
             raise Unencodable("too many jump targets, or one outside the function")
-        label = {pc: k for k, pc in enumerate(targets)}
+        label: dict[int, int] = {}  # target pc -> k, in order of first appearance
         kind = typecodes.runtime_kind(fn.ret_type)
         if kind < 0:
             raise Unencodable(f"return type {typecodes.name(fn.ret_type)} has no token")
-        out += [FN, _small(fn.nparams), _small(fn.nlocals), _small(fn.max_stack), TYPE_TOKENS[kind]]
+        out += [FN, _small(fn.nparams), _small(fn.nlocals), TYPE_TOKENS[kind]]
         for pc, (op, arg) in enumerate(fn.code):
-            out += [LABEL] * (pc in label) + [O.TABLE[op].name]
+            if pc in targets:
+                out += [LABEL, f"J{label.setdefault(pc, len(label))}"]
+            out.append(O.TABLE[op].name)
             for kind, v in _fields(O.TABLE[op].operand, arg):
                 if kind == O.ARG_NONE and v != 0:
                     raise Unencodable(f"{O.TABLE[op].name} has operand {v}")
-                if kind in (O.ARG_LOCAL, O.ARG_FUNC):
+                if kind == O.ARG_LOCAL:
+                    out.append(_slot(v, base))
+                elif kind == O.ARG_FUNC:
                     out.append(_small(v))
                 elif kind == O.ARG_IMM:
                     out += _value(v, src, literal_first=False)
                 elif kind == O.ARG_CONST:
                     out += _value(pool[v], src, literal_first=True)
                 elif kind == O.ARG_JUMP:
-                    out.append(f"J{label[v]}")
+                    out.append(f"J{label.setdefault(v, len(label))}")
                 elif kind == O.ARG_TYPED_CMP:
                     cmp, left, right = O.typed_cmp_fields(v)
                     out += [CMP_TOKENS[cmp], TYPE_TOKENS[left], TYPE_TOKENS[right]]
@@ -201,6 +227,12 @@ class _Reader:
     def small(self) -> int:
         return self.numbered("n", SMALL)
 
+    def slot(self, base: int) -> int:
+        v = self.numbered("V", MAX_NAMES) - base
+        if v < 0:
+            raise DecodeError(f"V{v + base} is below this function's slot 0 (V{base})")
+        return v
+
     def value(self) -> int:
         negate = self.peek() == NEG
         self.i += negate
@@ -218,11 +250,13 @@ class _Reader:
         return table.index(t)
 
 
-def _operand(r: _Reader, kind: int, pool: list[int], labels: list[int]) -> int:
+def _operand(r: _Reader, kind: int, pool: list[int], labels: list[int], base: int) -> int:
     """One instruction's operand; a jump field holds its label index until labels resolve."""
     fields = []
     for field in O.FIELDS.get(kind, (kind,)):
-        if field in (O.ARG_LOCAL, O.ARG_FUNC):
+        if field == O.ARG_LOCAL:
+            fields.append(r.slot(base))
+        elif field == O.ARG_FUNC:
             fields.append(r.small())
         elif field == O.ARG_IMM:
             fields.append(r.value())
@@ -249,7 +283,7 @@ def _operand(r: _Reader, kind: int, pool: list[int], labels: list[int]) -> int:
     return arg
 
 
-def _resolve(kind: int, arg: int, at: list[int]) -> int:
+def _resolve(kind: int, arg: int, at: dict[int, int]) -> int:
     """The operand with its label index replaced by the label's pc."""
     if kind == O.ARG_JUMP:
         return at[arg]
@@ -260,25 +294,33 @@ def _resolve(kind: int, arg: int, at: list[int]) -> int:
 
 def decode_unit(toks: list[str], src: Source) -> UnitCode:
     """The UnitCode these tokens (no <sep> / <eos>) spell; DecodeError if they are malformed."""
-    r, functions, pool = _Reader(list(toks), src), [], []
+    r, functions, pool, bases = _Reader(list(toks), src), [], [], slot_bases(src)
     while r.peek() is not None:
         if r.take() != FN:
             raise DecodeError("a function must start with FN")
-        header = (r.small(), r.small(), r.small(), STATIC_OF_KIND[r.one_of(TYPE_TOKENS)])
-        code, at, labels = [], [], []
+        if len(functions) >= len(bases):
+            raise DecodeError(f"more functions than the source's {len(bases)} defs")
+        nparams, nlocals, ret_type = r.small(), r.small(), STATIC_OF_KIND[r.one_of(TYPE_TOKENS)]
+        code, at, labels = [], {}, []  # at: label -> pc; labels: each jump's label
         while r.peek() not in (None, FN):
             while r.peek() == LABEL:
                 r.take()
-                at.append(len(code))
+                k = r.numbered("J", MAX_LABELS)
+                if k in at:
+                    raise DecodeError(f"label J{k} defined twice")
+                at[k] = len(code)
             op = O.BY_NAME.get(r.take())
             if op is None:
                 raise DecodeError(f"expected an opcode, got {r.toks[r.i - 1]!r}")
-            code.append((op.number, _operand(r, op.operand, pool, labels)))
-        if any(k >= len(at) for k in labels) or any(pc >= len(code) for pc in at):
+            code.append((op.number, _operand(r, op.operand, pool, labels, bases[len(functions)])))
+        if not code:
+            raise DecodeError("a function without instructions")
+        if any(k not in at for k in labels) or any(pc >= len(code) for pc in at.values()):
             raise DecodeError("a jump to an undefined label, or a label past the last instruction")
         code = [(op, _resolve(O.TABLE[op].operand, arg, at) if op in O.JUMP_OPCODES else arg) for op, arg in code]
-        functions.append(Function(*header, tuple(code)))
-    return UnitCode(tuple(functions), tuple(pool))
+        functions.append([nparams, nlocals, ret_type, tuple(code)])
+    arities = [f[0] for f in functions]
+    return UnitCode(tuple(Function(p, n, max_stack(code, arities), t, code) for p, n, t, code in functions), tuple(pool))
 
 
 def ids(toks: list[str]) -> list[int]:

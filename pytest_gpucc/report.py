@@ -68,6 +68,7 @@ class CandidateOutcome:
     rejected: bool = False  # failed, but the suite has a passing candidate (not a run failure)
     source_text: str = ""  # the source that was compiled (--gpucc-best-dir writes it)
     engine: str | None = VM  # what judged it: VM or CPYTHON; None when not run
+    neural: dict | None = None  # --gpucc-compiler neural: its samples' figures (pytest_gpucc.neural_mode)
 
     @property
     def passed(self) -> bool:
@@ -311,6 +312,7 @@ def summary_rows(summaries: list[SuiteSummary], header: list[str], verbosity: in
         if s.ranked and len(s.passing) > len(s.ranked):
             rows.append((f"  also passed on CPython (no cost, not ranked): {len(s.passing) - len(s.ranked)}", {}))
         bad = [o for o in s.judged if not o.passed]
+        rows += neural_rows(s.outcomes)
         rows += _not_run_rows(s)
         if bad:
             rows.append(("  rejected:", REJECTED) if bad[0].rejected else ("  failed:", NONE_PASSED))
@@ -319,6 +321,22 @@ def summary_rows(summaries: list[SuiteSummary], header: list[str], verbosity: in
                 if verbosity > 0:
                     rows += [("      " + x, {}) for x in o.detail.splitlines()]
     return rows
+
+
+def neural_rows(outcomes: list[CandidateOutcome]) -> list[Row]:
+    """--gpucc-compiler neural: each candidate's samples (valid, passing, faithful of k), the
+    estimate of p_correct, k_99 and P_success(k) by eq. 7 beside the measured success."""
+    rows: list[Row] = []
+    for o in (o for o in outcomes if o.neural):
+        n = o.neural
+        if "valid" not in n:
+            rows.append((f"    {o.name}: no samples: {n['reason']}", {}))
+            continue
+        k99 = "inf" if n["k_99"] is None else n["k_99"]
+        rows.append((f"    {o.name}: {n['valid']}/{n['k']} valid, {n['passing']} passing, {n['faithful']} faithful; "
+                     f"p_correct {n['p_correct']:.2f}, k_99 {k99}, P_success({n['k']}) eq.7 {n['p_success_eq7']:.2f} "
+                     f"vs measured {int(n['success_measured'])}", {}))  # fmt: skip
+    return [("  neural samples (faithful: the traditional bytecode's outcome on every job):", {})] + rows if rows else []
 
 
 def _not_run_rows(s: SuiteSummary) -> list[Row]:
@@ -366,6 +384,7 @@ def candidate_json(o: CandidateOutcome) -> dict:
         "steps": o.steps,
         "rank": o.rank,
         "engine": o.engine,
+        **({"neural": o.neural} if o.neural is not None else {}),
         "tests": [{"name": k, "cases": v} for k, v in tests.items()],
     }
 

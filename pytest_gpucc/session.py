@@ -34,7 +34,7 @@ from gpucc.contract.isa import ASSERT_VALUE
 from gpucc.contract.transfer import TransferCounter, run_info
 from gpucc.contract.typecodes import is_heap
 from gpucc.vm.link import SuiteLink, link
-from pytest_gpucc import fallback, problem_verdicts, report
+from pytest_gpucc import fallback, neural_mode, problem_verdicts, report
 from pytest_gpucc.candidates import Candidate, Sample, by_task, for_problem, sample_name
 from pytest_gpucc.fallback import DEFAULT_TIMEOUT
 from pytest_gpucc.heap_values import REPLAY_STEPS, Replayer, compared, wants_replay
@@ -50,6 +50,9 @@ class Options:
     fallback: str | None = None  # "cpython": run the samples the compiler cannot take as Python (pytest_gpucc.fallback)
     fallback_workers: int = 0  # its child processes at a time (0: one per core)
     fallback_timeout: float = DEFAULT_TIMEOUT  # seconds per sample
+    compiler: str = "traditional"  # or "neural": k samples per candidate (pytest_gpucc.neural_mode)
+    neural_k: int = neural_mode.DEFAULT_K
+    neural_checkpoint: str | None = None  # None: the shipped one
 
 
 @dataclass
@@ -126,6 +129,9 @@ class GpuccSession:
         self.timings = {"collect": 0.0, "compile": 0.0, "link": 0.0, "launch": 0.0, "report": 0.0}
         if options.fallback:
             self.timings["fallback"] = 0.0
+        if options.compiler == "neural":
+            self.timings["neural"] = 0.0
+        self.sampled: neural_mode.Sampled | None = None
         self.launches = 0
         self.n_jobs = 0
         self.n_units = 0
@@ -221,7 +227,8 @@ class GpuccSession:
         backend = backend_name(self.options.backend)
         if announce is not None:
             n = report.plural(sum(len(e.candidates) for e in entries), "candidate")
-            announce(f"gpucc: compiling {n} in one batch, then one VM launch ({backend} backend)")
+            how = f" (and {self.options.neural_k} neural samples each)" if self.options.compiler == "neural" else ""
+            announce(f"gpucc: compiling {n} in one batch{how}, then one VM launch ({backend} backend)")
         if not entries:
             self._record(chosen, {}, announce)
             return
@@ -230,19 +237,27 @@ class GpuccSession:
         from gpucc.compiler.batch import compile_batch
 
         with self.timed("compile"):
-            if backend == "cuda":  # code stays on the device until the VM launch (vm/cuda.py)
+            if backend == "cuda" and self.options.compiler != "neural":  # code stays on the device (vm/cuda.py)
                 from gpucc.compiler.cuda_batch import compile_batch_resident
 
                 batch = compile_batch_resident(plan.sources, self.transfers)
             else:
                 batch = compile_batch(plan.sources, backend=backend)
+        if self.options.compiler == "neural":
+            with self.timed("neural"):
+                candidate_units = sorted({plan.unit_of[c.source] for e in entries for c in e.candidates if c.error is None})
+                self.sampled = neural_mode.sample_units(batch, candidate_units, self.options.neural_k,
+                                                        self.options.neural_checkpoint)  # fmt: skip
+                batch = self.sampled.batch
 
         with self.timed("link"):
             program = Program.from_batch(batch)
             links = []
             for su, e in zip(suite_units, entries):
                 tests = [(x.name, x.cases) for x in e.suite.tests]
-                links.append(SuiteLink(su, tests, sorted({plan.unit_of[c.source] for c in _compiled(e)})))
+                units = {plan.unit_of[c.source] for c in _compiled(e)}
+                samples = self.sampled.units if self.sampled else {}
+                links.append(SuiteLink(su, tests, sorted(units.union(*(samples.get(u, []) for u in units)))))
             linked = link(batch, program, links)
             self.n_jobs = len(linked.jobs)
 
@@ -260,6 +275,8 @@ class GpuccSession:
             judged = {}
             for s, (su, e) in enumerate(zip(suite_units, entries)):
                 outs = [self._outcome(batch, linked, results, s, su, e, c, plan) for c in e.candidates]
+                if self.sampled is not None:
+                    outs = [self._neural(batch, linked, results, s, su, e, c, o, plan) for c, o in zip(e.candidates, outs)]
                 for o, c in zip(outs, e.candidates):
                     o.source_text = c.source
                 reference = None
@@ -311,13 +328,29 @@ class GpuccSession:
     def _candidate_filename(self, c: Candidate) -> str:
         return self.display(c.path) if c.path is not None and c.path.suffix == ".py" else c.filename
 
-    def _outcome(self, batch, linked, results, s, su, e: SuiteEntry, c: Candidate, plan: _Plan):
+    def _neural(self, batch, linked, results, s, su, e: SuiteEntry, c: Candidate, traditional, plan: _Plan):
+        """Candidate c's neural-mode outcome: its samples' outcomes judged (neural_mode.judge)."""
+        u = plan.unit_of.get(c.source)
+        if c.error is not None or not batch.ok(u):
+            return neural_mode.judge(traditional, self.options.neural_k, [], [], [], "the traditional front end "
+                                     "rejects the source (names and types come from it)")  # fmt: skip
+        if u in self.sampled.reasons:
+            return neural_mode.judge(traditional, self.options.neural_k, [], [], [], self.sampled.reasons[u])
+        units = self.sampled.units[u]
+        outs = [self._outcome(batch, linked, results, s, su, e, c, plan, unit=us) for us in units]
+        faithful = [(s, us) in linked.ranges and (s, u) in linked.ranges
+                    and neural_mode.same_outcome(results, linked.ranges[(s, u)], linked.ranges[(s, us)])
+                    for us in units]  # fmt: skip
+        return neural_mode.judge(traditional, self.options.neural_k, outs, faithful, self.sampled.problems[u], None)
+
+    def _outcome(self, batch, linked, results, s, su, e: SuiteEntry, c: Candidate, plan: _Plan, unit: int | None = None):
+        """Candidate c's outcome from its unit's jobs (`unit`: another unit for its source, a neural sample)."""
         fname = self._candidate_filename(c)
         if not batch.ok(su):
             return report.from_error(e.display, c.name, fname, report.SUITE_ERROR, _compile_error(batch, su, e.display))
         if c.error is not None:
             return report.from_error(e.display, c.name, fname, report.SYNTAX_ERROR, c.error)
-        u = plan.unit_of[c.source]
+        u = plan.unit_of[c.source] if unit is None else unit
         if not batch.ok(u):
             return report.from_error(e.display, c.name, fname, report.COMPILE_ERROR, _compile_error(batch, u, fname))
         if (s, u) in linked.errors:
@@ -369,6 +402,8 @@ class GpuccSession:
             "backend_note": auto_backend_note(self.options.backend),
             "step_limit": self.options.step_limit,
             "strict": self.options.strict,
+            "compiler": self.options.compiler,
+            **({"neural_k": self.options.neural_k} if self.options.compiler == "neural" else {}),
             "timings": dict(self.timings),
             "transfer": run_info(backend_name(self.options.backend), self.transfers),
             **({"fallback": self.options.fallback, "fallback_timeout": self.options.fallback_timeout}

@@ -232,3 +232,22 @@ def test_installed_console_script():
     proc = subprocess.run([exe, "disasm", GOLDEN / "gcd.py"], capture_output=True, text=True, timeout=300, check=False)
     assert (proc.returncode, proc.stderr) == (0, "")
     assert proc.stdout == (GOLDEN / "gcd.dis").read_text()
+
+
+# -- gpucc neural ----------------------------------------------------------------------------
+
+
+def test_neural_passes_its_options_to_the_action(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        gpucc(capsys, "neural", "eval", "--help")
+    assert exit_.value.code == 0 and "gpucc neural eval" in capsys.readouterr().out
+
+
+def test_neural_without_torch_says_how_to_install_it(capsys, monkeypatch):
+    from gpucc.neural.compile import NO_TORCH
+
+    monkeypatch.setattr("gpucc.neural.compile.missing_torch", lambda: NO_TORCH)
+    rc, _, err = gpucc(capsys, "neural", "train", "--config", "tiny")
+    assert rc == 2 and "pip install 'pytest-gpucc[neural]'" in err
+    rc, _, err = gpucc(capsys, "run", "examples/suite_gcd.py", "--compiler", "neural")
+    assert rc == 2 and "--gpucc-compiler neural: the neural compiler needs torch" in err

@@ -23,8 +23,25 @@ def test_forward_shapes_and_greedy_stops_at_the_block():
 
 
 def test_a_tiny_training_run_lowers_the_loss_and_is_measured():
-    model, held, losses = train(CONFIGS["tiny"], seed=0, log=lambda _: None)
+    model, held, losses, _ = train(CONFIGS["tiny"], seed=0, log=lambda _: None)
     assert sum(losses[-5:]) / 5 < 0.75 * sum(losses[:5]) / 5, losses
     figures = measure(model, held)
     assert sum(f["n"] for f in figures.values()) == len(held) > 0
     assert all(f["exact"] <= f["functional"] <= f["valid"] <= f["n"] for f in figures.values())
+
+
+def test_the_key_value_cache_gives_the_full_forward_passes_logits():
+    torch.manual_seed(0)
+    model = Compiler(NeuralConfig(vocab_size=len(tk.VOCAB), block_size=32, n_layer=2, n_head=2, n_embd=16)).eval()
+    prompts = [[5, 6, 7, tk.SEP_ID], [8, tk.SEP_ID], [9, 10, 11, 12, 13, tk.SEP_ID]]
+    steps = []
+    model.generate(prompts, lambda rows, logits: steps.append((rows, logits)) or logits.argmax(-1), tk.EOS_ID,
+                   tk.PAD_ID, max_new=6)  # fmt: skip
+    for b, p in enumerate(prompts):  # row b's sequence so far, recomputed without the cache
+        seq = list(p)
+        for rows, logits in steps:
+            if b in rows.tolist():
+                full, _ = model(torch.tensor([seq]))
+                mine = logits[rows.tolist().index(b)]
+                assert torch.allclose(full[0, -1], mine, atol=1e-5)
+                seq.append(int(mine.argmax()))

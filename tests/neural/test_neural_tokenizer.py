@@ -50,14 +50,18 @@ def test_jumps_become_labels_resolved_after_decoding(pairs):
     src = tk.encode_source(p.source)
     toks = tk.encode_unit(p.unit, src)
     assert "J0" in toks and tk.LABEL in toks
-    assert not [t for t in toks if t.startswith("J") and t[1:].isdigit() and int(t[1:]) >= toks.count(tk.LABEL)]
+    labels = [t for t in toks if t.startswith("J") and t[1:].isdigit()]
+    first = list(dict.fromkeys(labels))  # in order of first appearance: J0, J1, ...
+    assert first == [f"J{k}" for k in range(len(first))] == [toks[i + 1] for i, t in enumerate(toks) if t == tk.LABEL]
     assert verify(program_of([tk.decode_unit(toks, src)])) == []
 
 
 @pytest.mark.parametrize("cut", [
-    lambda t: t[:4],  # a header cut short
+    lambda t: t[:3],  # a header cut short
+    lambda t: t[:4],  # a function without instructions
     lambda t: ["LOAD_VAR"] + t,  # no FN first
-    lambda t: [x if x != "J0" else "J99" for x in t],  # an undefined label
+    lambda t: [x if x != "J0" or t[i - 1] == tk.LABEL else "J99" for i, x in enumerate(t)],  # an undefined label
+    lambda t: t + [tk.LABEL, "J0", "RETURN"],  # a label defined twice
     lambda t: t[:5] + ["def"] + t[5:],  # a source token among instructions
 ])  # fmt: skip
 def test_malformed_tokens_raise_decode_error(pairs, cut):

@@ -1,0 +1,89 @@
+"""--gpucc-compiler neural (pytest_gpucc/neural_mode.py): k samples per candidate run in the same
+launch as the traditional bytecode; a candidate passes when one sample passes every test, and a
+sample is faithful only when it does what the traditional bytecode does on every job.
+
+A stand-in neural compiler writes known samples, so the verdicts are exact: its first sample is
+the traditional compiler's own unit (faithful), its second the right candidate's unit (a
+"repair" for the wrong one), its third does not decode."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from gpucc.compiler import compile_batch
+from gpucc.neural.bytecode import unit_code
+from gpucc.neural.compile import NO_TORCH, Sample, check
+from pytest_gpucc import neural_mode
+from pytest_gpucc.candidates import Candidate
+from pytest_gpucc.session import GpuccSession, Options
+from pytest_gpucc.suite import load_suite
+
+SUITE = '''
+def double(x: int) -> int:
+    ...
+
+
+@cases([(0, 0), (3, 6), (-4, -8)])
+def test_double(x: int, want: int) -> None:
+    assert double(x) == want
+'''
+RIGHT = "def double(x: int) -> int:\n    return x * 2\n"
+WRONG = "def double(x: int) -> int:\n    return x + 2\n"
+TWO_FUNCTIONS = "def twice(x: int) -> int:\n    return x * 2\n\n\ndef double(x: int) -> int:\n    return twice(x)\n"
+
+
+class StandIn:
+    def __init__(self):
+        batch = compile_batch([RIGHT])
+        self.right = unit_code(batch, 0)
+
+    def compile(self, sources, wants, k):
+        assert k == 3
+        return [[Sample(want, True), Sample(self.right, not check(self.right, want), check(self.right, want)),
+                 Sample(None, False, "did not decode")] for want in wants]  # fmt: skip
+
+
+@pytest.fixture
+def session(tmp_path, monkeypatch):
+    monkeypatch.setitem(neural_mode._compilers, None, StandIn())
+    (tmp_path / "suite_double.py").write_text(SUITE)
+    suite = load_suite(tmp_path / "suite_double.py")
+    cands = [Candidate(name, src, f"{name}.py") for name, src in
+             (("right", RIGHT), ("wrong", WRONG), ("two_functions", TWO_FUNCTIONS))]  # fmt: skip
+    gs = GpuccSession(Options(backend="cpu", compiler="neural", neural_k=3), tmp_path)
+    gs.add(suite, cands)
+    gs.run()
+    return gs
+
+
+def test_samples_run_in_the_one_launch_and_are_judged(session):
+    assert session.launches == 1
+    right, wrong, two = (session.outcome("suite_double.py", n) for n in ("right", "wrong", "two_functions"))
+    assert right.passed and right.neural["valid"] == 2 and right.neural["passing"] == 2
+    assert right.neural["faithful"] == 2 and right.neural["p_correct"] == pytest.approx(2 / 3)
+    # the wrong source passes on its "repaired" sample, which is not faithful; its own bytecode is
+    assert wrong.passed and wrong.neural["traditional"] == "failed"
+    assert (wrong.neural["valid"], wrong.neural["passing"], wrong.neural["faithful"]) == (2, 1, 1)
+    # the right candidate's one-function unit does not fit a two-function source: not valid
+    assert two.passed and (two.neural["valid"], two.neural["passing"], two.neural["faithful"]) == (1, 1, 1)
+    assert two.neural["k_99"] == math.ceil(math.log(0.01) / math.log(2 / 3))
+    assert two.neural["p_success_eq7"] == pytest.approx(1 - (2 / 3) ** 3) and two.neural["success_measured"]
+
+
+def test_the_summary_and_json_report_the_samples(session):
+    results = session.results()
+    text = "\n".join(line for line, _ in results.summary_rows())
+    assert "wrong: 2/3 valid, 1 passing, 1 faithful; p_correct 0.33, k_99 12, P_success(3) eq.7 0.70 vs measured 1" in text
+    doc = results.to_json()
+    assert doc["compiler"] == "neural" and doc["neural_k"] == 3
+    by_name = {c["name"]: c for c in doc["suites"][0]["candidates"]}
+    assert by_name["right"]["neural"]["faithful"] == 2 and by_name["right"]["status"] == "passed"
+
+
+def test_a_clear_message_without_torch(monkeypatch):
+    monkeypatch.setattr("gpucc.neural.compile.missing_torch", lambda: NO_TORCH)
+    with pytest.raises(ValueError, match=r"needs torch, which is not installed: pip install 'pytest-gpucc\[neural\]'"):
+        neural_mode.neural_options("neural", 4, None)
+    assert neural_mode.neural_options("traditional", 4, None) == {"compiler": "traditional"}
