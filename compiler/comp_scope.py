@@ -5,7 +5,7 @@
 1. What consumes each comprehension, from the names of the calls (compiler/nodes.py COMP_*):
    `sum any all min max list (genexp)` become the COMP node in the call's place (the call's
    node is reused: a fold, or the new list); `sorted(genexp)` and `sep.join(genexp)` take the
-   materialised list.  `any(xs) all(xs) list(xs) sum(xs, start)` become a *bare* COMP whose
+   materialised list; `list()` is the literal `[]`.  `any(xs) all(xs) list(xs) sum(xs, start)` become a *bare* COMP whose
    children are the iterable (and start): one loop over it, the element its value.  A
    clause's `range(args)` / `reversed(range(args))` becomes a range clause (COMP_FOR's op:
    the argument count, + REVERSED_RANGE).  `reversed(x)` elsewhere than as the iterable of
@@ -46,6 +46,7 @@ from gpucc.compiler.nodes import (
     N_COMP_FOR,
     N_FOR_LIST,
     N_FOR_RANGE,
+    N_LIST,
     N_METHOD,
     N_NAME,
 )  # fmt: skip
@@ -128,6 +129,9 @@ def _consume(src, toks, tree, types, nf, n, err):
     nargs = _count(next_, first[n])
     gen = _generator_arg(tree, n, nargs)
     fold = -1
+    if b == B_LIST and nargs == 0:  # list(): the literal []
+        kind[n] = N_LIST
+        return 0
     if b == B_ANY or b == B_ALL or b == B_LIST:
         if nargs != 1:
             return node_fail(err, E_BUILTIN_ARGS, toks, tree, n, 256 + nargs)

@@ -43,6 +43,16 @@ def list_of(e):
 
 
 @nrt_free
+def truth_only(tree, n, c):
+    """1 if only the truth of child c of COMP or COMP_IF node n is used: the condition of an
+    `if` clause, the element of any / all (mixed `and` / `or` operands are fine there)."""
+    if tree.kind[n] == N_COMP_IF:
+        return 1
+    op = tree.op[n]
+    return 1 if (op == COMP_ANY or op == COMP_ALL) and tree.next[c] == -1 and not is_bare(tree, n) else 0
+
+
+@nrt_free
 def type_comp_name(n, toks, tree, types, scratch, err):
     """A NAME a comprehension's clause binds (comp_scope.NAME_COMP): its variable's type."""
     t = scratch.locs[types.slot[n], L_TYPE]

@@ -58,7 +58,7 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_C, S_STATE, is_con
     widen_request,
 )  # fmt: skip
 from gpucc.compiler.typecheck_calls import resolve_call, type_call, type_method
-from gpucc.compiler.typecheck_comp import type_comp_name, type_comprehension
+from gpucc.compiler.typecheck_comp import truth_only, type_comp_name, type_comprehension
 from gpucc.compiler.typerules import (
     binary_type,
     compare_ok,
@@ -82,13 +82,13 @@ X_CHILD = S_B  # the next child to type; -1 once all are typed
 @nrt_free
 def child_truth(tree, n, c, truth):
     """Whether only the truth value of child c of n is used: the operands of and / or are
-    used as n is; the operand of `not`, the condition of `a if cond else b` and a
-    comprehension's `if` clause for their truth."""
+    used as n is; the operand of `not`, the condition of `a if cond else b`, a
+    comprehension's `if` clause and the element of any / all for their truth."""
     k = tree.kind[n]
     if k == N_BOOLOP:
         return truth
-    if k == N_COMP_IF:
-        return 1
+    if k == N_COMP_IF or k == N_COMP:
+        return truth_only(tree, n, c)
     if (k == N_UNARY and tree.op[n] == UN_NOT) or (k == N_IFEXP and c == tree.next[tree.first[n]]):
         return 1
     return 0

@@ -61,8 +61,9 @@ PROGRAMS = {
         "    return a + 2 * b + 4 * any(xs) + 8 * all(xs) + 16 * all([]) + 32 * any('')\n",
         [([1, 0],), ([9, 0],), ([],), ([1, 2],), ([0],)],
     ),
-    "any_all_truth": (
-        "def f(xs: list[float], ws: list[str]) -> int:\n    return any(xs) + 2 * all(xs) + 4 * any(ws) + 8 * all(ws)\n",
+    "any_all_truth": (  # the element of any / all is a truth value: `and` / `or` may mix types there
+        "def f(xs: list[float], ws: list[str]) -> int:\n    return any(xs) + 2 * all(xs) + 4 * any(ws) + 8 * all(ws)"
+        " + 16 * all(x and w for x in xs for w in ws) + 32 * any(w or x for w in ws for x in xs)\n",
         [([0.0, -0.0], ["", "a"]), ([NAN], ["a"]), ([], [])],
     ),
     "min_max_fold": (
@@ -87,7 +88,8 @@ PROGRAMS = {
     ),
     "list_builtin": (
         CODE + "def f(s: str, xs: list[int]) -> int:\n    ys = list(s)\n    zs = list(xs)\n    zs.append(1)\n"
-        "    return codes(''.join(ys)) + code(zs) + code(xs) + code(list(x + 1 for x in xs))\n",
+        "    ws = list()\n    ws.append(len(ys))\n"
+        "    return codes(''.join(ys)) + code(zs) + code(xs) + code(list(x + 1 for x in xs)) + code(ws)\n",
         [("abc", [1, 2]), ("", [])],
     ),
     "for_reversed": (
