@@ -65,6 +65,7 @@ from gpucc.compiler.scope import (
     M_JOIN,
     builtin_code,
     find_function,
+    find_local,
     last_child,
     method_code,
     same_name,
@@ -100,10 +101,11 @@ def _count(next_, c):
 
 
 @nrt_free
-def _builtin_of(src, toks, tree, types, nf, n):
-    """The BUILTINS index of the builtin CALL n calls (-1: a function of the unit, or none)."""
+def _builtin_of(src, toks, tree, types, scope, scratch, n):
+    """The BUILTINS index of the builtin CALL n calls (-1: a function of the unit, a local
+    (the type checker's error: Python would call its value) or no builtin)."""
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
-    if find_function(src, types.fn, nf, s, e) >= 0:
+    if find_function(src, types.fn, scope.nf, s, e) >= 0 or find_local(src, scratch.locs, scope.nloc, s, e) >= 0:
         return -1
     return builtin_code(src, s, e)
 
@@ -116,7 +118,7 @@ def _generator_arg(tree, n, nargs):
 
 
 @nrt_free
-def _consume(src, toks, tree, types, nf, n, err):
+def _consume(src, toks, tree, types, scope, scratch, n, err):
     """Call or method n: the comprehension it consumes (module docstring, walk 1).  0, or -1."""
     kind, op, first, next_ = tree.kind, tree.op, tree.first, tree.next
     if kind[n] == N_METHOD:
@@ -125,7 +127,7 @@ def _consume(src, toks, tree, types, nf, n, err):
         if method_code(src, s, e) == M_JOIN and a != -1 and next_[a] == -1 and kind[a] == N_COMP:
             op[a] = COMP_LIST
         return 0
-    b = _builtin_of(src, toks, tree, types, nf, n)
+    b = _builtin_of(src, toks, tree, types, scope, scratch, n)
     nargs = _count(next_, first[n])
     gen = _generator_arg(tree, n, nargs)
     fold = -1
@@ -153,19 +155,19 @@ def _consume(src, toks, tree, types, nf, n, err):
 
 
 @nrt_free
-def _range_clause(src, toks, tree, types, nf, clause, err):
+def _range_clause(src, toks, tree, types, scope, scratch, clause, err):
     """A for clause over `range(args)` or `reversed(range(args))`: its children become the
     arguments (op: their count, + REVERSED_RANGE).  0, or -1."""
     kind, first = tree.kind, tree.first
     it = first[clause]
     flags = 0
-    if kind[it] == N_CALL and _builtin_of(src, toks, tree, types, nf, it) == B_REVERSED and first[it] != -1:
+    if kind[it] == N_CALL and _builtin_of(src, toks, tree, types, scope, scratch, it) == B_REVERSED and first[it] != -1:
         inner = first[it]
-        if kind[inner] != N_CALL or tree.next[inner] != -1 or _builtin_of(src, toks, tree, types, nf, inner) != B_RANGE:
+        if kind[inner] != N_CALL or tree.next[inner] != -1 or _builtin_of(src, toks, tree, types, scope, scratch, inner) != B_RANGE:
             return 0
         flags = REVERSED_RANGE
         it = inner
-    if kind[it] != N_CALL or _builtin_of(src, toks, tree, types, nf, it) != B_RANGE:
+    if kind[it] != N_CALL or _builtin_of(src, toks, tree, types, scope, scratch, it) != B_RANGE:
         return 0
     nargs = _count(tree.next, first[it])
     if nargs < 1 or nargs > 3 or (flags != 0 and nargs > 2):
@@ -185,7 +187,7 @@ def _iterated_by(tree, n, parent):
 
 
 @nrt_free
-def _resolve_calls(src, toks, tree, types, nf, body, scratch, err):
+def _resolve_calls(src, toks, tree, types, scope, body, scratch, err):
     """Walk 1 (module docstring).  Returns the deepest for-statement nesting, or -1."""
     kind, first, next_, stk = tree.kind, tree.first, tree.next, scratch.walk
     deepest = 0
@@ -196,12 +198,12 @@ def _resolve_calls(src, toks, tree, types, nf, body, scratch, err):
         n, depth, parent = stk[sp, 0], stk[sp, 1], stk[sp, 2]
         k = kind[n]
         if k == N_CALL or k == N_METHOD:
-            if _consume(src, toks, tree, types, nf, n, err) < 0:
+            if _consume(src, toks, tree, types, scope, scratch, n, err) < 0:
                 return -1
-        if kind[n] == N_CALL and _builtin_of(src, toks, tree, types, nf, n) == B_REVERSED and (
+        if kind[n] == N_CALL and _builtin_of(src, toks, tree, types, scope, scratch, n) == B_REVERSED and (
                 parent < 0 or not _iterated_by(tree, n, parent)):  # fmt: skip
             return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_REVERSED)
-        if k == N_COMP_FOR and tree.op[n] == 0 and _range_clause(src, toks, tree, types, nf, n, err) < 0:
+        if k == N_COMP_FOR and tree.op[n] == 0 and _range_clause(src, toks, tree, types, scope, scratch, n, err) < 0:
             return -1
         if k == N_FOR_RANGE or k == N_FOR_LIST:
             depth += 1
@@ -284,16 +286,17 @@ def _block_width(tree, comp):
 
 
 @nrt_free
-def bind_comprehensions(src, toks, tree, types, nf, f, nloc, scratch, err):
-    """Walks 1 and 2 (module docstring) over function f, whose named locals take nloc slots.
+def bind_comprehensions(src, toks, tree, types, scope, f, scratch, err):
+    """Walks 1 and 2 (module docstring) over function f (scope: the type checker's, its named
+    locals in scratch.locs).
     Returns the slots the function needs below its comprehensions' (the named locals and the
     hidden loop slots) plus the most its comprehensions take at once, or -1 with err set."""
     first, next_, stk = tree.first, tree.next, scratch.walk
     body = last_child(tree, types.fn[f, F_NODE])
-    deepest = _resolve_calls(src, toks, tree, types, nf, body, scratch, err)
+    deepest = _resolve_calls(src, toks, tree, types, scope, body, scratch, err)
     if deepest < 0:
         return -1
-    base = nloc + 3 * deepest
+    base = scope.nloc + 3 * deepest
     end = base
     sp = 1
     stk[0, 0], stk[0, 1] = body, base

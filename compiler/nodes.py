@@ -52,7 +52,7 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     COMP       clause+ element          `[element for ...]` / `(element for ...)`: tok = the first
                                         `for`, op = COMP_* (what consumes the elements; the
                                         parser sets COMP_LIST or COMP_GEN), val = its first slot
-                                        (compiler/comprehensions.py's layout)
+                                        (compiler/comp_scope.py's layout)
     COMP_FOR   iterable | arg arg? arg?  `for x in iterable`, tok = x; op = 0, or the number of
                                         range() arguments once the type checker saw range(...)
     COMP_IF    cond                     `if cond`

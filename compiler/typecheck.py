@@ -126,11 +126,11 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
     nloc = collect_locals(src, toks, tree, types, f, scratch, err)
     if nloc < 0:
         return -1
-    nslots = bind_comprehensions(src, toks, tree, types, nf, f, nloc, scratch, err)
-    if nslots < 0:
-        return -1
     kind, fn, stk = tree.kind, types.fn, scratch.walk
     scope = Scope(nf, nloc, fn[f, F_RET], widen, strs)
+    nslots = bind_comprehensions(src, toks, tree, types, scope, f, scratch, err)
+    if nslots < 0:
+        return -1
     mask = ZERO
     for p in range(fn[f, F_NPARAMS]):
         mask |= bit(p)
