@@ -29,7 +29,7 @@ Kernel bodies.
 from __future__ import annotations
 
 from gpucc.compiler.comp_scope import ACC, FLAG, REVERSED_RANGE, VARS, is_bare
-from gpucc.compiler.emit import CG_DEPTH, DONE, emit, emit_arith, emit_convert, emit_truth, patch
+from gpucc.compiler.emit import CG_DEPTH, DONE, element_kind, emit, emit_arith, emit_convert, emit_truth, patch
 from gpucc.compiler.loop_code import (
     close_list_loop,
     close_range_loop,
@@ -51,6 +51,7 @@ from gpucc.compiler.nodes import (
 )  # fmt: skip
 from gpucc.compiler.typecheck_base import S_A, S_NODE
 from gpucc.compiler.typecheck_comp import comprehension_element
+from gpucc.compiler.typerules import LIST_STR
 from gpucc.contract import isa as O
 from gpucc.contract.isa import JUMP, JUMP_IF_FALSE, JUMP_IF_TRUE, LOAD_INT, LOAD_VAR, POP_TOP, ROT_TWO, STORE_VAR
 from gpucc.contract.jitable import nrt_free
@@ -60,7 +61,6 @@ from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_STR
 C_DECIDED = S_A
 # a range clause's frame, before its loop opens: the argument evaluated last
 R_ARG = S_A
-STR_KIND = 2  # LIST_MIN / LIST_MAX's element kind of strs
 
 
 @nrt_free
@@ -156,7 +156,7 @@ def _finish(comp, decided, tree, types, out, line):
         patch(out, seen)
     emit(out, LOAD_VAR, acc, line)
     if (op == COMP_MIN or op == COMP_MAX) and _collects(tree, types, comp):
-        emit(out, O.LIST_MAX if op == COMP_MAX else O.LIST_MIN, STR_KIND, line)
+        emit(out, O.LIST_MAX if op == COMP_MAX else O.LIST_MIN, element_kind(LIST_STR), line)
 
 
 @nrt_free
