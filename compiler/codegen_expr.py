@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpucc.compiler.emit import (
+from gpucc.compiler.codegen_comp import emit_comprehension
+from gpucc.compiler.emit import (  # noqa: F401 - DONE: the statement walk's too, as before
     CG_DEPTH,
     DECIDING_TRUTH,
+    DONE,
     JUMP_IF,
     JUMP_IF_OR_POP,
     METHOD_OPCODES,
     MIRRORED,
+    STAY,
     emit,
     emit_arith,
     emit_builtin_arg,
@@ -43,6 +46,9 @@ from gpucc.compiler.nodes import (
     N_BOOL,
     N_BOOLOP,
     N_CALL,
+    N_COMP,
+    N_COMP_FOR,
+    N_COMP_IF,
     N_COMPARE,
     N_FLOAT,
     N_IFEXP,
@@ -79,8 +85,6 @@ from gpucc.contract.valuetypes import T_FLOAT, T_STR
 
 SIGN_BIT = np.int64(-(2**63))  # a float literal's bits XOR this: its negation
 
-# A handler's answer besides a child to evaluate next: pop the node's frame, or visit it again.
-DONE, STAY = -1, -2
 
 # emit_expr's frame columns besides S_NODE and S_STATE (the visits so far), by node kind:
 E_CHILD = S_A  # LIST, SLICE, METHOD, CALL: the child evaluated last
@@ -356,6 +360,8 @@ def emit_expr(root, toks, tree, types, out, scratch, sp0, err):
             nxt = _compare(n, st, top, tree, types, out, stk, line)
         elif k == N_CALL:
             nxt = _call(n, st, top, tree, types, out, stk, line)
+        elif k == N_COMP or k == N_COMP_FOR or k == N_COMP_IF:
+            nxt = emit_comprehension(n, st, top, tree, types, out, stk, line)
         if nxt == DONE:
             sp -= 1
         elif nxt != STAY:

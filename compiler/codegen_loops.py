@@ -8,27 +8,33 @@ exit; JUMP top: the next value is pushed and taken by STORE_VAR at the top.  `wh
 has no test: its body ends in JUMP top.
 A loop's frame on the statement walk keeps the chains of jumps waiting for its exit and its
 test; `break` and `continue` join them (`if c: break` / `continue`, no else: one
-conditional jump).
+conditional jump).  The loops' tops and bottoms are compiler/loop_code.py's (comprehensions
+use them too).
 """
 
 from __future__ import annotations
 
 from gpucc.compiler.codegen_branch import emit_branch
 from gpucc.compiler.codegen_expr import DONE, emit_expr
-from gpucc.compiler.emit import CG_DEPTH, CG_ENTRY, CG_PC, emit, patch, patch_to
-from gpucc.compiler.nodes import N_BOOL, N_BREAK, N_FOR_LIST, N_FOR_RANGE, N_INT, N_UNARY, N_WHILE, UN_NOT
+from gpucc.compiler.emit import CG_ENTRY, emit, patch, patch_to
+from gpucc.compiler.loop_code import (  # noqa: F401 - LOOP_* and JUMP_FIELD_MAX: the loops' frame, as before
+    JUMP_FIELD_MAX,
+    LOOP_EXIT,
+    LOOP_TEST,
+    LOOP_TOP,
+    close_list_loop,
+    close_range_loop,
+    nonzero_literal,
+    open_loop,
+    store_loop_variable,
+    tested_at_bottom,
+)  # fmt: skip
+from gpucc.compiler.nodes import N_BREAK, N_FOR_LIST, N_FOR_RANGE, N_WHILE
 from gpucc.compiler.scope import last_child
-from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, is_const_true
-from gpucc.contract.isa import FOR_LIST, FOR_LOOP, FOR_RANGE, JUMP, LOAD_INT, RANGE_CHECK, STORE_VAR, STR_CHR
-from gpucc.contract.jitable import nrt_free, pack_fields
+from gpucc.compiler.typecheck import S_NODE
+from gpucc.contract.isa import JUMP, LOAD_INT, RANGE_CHECK, STORE_VAR
+from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_STR
-
-# a loop's frame columns on the statement walk, besides S_NODE and S_STATE:
-LOOP_TOP = S_A  # the pc of the loop's top (absolute, as cg[CG_PC])
-LOOP_EXIT = S_B  # the jumps to its exit (break)
-LOOP_TEST = S_C  # the jumps to its test (the entry jump, continue); -1 in `while True`
-
-JUMP_FIELD_MAX = 0xFFFF  # the largest jump target of a packed operand's lo field (FOR_LOOP)
 
 
 @nrt_free
@@ -41,11 +47,6 @@ def falls_through(types, n):
 def _is_loop(k):
     return k == N_WHILE or k == N_FOR_RANGE or k == N_FOR_LIST
 
-
-@nrt_free
-def _tested_at_bottom(tree, n):
-    """A loop tested at the bottom: `for` and every `while` but `while True`."""
-    return tree.kind[n] != N_WHILE or not is_const_true(tree, tree.first[n])
 
 
 @nrt_free
@@ -63,7 +64,7 @@ def _loop_jumps(tree, stk, j, is_break):
     continue in `while True`, whose target, the top, is placed already."""
     if is_break:
         return stk[j, LOOP_EXIT]
-    return stk[j, LOOP_TEST] if _tested_at_bottom(tree, stk[j, S_NODE]) else -1
+    return stk[j, LOOP_TEST] if tested_at_bottom(tree, stk[j, S_NODE]) else -1
 
 
 @nrt_free
@@ -72,7 +73,7 @@ def _keep_loop_jumps(tree, out, stk, j, is_break, chain):
     jumps are pointed at the top now)."""
     if is_break:
         stk[j, LOOP_EXIT] = chain
-    elif _tested_at_bottom(tree, stk[j, S_NODE]):
+    elif tested_at_bottom(tree, stk[j, S_NODE]):
         stk[j, LOOP_TEST] = chain
     else:
         patch_to(out, chain, stk[j, LOOP_TOP] - out.cg[CG_ENTRY])
@@ -102,43 +103,8 @@ def emit_loop_branch(cond, jump, top, toks, tree, types, out, scratch, err):
     return True
 
 
-@nrt_free
-def _open_loop(tree, out, stk, top, n, line):
-    """The loop's frame, and its entry jump to the test when it has one."""
-    stk[top, LOOP_EXIT] = -1
-    stk[top, LOOP_TEST] = emit(out, JUMP, -1, line) if _tested_at_bottom(tree, n) else -1
-    stk[top, LOOP_TOP] = out.cg[CG_PC]
 
 
-@nrt_free
-def _store_loop_variable(out, slot, chars, line):
-    """At a for loop's top: store the value its test jumped here with (chars: a code point of
-    a str, stored as a 1-char str)."""
-    out.cg[CG_DEPTH] += 1
-    if chars:
-        emit(out, STR_CHR, 0, line)
-    emit(out, STORE_VAR, slot, line)
-
-
-@nrt_free
-def _step_or_exit(out, stk, top, opc, slots, loop_top, line):
-    """The long form of a for loop's test: opc (FOR_RANGE / FOR_LIST: push the next value
-    and skip the next instruction, or fall through at the end); JUMP exit; JUMP top."""
-    cg = out.cg
-    emit(out, opc, slots, line)
-    cg[CG_DEPTH] -= 1  # falling through pushes nothing
-    stk[top, LOOP_EXIT] = emit(out, JUMP, stk[top, LOOP_EXIT], line)
-    cg[CG_DEPTH] += 1
-    emit(out, JUMP, loop_top, line)
-
-
-@nrt_free
-def _nonzero_literal(tree, n):
-    """A range() step known not to be zero (no RANGE_CHECK needed)."""
-    kind = tree.kind
-    if kind[n] == N_UNARY and tree.op[n] != UN_NOT:
-        n = tree.first[n]
-    return (kind[n] == N_INT or kind[n] == N_BOOL) and tree.val[n] != 0
 
 
 @nrt_free
@@ -148,10 +114,10 @@ def emit_while(n, st, top, toks, tree, types, out, scratch, err):
     cond = tree.first[n]
     line = toks.line[tree.tok[n]]
     if st == 0:
-        _open_loop(tree, out, stk, top, n, line)
+        open_loop(tree, out, stk, top, n, line)
         return tree.next[cond]
     loop_top = stk[top, LOOP_TOP] - out.cg[CG_ENTRY]
-    if _tested_at_bottom(tree, n):
+    if tested_at_bottom(tree, n):
         patch(out, stk[top, LOOP_TEST])
         chain = emit_branch(cond, 1, -1, toks, tree, types, out, scratch, top + 1, err)
         patch_to(out, chain, loop_top)
@@ -180,20 +146,14 @@ def emit_for_range(n, st, top, toks, tree, types, out, scratch, err):
                 step = c
                 c = tree.next[c]
             emit(out, STORE_VAR, h + a, line)
-        if nargs == 3 and not _nonzero_literal(tree, step):
+        if nargs == 3 and not nonzero_literal(tree, step):
             emit(out, RANGE_CHECK, h, line)
-        _open_loop(tree, out, stk, top, n, line)
-        _store_loop_variable(out, types.slot[n], False, line)
+        open_loop(tree, out, stk, top, n, line)
+        store_loop_variable(out, types.slot[n], False, line)
         return c  # the body
-    loop_top = stk[top, LOOP_TOP] - out.cg[CG_ENTRY]
-    patch(out, stk[top, LOOP_TEST])
-    if loop_top <= JUMP_FIELD_MAX:
-        emit(out, FOR_LOOP, pack_fields(loop_top, h), line)
-    else:
-        _step_or_exit(out, stk, top, FOR_RANGE, h, loop_top, line)
-    out.cg[CG_DEPTH] -= 1  # falls through with nothing pushed
-    patch(out, stk[top, LOOP_EXIT])
+    close_range_loop(out, stk, top, h, line)
     return DONE
+
 
 
 @nrt_free
@@ -209,11 +169,8 @@ def emit_for_list(n, st, top, toks, tree, types, out, scratch, err):
         emit(out, STORE_VAR, h, line)
         emit(out, LOAD_INT, 0, line)
         emit(out, STORE_VAR, h + 1, line)
-        _open_loop(tree, out, stk, top, n, line)
-        _store_loop_variable(out, types.slot[n], types.type[c] == T_STR, line)
+        open_loop(tree, out, stk, top, n, line)
+        store_loop_variable(out, types.slot[n], types.type[c] == T_STR, line)
         return tree.next[c]
-    patch(out, stk[top, LOOP_TEST])
-    _step_or_exit(out, stk, top, FOR_LIST, h, stk[top, LOOP_TOP] - out.cg[CG_ENTRY], line)
-    out.cg[CG_DEPTH] -= 1
-    patch(out, stk[top, LOOP_EXIT])
+    close_list_loop(out, stk, top, h, line)
     return DONE

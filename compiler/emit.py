@@ -27,6 +27,7 @@ from gpucc.compiler.nodes import (
     BIN_DIV,
     BIN_MUL,
     BIN_NAMES,
+    BIN_POW,
     BOOL_NAMES,
     CMP_IN,
     CMP_NOT_IN,
@@ -35,12 +36,39 @@ from gpucc.compiler.nodes import (
     UN_NOT,  # fmt: skip
     UN_POS,
 )
-from gpucc.compiler.scope import B_BOOL, B_MAX, B_MIN, BUILTINS, METHODS, N_SUPPORTED_BUILTINS, STR_METHODS
+from gpucc.compiler.scope import (
+    B_BOOL,
+    B_MAX,
+    B_MIN,
+    B_POW,
+    B_REVERSED,
+    B_ROUND,
+    BUILTINS,
+    METHODS,
+    N_SUPPORTED_BUILTINS,
+    STR_METHODS,
+)  # fmt: skip
 from gpucc.compiler.typerules import EMPTY_LIST, LIST_FLOAT, LIST_STR, element_type, is_list, is_sized
 from gpucc.contract import isa as O
-from gpucc.contract.isa import ARG_IMM, BINARY_ADD, LOAD_CONST, LOAD_INT, OPERAND_KIND, POPS, PUSHES, ROT_TWO, UNARY_NOT
+from gpucc.contract.isa import (
+    ARG_IMM,
+    BINARY_ADD,
+    DUP_TOP,
+    JUMP,
+    JUMP_IF_FALSE,
+    JUMP_IF_TRUE,
+    LOAD_CONST,
+    LOAD_INT,
+    OPERAND_KIND,
+    POP_TOP,
+    POPS,
+    PUSHES,
+    ROT_THREE,
+    ROT_TWO,
+    UNARY_NOT,
+)  # fmt: skip
 from gpucc.contract.jitable import nrt_free, typed_cmp
-from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_STR
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_STR
 
 
 def _opcodes(rows) -> np.ndarray:
@@ -85,6 +113,9 @@ _BUILTIN_ROWS = {
     "str": ("STR_FROM", "STR_FROM", None, None),
     "ord": (None, None, None, "STR_ORD"),
     "chr": ("STR_CHR", None, None, None),
+    "reversed": (None, None, None, None),  # emit_reversed
+    "round": (None, None, None, None),  # emit_round
+    "pow": (None, None, None, None),  # emit_arith's `**`
 }
 BUILTIN_OPCODES = _opcodes(_BUILTIN_ROWS[b] for b in BUILTINS[:N_SUPPORTED_BUILTINS])
 # the pairwise fold of min / max of numbers, by the result's type: int, float
@@ -98,6 +129,10 @@ METHOD_OPCODES = _opcodes([[_METHOD_ROWS[m][0] for m in METHODS]])[0]
 METHOD_MODES = np.array([_METHOD_ROWS[m][1] for m in METHODS], dtype=np.int32)
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+
+# A walk handler's answer besides a node to evaluate next (compiler/codegen_expr.py): pop the
+# node's frame, or visit it again.
+DONE, STAY = -1, -2
 
 # codegen state (int64[CG_WIDTH])
 CG_PC, CG_ENTRY, CG_DEPTH, CG_MAXD, CG_NCONST = range(5)
@@ -260,6 +295,19 @@ def builtin_operand(opc, t, result):
 def emit_builtin_arg(out, b, i, t, result, line):
     """What a call of builtin b (scope.B_*) does once its argument i (of type t) is pushed;
     result: the call's type."""
+    if b == B_REVERSED:
+        emit_reversed(out, line)
+        return
+    if b == B_ROUND:
+        if t == T_FLOAT:
+            emit_round(out, line)
+        return
+    if b == B_POW:  # a ** b, the first operand converted as it is pushed
+        if i == 0:
+            emit_convert(out, result, t, line)
+        else:
+            emit_arith(out, BIN_POW, result, t, line)
+        return
     if b == B_BOOL:  # the truth value (a float's is a bool already, a list's or str's is its length)
         emit_truth(out, t, line)
         if t != T_BOOL and t != T_FLOAT:
@@ -271,6 +319,55 @@ def emit_builtin_arg(out, b, i, t, result, line):
         emit(out, opc, builtin_operand(opc, t, result), line)
     elif i > 0 and fold >= 0 and result != T_STR:  # min / max fold left to right, as Python compares
         emit(out, fold, 0, line)
+
+
+@nrt_free
+def emit_reversed(out, line):
+    """reversed(xs) of a list or str on top, as what its loop iterates: the copy xs[::-1]."""
+    emit(out, LOAD_INT, 0, line)
+    emit(out, LOAD_INT, 0, line)
+    emit(out, LOAD_INT, -1, line)
+    emit(out, O.LIST_SLICE, 4, line)
+
+
+@nrt_free
+def emit_round(out, line):
+    """round(x) of the float x on top, as CPython: the nearest int, a tie to the even one
+    (ValueError for nan, OverflowError for inf and past int64).  With f = floor(x) and
+    d = x - f (exact), 2d against 1 decides: f + 1 above, f + (f & 1) at a tie, else f."""
+    emit(out, DUP_TOP, 0, line)  # x x: int(x) raises what round(x) raises
+    emit(out, O.FLOAT_TO_INT, 0, line)
+    emit(out, POP_TOP, 0, line)
+    emit(out, DUP_TOP, 0, line)  # x x
+    emit(out, LOAD_INT, 1, line)
+    emit(out, O.INT_TO_FLOAT, 0, line)
+    emit(out, O.FLOAT_FLOORDIV, 0, line)  # x f
+    emit(out, DUP_TOP, 0, line)
+    emit(out, ROT_THREE, 0, line)  # f x f
+    emit(out, O.FLOAT_SUB, 0, line)  # f d
+    emit(out, DUP_TOP, 0, line)
+    emit(out, O.FLOAT_ADD, 0, line)  # f 2d
+    emit(out, ROT_TWO, 0, line)
+    emit(out, O.FLOAT_TO_INT, 0, line)
+    emit(out, ROT_TWO, 0, line)  # r 2d, r = int(f)
+    emit(out, DUP_TOP, 0, line)
+    emit(out, LOAD_INT, 1, line)
+    emit(out, O.COMPARE_NUM, typed_cmp(O.CMP_GT, T_FLOAT, T_INT), line)
+    up = emit(out, JUMP_IF_TRUE, -1, line)  # r 2d
+    emit(out, LOAD_INT, 1, line)
+    emit(out, O.COMPARE_NUM, typed_cmp(O.CMP_EQ, T_FLOAT, T_INT), line)
+    done = emit(out, JUMP_IF_FALSE, -1, line)  # r: below the tie
+    emit(out, DUP_TOP, 0, line)
+    emit(out, LOAD_INT, 1, line)
+    emit(out, O.BINARY_AND, 0, line)
+    emit(out, BINARY_ADD, 0, line)  # the tie: r + (r & 1)
+    done = emit(out, JUMP, done, line)
+    patch(out, up)
+    out.cg[CG_DEPTH] += 1  # r 2d, as JUMP_IF_TRUE left it
+    emit(out, POP_TOP, 0, line)
+    emit(out, LOAD_INT, 1, line)
+    emit(out, BINARY_ADD, 0, line)  # above the tie: r + 1
+    patch(out, done)
 
 
 @nrt_free

@@ -55,6 +55,10 @@ _CONSTRUCT_ROWS = [
     ("C_BYTES", "bytes literals"),
     ("C_STR_SETITEM", "item assignment to a str (strs are immutable)"),
     ("C_MIXED_LIST", "lists mixing strs and numbers"),
+    ("C_GENERATOR", "generator expressions but as the one argument of sum, any, all, min, max, sorted, list or "
+     "str.join"),
+    ("C_REVERSED", "reversed() but as the iterable of a for loop or a comprehension"),
+    ("C_ROUND_DIGITS", "round() with ndigits"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -92,6 +96,9 @@ C_METHOD = 30
 C_BYTES = 31
 C_STR_SETITEM = 32
 C_MIXED_LIST = 33
+C_GENERATOR = 34
+C_REVERSED = 35
+C_ROUND_DIGITS = 36
 
 # name, message template
 _ROWS = [

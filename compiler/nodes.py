@@ -49,6 +49,13 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     STR        -                        a str literal: tok = its first token, op = the number
                                         of adjacent literals ('a' 'b'); codegen sets val = its
                                         entry in the constant pool
+    COMP       clause+ element          `[element for ...]` / `(element for ...)`: tok = the first
+                                        `for`, op = COMP_* (what consumes the elements; the
+                                        parser sets COMP_LIST or COMP_GEN), val = its first slot
+                                        (compiler/comp_scope.py's layout)
+    COMP_FOR   iterable | arg arg? arg?  `for x in iterable`, tok = x; op = 0, or the number of
+                                        range() arguments once the type checker saw range(...)
+    COMP_IF    cond                     `if cond`
 
 COMPARE links also take CMP_IN / CMP_NOT_IN (`x in xs`, `x not in xs`) after contract.isa'
 six comparison codes.
@@ -60,7 +67,8 @@ KIND_NAMES = (
     "MODULE", "FUNCDEF", "PARAM", "BLOCK", "ASSIGN", "AUGASSIGN", "EXPR_STMT", "IF", "WHILE",
     "FOR_RANGE", "BREAK", "CONTINUE", "PASS", "DOCSTRING", "ELLIPSIS", "RETURN", "ASSERT",
     "INT", "BOOL", "NONE", "NAME", "UNARY", "BINARY", "BOOLOP", "COMPARE", "CMP_LINK", "CALL",
-    "FLOAT", "IFEXP", "LIST", "SUBSCRIPT", "SLICE", "METHOD", "FOR_LIST", "SETITEM", "STR",
+    "FLOAT", "IFEXP", "LIST", "SUBSCRIPT", "SLICE", "METHOD", "FOR_LIST", "SETITEM", "STR", "COMP",
+    "COMP_FOR", "COMP_IF",
 )  # fmt: skip
 # node kinds as plain names (tests/contract/test_named_constants.py keeps them equal to KIND_NAMES)
 N_MODULE = 0
@@ -99,6 +107,9 @@ N_METHOD = 32
 N_FOR_LIST = 33
 N_SETITEM = 34
 N_STR = 35
+N_COMP = 36
+N_COMP_FOR = 37
+N_COMP_IF = 38
 
 BIN_NAMES = ("+", "-", "*", "//", "%", "/", "**", "&", "|", "^", "<<", ">>")
 BIN_ADD, BIN_SUB, BIN_MUL, BIN_FLOORDIV, BIN_MOD, BIN_DIV, BIN_POW, BIN_AND, BIN_OR, BIN_XOR, BIN_LSHIFT, BIN_RSHIFT = (
@@ -111,6 +122,12 @@ BOOL_NAMES = ("and", "or")
 BOOL_AND, BOOL_OR = range(len(BOOL_NAMES))
 
 CMP_IN, CMP_NOT_IN = 6, 7  # after contract.isa.CMP_NAMES
+
+# what consumes a comprehension's elements (COMP's op): a new list (a list comprehension, a
+# generator expression given to sorted / list / str.join); a generator expression no consumer
+# claimed (yet: the type checker's); the folds of sum, any, all, min, max
+COMP_NAMES = ("list", "gen", "sum", "any", "all", "min", "max")
+COMP_LIST, COMP_GEN, COMP_SUM, COMP_ANY, COMP_ALL, COMP_MIN, COMP_MAX = range(len(COMP_NAMES))
 
 # No annotation on an assignment.
 NO_TYPE = -1

@@ -13,6 +13,8 @@ compiler.parser_opstack's.  Python's precedence, lowest first:
 cond, orelse): X_IFC waits for `else`, X_IFE for the else-branch; both sit below every
 operator, and the else-branch may itself be a conditional expression.
 
+Comprehensions and generator expressions are compiler.parser_comp's.
+
 A comparison chain becomes ONE COMPARE node: its first operand, then one CMP_LINK per
 operator (the link's child is the right operand).  Calls link their arguments as they
 complete, so the operand stack holds at most one operand per pending binary operator.
@@ -51,6 +53,7 @@ from gpucc.compiler.nodes import (
     N_STR,
     N_SUBSCRIPT,
 )  # fmt: skip
+from gpucc.compiler.parser_comp import close_comprehension, next_clause, open_comprehension
 from gpucc.compiler.parser_opstack import (
     add_arg,
     close,
@@ -75,6 +78,7 @@ from gpucc.compiler.parser_tables import (
     PRECEDENCE,
     PREFIX_OF_OP,
     X_CALL,
+    X_COMP,
     X_IFC,
     X_IFE,
     X_LIST,
@@ -337,14 +341,16 @@ def _keyword_after_operand(toks, i, tree, st, err):
     s = toks.sub[i]
     if INFIX_OF_KW[s] >= 0:
         return _infix(toks, i, tree, st, err, INFIX_OF_KW[s])
+    if (s == T.KW_FOR or s == T.KW_IF) and innermost_marker(st) == X_COMP:
+        return _clause_starts(i, next_clause(toks, i, tree, st, err))
+    if s == T.KW_FOR and innermost_marker(st) >= 0:
+        return _clause_starts(i, open_comprehension(toks, i, tree, st, err))
     if s == T.KW_IF:  # body if cond else orelse
         if not reduce_above(tree, st, P_OR):
             return _too_large(err, toks, i)
         return _open(toks, i, st, err, X_IFC, -1, i + 1)
     if s == T.KW_ELSE and ifc_open(st):
         return _else(toks, i, tree, st, err)
-    if s == T.KW_FOR and innermost_marker(st) >= 0:
-        return _fail(err, toks, i, i, E_UNSUPPORTED, errors.C_COMPREHENSION)
     if s == T.KW_IN:
         return _compare(toks, i, tree, st, err, CMP_IN, i + 1)
     if s == T.KW_NOT and is_kw(toks, i + 1, T.KW_IN):
@@ -354,6 +360,14 @@ def _keyword_after_operand(toks, i, tree, st, err):
     if s == T.KW_NOT:
         return _fail(err, toks, i, i, E_SYNTAX, 0)
     return i, END
+
+
+@nrt_free
+def _clause_starts(i, at):
+    """A comprehension clause's expression starts at token `at` (-1: failed at token i)."""
+    if at < 0:
+        return i, FAILED
+    return at, OPERAND
 
 
 @nrt_free
@@ -427,6 +441,9 @@ def _item_end(toks, i, tree, st, err):
         return _fail(err, toks, i, i, errors.E_EXPECTED_ELSE, 0)
     if top < 0:
         return i, END  # not ours: the statement parser decides
+    if top == X_COMP:
+        node = close_comprehension(toks, i, tree, st, err)
+        return (i, FAILED) if node < 0 else _complete(toks, i, st, err, node)
     if s == T.OP_RPAR and top != X_PAREN and top != X_CALL or s == T.OP_RSQB and top != X_LIST and top != X_SUB:
         return _fail(err, toks, i, i, E_SYNTAX, 0)  # ( ... ] or [ ... )
     if top == X_PAREN:

@@ -24,6 +24,7 @@ from gpucc.compiler.parser_tables import (
     PRECEDENCE,
     X_CALL,
     X_CMP,
+    X_COMP,
     X_IFC,
     X_IFE,
     X_LIST,
@@ -60,7 +61,7 @@ def top_op(st):
 
 @nrt_free
 def _is_bracket(code):
-    return code == X_PAREN or code == X_CALL or code == X_LIST or code == X_SUB
+    return code == X_PAREN or code == X_CALL or code == X_LIST or code == X_SUB or code == X_COMP
 
 
 @nrt_free

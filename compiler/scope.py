@@ -45,16 +45,19 @@ L_WIDTH = 3
 
 # Python builtins: the supported ones may be called (B_* codes: their index, typing rules in
 # compiler/typerules.py); calling any other is E_NOT_CALLABLE_BUILTIN ("not supported yet").
-SUPPORTED_BUILTINS = ("abs", "min", "max", "int", "float", "bool", "len", "sum", "sorted", "str", "ord", "chr")
+# any, all, list and sum(xs, start) are comprehensions (compiler/comp_scope.py), range a loop's.
+SUPPORTED_BUILTINS = ("abs", "min", "max", "int", "float", "bool", "len", "sum", "sorted", "str", "ord", "chr",
+                      "reversed", "round", "pow")  # fmt: skip
 BUILTINS = SUPPORTED_BUILTINS + (
-    "print", "range", "list", "dict", "set", "tuple", "round", "pow", "divmod", "all",
-    "any", "map", "filter", "zip", "enumerate", "reversed", "hex", "bin", "oct",
+    "print", "range", "list", "dict", "set", "tuple", "divmod", "all",
+    "any", "map", "filter", "zip", "enumerate", "hex", "bin", "oct",
     "isinstance", "type", "input", "open", "repr", "hash", "id", "iter", "next", "format", "exit",
     "quit",
 )  # fmt: skip
 BUILTIN_BYTES, BUILTIN_LENS = _byte_table(BUILTINS)
 N_SUPPORTED_BUILTINS = len(SUPPORTED_BUILTINS)
-B_ABS, B_MIN, B_MAX, B_INT, B_FLOAT, B_BOOL, B_LEN, B_SUM, B_SORTED, B_STR, B_ORD, B_CHR = range(N_SUPPORTED_BUILTINS)
+(B_ABS, B_MIN, B_MAX, B_INT, B_FLOAT, B_BOOL, B_LEN, B_SUM, B_SORTED, B_STR, B_ORD, B_CHR, B_REVERSED, B_ROUND,
+ B_POW) = range(N_SUPPORTED_BUILTINS)  # fmt: skip
 # the str methods by the instruction that does them (in the order of its modes, contract/isa.py)
 STR_METHODS = {
     "STR_CASE": ("lower", "upper", "swapcase", "capitalize", "title", "casefold"),

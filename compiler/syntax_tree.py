@@ -4,8 +4,8 @@ tests and debugging.
 
 Dump format: statements one per line, indented by nesting; expressions inline:
 `(FUNCDEF f -> int (PARAM a int) (BLOCK ...))`, `(ASSIGN x: int (BINARY + a 1))`,
-`(UNARY - a)`, `(BOOLOP and a b)`, `(COMPARE a < b <= c)`, `(CALL f a b)`, atoms bare (a str
-literal as the repr of its value).
+`(UNARY - a)`, `(BOOLOP and a b)`, `(COMPARE a < b <= c)`, `(CALL f a b)`,
+`(COMP list (FOR x xs) (IF c) e)`, atoms bare (a str literal as the repr of its value).
 """
 
 from __future__ import annotations
@@ -147,6 +147,12 @@ def _expr(a: Ast, i: int) -> str:
         return f"(SLICE {_expr(a, kids[0])} " + " ".join(parts) + ")"
     if k == "METHOD":
         return f"(METHOD {a.text(i)} " + " ".join(_expr(a, c) for c in kids) + ")"
+    if k == "COMP":  # its clauses, then its element
+        return f"(COMP {nodes.COMP_NAMES[a.op[i]]} " + " ".join(_expr(a, c) for c in kids) + ")"
+    if k == "COMP_FOR":
+        return f"(FOR {a.text(i)} " + " ".join(_expr(a, c) for c in kids) + ")"
+    if k == "COMP_IF":
+        return f"(IF {_expr(a, kids[0])})"
     if k == "STR":  # the adjacent literals' value
         raw, t = a.source.encode(), int(a.tok[i])
         parts = (raw[a.tok_start[j] : a.tok_end[j]].decode() for j in range(t, t + a.op[i]))

@@ -11,7 +11,8 @@ parser's AST (compiler/nodes.py) and fills, for the code generator:
     val[i]    FOR_RANGE: the first of its 3 hidden slots (counter, stop, step)
 
 and the function table `fn` (compiler/scope.py columns).  Hidden loop slots come after the
-named locals, 3 per for-loop nesting level (sibling loops share them).
+named locals, 3 per for-loop nesting level (sibling loops share them), then the slots of
+comprehensions (compiler/comp_scope.py, which binds their names before the walk).
 
 Types are exact: int and bool never convert implicitly (so results print as CPython's),
 except that `and`/`or` of mixed types is accepted where only its truth value is used
@@ -26,6 +27,7 @@ compiler/typecheck_stmt.py, expressions by compiler/typecheck_expr.py.
 from __future__ import annotations
 
 from gpucc.compiler.arrays import ERR_CODE, Scope, clear_error
+from gpucc.compiler.comp_scope import bind_comprehensions
 from gpucc.compiler.errors import (
     E_BREAK_OUTSIDE_LOOP,
     E_NESTING_TOO_DEEP,
@@ -127,6 +129,9 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
         return -1
     kind, fn, stk = tree.kind, types.fn, scratch.walk
     scope = Scope(nf, nloc, fn[f, F_RET], widen, strs)
+    nslots = bind_comprehensions(src, toks, tree, types, scope, f, scratch, err)
+    if nslots < 0:
+        return -1
     mask = ZERO
     for p in range(fn[f, F_NPARAMS]):
         mask |= bit(p)
@@ -162,7 +167,7 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
             return sp
     if err[ERR_CODE] != 0:  # the first error: no later statement widened a local that would have saved it
         return -1
-    fn[f, F_NLOCALS] = nloc + 3 * max_depth
+    fn[f, F_NLOCALS] = max(nloc + 3 * max_depth, nslots)
     return 0
 
 

@@ -26,6 +26,9 @@ from gpucc.compiler.nodes import (
     N_BOOLOP,
     N_CALL,
     N_CMP_LINK,
+    N_COMP,
+    N_COMP_FOR,
+    N_COMP_IF,
     N_COMPARE,
     N_FLOAT,
     N_IFEXP,
@@ -56,6 +59,7 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_C, S_STATE, is_con
     widen_request,
 )  # fmt: skip
 from gpucc.compiler.typecheck_calls import resolve_call, type_call, type_method
+from gpucc.compiler.typecheck_comp import truth_only, type_comp_name, type_comprehension
 from gpucc.compiler.typerules import (
     binary_type,
     compare_ok,
@@ -79,10 +83,13 @@ X_CHILD = S_B  # the next child to type; -1 once all are typed
 @nrt_free
 def child_truth(tree, n, c, truth):
     """Whether only the truth value of child c of n is used: the operands of and / or are
-    used as n is; the operand of `not` and the condition of `a if cond else b` for their truth."""
+    used as n is; the operand of `not`, the condition of `a if cond else b`, a
+    comprehension's `if` clause and the element of any / all for their truth."""
     k = tree.kind[n]
     if k == N_BOOLOP:
         return truth
+    if k == N_COMP_IF or k == N_COMP:
+        return truth_only(tree, n, c)
     if (k == N_UNARY and tree.op[n] == UN_NOT) or (k == N_IFEXP and c == tree.next[tree.first[n]]):
         return 1
     return 0
@@ -171,6 +178,8 @@ def node_type(n, truth, src, toks, tree, types, scope, mask, scratch, err):
         return types.type[tree.first[n]]
     if k == N_CALL:
         return type_call(toks, tree, types, scope, n, err)
+    if k == N_COMP or k == N_COMP_FOR or k == N_COMP_IF:
+        return type_comprehension(n, toks, tree, types, scratch, err)
     return node_fail(err, E_NONE_VALUE if k == N_NONE else E_SYNTAX, toks, tree, n, 0)
 
 
@@ -190,7 +199,10 @@ def _type_compare(n, toks, tree, types, err):
 
 @nrt_free
 def _type_name(n, src, toks, tree, types, scope, mask, scratch, err):
-    """A local, definitely assigned here: its type (slot[n] = its slot)."""
+    """A local, definitely assigned here: its type (slot[n] = its slot); or a comprehension's
+    variable (op set: compiler/comp_scope.py bound it)."""
+    if tree.op[n] != 0:
+        return type_comp_name(n, toks, tree, types, scratch, err)
     locs = scratch.locs
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
     v = find_local(src, locs, scope.nloc, s, e)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from gpucc.compiler.errors import C_LIST_OF_BOOLS, C_MIXED_LIST, C_NESTED_LISTS
-from gpucc.compiler.nodes import BIN_NAMES, UN_NAMES
+from gpucc.compiler.nodes import BIN_NAMES, BIN_POW, UN_NAMES
 from gpucc.compiler.scope import METHODS, STR_METHODS, SUPPORTED_BUILTINS
 from gpucc.contract.isa import CMP_NAMES
 from gpucc.contract.jitable import nrt_free
@@ -36,6 +36,7 @@ A_STR = 8  # a str
 R_ARG = -1  # t itself
 R_ELEMENT = -2  # the element type of the list t
 R_NUMERIC = -3  # a float stays a float, an int or bool gives an int (abs, -x)
+R_POWER = -4  # pow(a, b): a ** b's type (the second argument a number too)
 
 # binary operators: what they do to numbers (NUM_*) and to lists and strs (LISTS_*)
 NUM_ARITH = 0  # a float if either is one, else an int
@@ -70,7 +71,8 @@ _BUILTIN = {
     "max": (2, A_LIST_OR_NUMBERS, R_ARG), "int": (1, A_SCALAR, T_INT), "float": (1, A_SCALAR, T_FLOAT),
     "bool": (1, A_ANY, T_BOOL), "len": (1, A_SIZED, T_INT), "sum": (1, A_NUMBER_LIST, R_ELEMENT),
     "sorted": (1, A_LIST, R_ARG), "str": (1, A_SCALAR, T_STR), "ord": (1, A_STR, T_INT),
-    "chr": (1, A_INTEGRAL, T_STR),
+    "chr": (1, A_INTEGRAL, T_STR), "reversed": (1, A_SIZED, R_ARG), "round": (1, A_NUMBER, T_INT),
+    "pow": (2, A_NUMBER, R_POWER),
 }  # fmt: skip
 
 # methods: (the receiver, the fewest and most arguments, the type each argument converts to
@@ -269,6 +271,9 @@ def builtin_type(b, first, next_, type_, n):
         arg, result = A_LIST, R_ELEMENT
     if not takes(A_SCALAR if arg == A_LIST_OR_NUMBERS else arg, t):
         return -1 - c
+    if result == R_POWER:
+        c = next_[c]
+        return binary_type(BIN_POW, t, type_[c]) if is_number(type_[c]) else -1 - c
     if arg == A_LIST_OR_NUMBERS:
         c = next_[c]
         while c != -1:  # min, max of several numbers or strs

@@ -60,6 +60,7 @@ class Scope:
         self.ret = ret
         self.loops = 0  # enclosing loops
         self.list_loops = 0  # enclosing `for v in xs` loops (no appends, no calls passing lists)
+        self.comprehensions = 0  # enclosing comprehensions (their variables' names)
 
 
 class ExprGen(ListGen, StrGen):

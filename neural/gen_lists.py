@@ -6,7 +6,8 @@ elements are converted), indexing with negative and out-of-range indices, slices
 left out, negative and zero steps and int64-edge bounds, `+`, `* n` and `n *`, `sorted`, `and` /
 `or`, conditional expressions and calls of list-returning helpers.  Scalars: `len`, `xs[i]`,
 `sum`, `min`, `max`, `in` / `not in` (an int in a float list and the reverse), `==` / `!=`, a
-list's truth.  Statements: assignment (plain and annotated, `[]` typed by its annotation or by
+list's truth.  Comprehensions: `[e for v in xs if c]` over a list or a small range, and the
+generator expressions of `sum min max any all`.  Statements: assignment (plain and annotated, `[]` typed by its annotation or by
 the float appended next), `xs[i] = e`, `xs[i] op= e`, `append`, `sort()`, `for v in xs`.
 
 Growth stays bounded, so CPython and the VM's heap (no garbage collection within a job) both
@@ -52,10 +53,36 @@ class ListGen:
             return f"({L()} {r.choice(['and', 'or'])} {L()})"
         if k == 7:
             return f"({L()} if {self.truth(d - 1)} else {L()})"
+        if k == 8 and r.random() < 0.5:
+            return "[" + self.comprehension(elem(t), d) + "]"
         options = [g for g in s.calls if g.ret == t]
         if options and not s.loops:
             return self.call_of(r.choice(options), d)
         return L()
+
+    def comprehension(self, type_: str, d: int) -> str:
+        """`e for v in xs if c` (in brackets or a call's parentheses: the caller's), e of
+        type_; v (named for its type and depth, a variable of the comprehension alone) runs
+        over a list or a small range; the element and condition call nothing (as in a loop)."""
+        r, s = self.r, self.s
+        over = r.choice(LIST_TYPES + ("int",))
+        source = f"range({self.small_range(d - 1)})" if over == "int" else self.list_expr(over, d - 1)
+        v = f"c{elem(over)[0] if over != 'int' else 'i'}{s.comprehensions}"
+        et = elem(over) if over != "int" else "int"
+        saved = s.names[et]
+        s.names[et] = saved + [v]
+        s.comprehensions += 1
+        s.loops += 1
+        element = self.truth(d - 1) if type_ == "bool" else self.expr(type_, d - 1)
+        cond = f" if {self.truth(d - 1)}" if r.random() < 0.4 else ""
+        s.loops -= 1
+        s.comprehensions -= 1
+        s.names[et] = saved
+        return f"{element} for {v} in {source}{cond}"
+
+    def small_range(self, d: int) -> str:
+        """range()'s arguments: at most about 9 values."""
+        return self.r.choice(["3", "0", f"({self.int_expr(d)}) % 9", f"-2, ({self.int_expr(d)}) % 7"])
 
     def list_literal(self, t: str, d: int) -> str:
         """`[...]` of type t with 1 to 4 elements: a float list holds a float (ints converted)."""
@@ -101,6 +128,10 @@ class ListGen:
         r, s = self.r, self.s
         if not (s.names["list[int]"] or s.names["list[float]"]) and r.random() < 0.7:
             return None
+        if r.random() < 0.2:  # a generator expression folded by its consumer
+            if type_ == "bool":
+                return f"{r.choice(['any', 'all'])}({self.comprehension('bool', d)})"
+            return f"{r.choice(['sum', 'min', 'max'])}({self.comprehension(type_, d)})"
         if type_ == "bool":
             k = r.randrange(4)
             if k == 0:

@@ -64,6 +64,8 @@ def _forms(source: str) -> set[str]:
             out.add(f"method {node.func.attr}")
         elif isinstance(node, ast.Slice):
             out.add("slice step" if node.step else "slice")
+        elif isinstance(node, ast.comprehension) and node.ifs:
+            out.add("comprehension if")
         elif isinstance(node, ast.Constant) and type(node.value) is float:
             out.add("float literal")
         elif isinstance(node, ast.FunctionDef):
@@ -115,8 +117,9 @@ def test_generator_covers_every_form_of_the_language():
                "float literal", "widened local",
                "shift 0", "shift 63", "shift 64", "shift -1",
                "List", "Subscript", "slice", "slice step", "In", "NotIn", "method append", "method sort",
-               "for over a list", "param list[int]", "param list[float]", "-> list[int]", "-> list[float]"]
-              + [f"call {b}" for b in ("abs", "min", "max", "int", "float", "bool", "len", "sum", "sorted")]
+               "for over a list", "param list[int]", "param list[float]", "-> list[int]", "-> list[float]",
+               "ListComp", "GeneratorExp", "comprehension if"]
+              + [f"call {b}" for b in ("abs", "min", "max", "int", "float", "bool", "len", "sum", "sorted", "any", "all")]
               + [f"BinOp.{o}" for o in ops] + [f"AugAssign.{o}" for o in ops])  # fmt: skip
     assert [w for w in wanted if forms[w] < 5] == []
 

@@ -51,6 +51,8 @@ class _Checked(ast.NodeTransformer):
         f = node.func
         if isinstance(f, ast.Name) and f.id in ("int", "abs"):  # int(1e19): past int64
             return ast.Call(ast.Name("_chk", ast.Load()), [node], [])
+        if isinstance(f, ast.Name) and f.id == "pow" and len(node.args) == 2:  # pow(a, b) is a ** b
+            return ast.Call(ast.Name("_chk", ast.Load()), [ast.Call(ast.Name("_pow", ast.Load()), node.args, [])], [])
         if isinstance(f, ast.Name) and f.id in ("sum", "sorted"):
             node.func = ast.Name(f"_{f.id}", ast.Load())
         elif isinstance(f, ast.Attribute) and f.attr == "sort":
@@ -109,9 +111,9 @@ def _pow(a, b):
         raise
 
 
-def _sum(xs):
+def _sum(xs, start=0):
     """CPython's sum, with every partial sum of ints checked against int64."""
-    total = 0
+    total = start
     for v in xs:
         total = _chk(total + v)
     return total
@@ -122,6 +124,7 @@ def _has_nan(xs) -> bool:
 
 
 def _sorted(xs):
+    xs = list(xs)  # a generator is iterated once
     return merge_sort(xs) if _has_nan(xs) else sorted(xs)
 
 

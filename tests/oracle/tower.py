@@ -5,8 +5,8 @@ gpucc documents (PEP 484's numeric tower) that an int where a float is declared 
 a parameter annotated `float`, the value of a `-> float` function, a local annotated `float` or
 one that is assigned a float anywhere in its function (a "widened" local), the int branch
 of a conditional expression whose other branch is a float, and an int element of a
-`list[float]` (a literal's, an appended or a stored one; `sum` of an empty `list[float]` is
-0.0).  CPython keeps the int, so `//`, overflow and repr would differ; `Tower().visit(tree)`
+`list[float]` (a literal's, an appended or a stored one; `sum` of an empty `list[float]` or
+generator of floats is 0.0).  CPython keeps the int, so `//`, overflow and repr would differ; `Tower().visit(tree)`
 wraps each such value in `float(...)` (identity on a float), after typing names the way gpucc's
 checker does (see `expr_type`; a local `xs = []` is a `list[float]` if a float is appended to it
 or stored in it anywhere).
@@ -61,13 +61,21 @@ def expr_type(node: ast.expr, names: dict[str, str], funcs: dict[str, str]) -> s
         return list_of(*map(t, node.values)) if first.startswith("list") else first
     if isinstance(node, ast.Compare):
         return "bool"
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp)):  # its targets are names of its own
+        inner = dict(names)
+        for g in node.generators:
+            it = expr_type(g.iter, inner, funcs)
+            inner[g.target.id] = it[5:-1] if it.startswith("list") else "int"
+        return list_of(expr_type(node.elt, inner, funcs))
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         f = node.func.id
         if f in ("int", "float", "bool", "range"):
             return f
+        if f in ("any", "all"):
+            return "bool"
         if f in ("abs", "min", "max", "sum"):
-            at = t(node.args[0])
-            return "float" if at in ("float", "list[float]") else "int"
+            ats = [t(a) for a in node.args[: 2 if f == "sum" else 1]]  # sum(xs, start)
+            return "float" if any(at in ("float", "list[float]") for at in ats) else "int"
         if f == "sorted":
             return t(node.args[0])
         return funcs.get(f, "int")
@@ -174,7 +182,7 @@ class Tower(ast.NodeTransformer):
         if isinstance(f, ast.Attribute) and f.attr == "append" and self._float_list(f.value):
             node.args = [_to_float(node.args[0])]
         if isinstance(f, ast.Name) and f.id == "sum" and self._float_list(node.args[0]):
-            return _to_float(node)  # sum of an empty list[float] is 0.0
+            return _to_float(node)  # sum of an empty list[float] (or generator of floats) is 0.0
         return node
 
     def visit_AnnAssign(self, node):

@@ -47,8 +47,8 @@ SAMPLES = [  # (task_id, completion, result)
     ("EvalPlusSmall/5", "    return 0\n", "not run: count_keys's parameter 'd' is dict: gpucc cannot take its inputs"),
     ("EvalPlusSmall/6", "    return n % 2 == 0\n",
      "not run: an input does not fit the gpucc types: case (True,) of 'plus_input[1]': n=True is not int"),
-    ("EvalPlusSmall/7", "    return []\n", "not run: cannot state it in gpucc: evalplus.jsonl::EvalPlusSmall/7:3:19: "
-     "error: comprehensions: not supported by gpucc"),  # the suite holds the canonical solution
+    ("EvalPlusSmall/7", "    return []\n", "not run: cannot state it in gpucc: evalplus.jsonl::EvalPlusSmall/7:3:21: "
+     "error: lambdas: not supported by gpucc"),  # the suite holds the canonical solution
     ("EvalPlusSmall/8", "    out = ''\n    for w in words:\n        out += w.upper() + ' '\n    return out[:-1]\n",
      "passed"),  # Unicode: 'straße'.upper() == 'STRASSE'
     ("EvalPlusSmall/8", "    return ' '.join(words)\n",

@@ -1,0 +1,89 @@
+"""Code generator, the parts every for loop is made of (statements, compiler/codegen_loops.py;
+comprehension clauses, compiler/codegen_comp.py): the loop's frame columns, its top (the
+entry jump to the test, the value the test pushed stored in the loop variable) and its
+bottom (the test: FOR_LOOP over a range, FOR_LIST over a list or a str).  Kernel bodies.
+"""
+
+from __future__ import annotations
+
+from gpucc.compiler.emit import CG_DEPTH, CG_ENTRY, CG_PC, emit, patch
+from gpucc.compiler.nodes import N_BOOL, N_INT, N_UNARY, N_WHILE, UN_NOT
+from gpucc.compiler.typecheck_base import S_A, S_B, S_C, is_const_true
+from gpucc.contract.isa import FOR_LIST, FOR_LOOP, FOR_RANGE, JUMP, STORE_VAR, STR_CHR
+from gpucc.contract.jitable import nrt_free, pack_fields
+
+# a loop's frame columns on a walk (the statement walk, a comprehension's clause frames),
+# besides S_NODE and S_STATE:
+LOOP_TOP = S_A  # the pc of the loop's top (absolute, as cg[CG_PC])
+LOOP_EXIT = S_B  # the jumps to its exit (break)
+LOOP_TEST = S_C  # the jumps to its test (the entry jump, continue); -1 in `while True`
+
+JUMP_FIELD_MAX = 0xFFFF  # the largest jump target of a packed operand's lo field (FOR_LOOP)
+
+
+@nrt_free
+def tested_at_bottom(tree, n):
+    """A loop tested at the bottom: `for` and every `while` but `while True`."""
+    return tree.kind[n] != N_WHILE or not is_const_true(tree, tree.first[n])
+
+
+@nrt_free
+def open_loop(tree, out, stk, top, n, line):
+    """The loop's frame, and its entry jump to the test when it has one."""
+    stk[top, LOOP_EXIT] = -1
+    stk[top, LOOP_TEST] = emit(out, JUMP, -1, line) if tested_at_bottom(tree, n) else -1
+    stk[top, LOOP_TOP] = out.cg[CG_PC]
+
+
+@nrt_free
+def store_loop_variable(out, slot, chars, line):
+    """At a for loop's top: store the value its test jumped here with (chars: a code point of
+    a str, stored as a 1-char str)."""
+    out.cg[CG_DEPTH] += 1
+    if chars:
+        emit(out, STR_CHR, 0, line)
+    emit(out, STORE_VAR, slot, line)
+
+
+@nrt_free
+def _step_or_exit(out, stk, top, opc, slots, loop_top, line):
+    """The long form of a for loop's test: opc (FOR_RANGE / FOR_LIST: push the next value
+    and skip the next instruction, or fall through at the end); JUMP exit; JUMP top."""
+    cg = out.cg
+    emit(out, opc, slots, line)
+    cg[CG_DEPTH] -= 1  # falling through pushes nothing
+    stk[top, LOOP_EXIT] = emit(out, JUMP, stk[top, LOOP_EXIT], line)
+    cg[CG_DEPTH] += 1
+    emit(out, JUMP, loop_top, line)
+
+
+@nrt_free
+def nonzero_literal(tree, n):
+    """A range() step known not to be zero (no RANGE_CHECK needed)."""
+    kind = tree.kind
+    if kind[n] == N_UNARY and tree.op[n] != UN_NOT:
+        n = tree.first[n]
+    return (kind[n] == N_INT or kind[n] == N_BOOL) and tree.val[n] != 0
+
+
+@nrt_free
+def close_range_loop(out, stk, top, h, line):
+    """The bottom of the loop of frame top over the range in slots h .. h + 2: its test (the
+    continues' target), FOR_LOOP (or the long form), its exit (the breaks' target)."""
+    loop_top = stk[top, LOOP_TOP] - out.cg[CG_ENTRY]
+    patch(out, stk[top, LOOP_TEST])
+    if loop_top <= JUMP_FIELD_MAX:
+        emit(out, FOR_LOOP, pack_fields(loop_top, h), line)
+    else:
+        _step_or_exit(out, stk, top, FOR_RANGE, h, loop_top, line)
+    out.cg[CG_DEPTH] -= 1  # falls through with nothing pushed
+    patch(out, stk[top, LOOP_EXIT])
+
+
+@nrt_free
+def close_list_loop(out, stk, top, h, line):
+    """The bottom of the loop of frame top over the list in slots h, h + 1 (close_range_loop's)."""
+    patch(out, stk[top, LOOP_TEST])
+    _step_or_exit(out, stk, top, FOR_LIST, h, stk[top, LOOP_TOP] - out.cg[CG_ENTRY], line)
+    out.cg[CG_DEPTH] -= 1
+    patch(out, stk[top, LOOP_EXIT])

@@ -1,0 +1,116 @@
+"""Type checker, comprehensions: the types of COMP, COMP_FOR and COMP_IF nodes and of the
+names their clauses bind (a part of type_expr's postorder walk, compiler/typecheck_expr.py;
+slots, names and consumers were settled before the walk by compiler/comp_scope.py).
+
+A clause is typed before the clauses after it and the element, so its variable's type is
+known when they read it: a list's element type, a str's chars (strs), a range's ints.  The
+element's type gives the comprehension's: a list of it (COMP_LIST), the sum's (an int, a
+float when floats are summed or start is one: the numeric tower), a bool (any, all), the
+element's (min, max of numbers or strs).  Kernel bodies.
+"""
+
+from __future__ import annotations
+
+from gpucc.compiler import errors
+from gpucc.compiler.comp_scope import NAME_UNBOUND, REVERSED_RANGE, is_bare
+from gpucc.compiler.errors import E_OPERAND_TYPES, E_TYPE_MISMATCH, E_UNBOUND, E_UNSUPPORTED
+from gpucc.compiler.nodes import COMP_ALL, COMP_ANY, COMP_GEN, COMP_LIST, COMP_SUM, N_COMP_FOR, N_COMP_IF
+from gpucc.compiler.scope import L_TYPE, last_child
+from gpucc.compiler.typecheck_base import expr_fail_types, node_fail, node_fail_types
+from gpucc.compiler.typerules import LIST_INT, element_type, is_integral, is_number, is_sized
+from gpucc.contract.jitable import nrt_free, type_list_of
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_STR
+
+
+@nrt_free
+def comprehension_element(tree, types, comp):
+    """The type of comp's elements: its element's, or (bare) its iterable's element type."""
+    if is_bare(tree, comp):
+        return element_type(types.type[tree.first[comp]])
+    return types.type[last_child(tree, comp)]
+
+
+@nrt_free
+def comprehension_list(e):
+    """list[e] for the elements the list instructions serve (ints, floats, strs), or -1 - the
+    construct (errors.C_*) other elements would need: lists of bools and of lists are list
+    literals' errors too (the rest of the compiler does not serve them yet)."""
+    if e == T_INT or e == T_FLOAT or e == T_STR:
+        return type_list_of(e)
+    return -1 - (errors.C_LIST_OF_BOOLS if e == T_BOOL else errors.C_NESTED_LISTS)
+
+
+@nrt_free
+def truth_only(tree, n, c):
+    """1 if only the truth of child c of COMP or COMP_IF node n is used: the condition of an
+    `if` clause, the element of any / all (mixed `and` / `or` operands are fine there)."""
+    if tree.kind[n] == N_COMP_IF:
+        return 1
+    op = tree.op[n]
+    return 1 if (op == COMP_ANY or op == COMP_ALL) and tree.next[c] == -1 and not is_bare(tree, n) else 0
+
+
+@nrt_free
+def type_comp_name(n, toks, tree, types, scratch, err):
+    """A NAME a comprehension's clause binds (comp_scope.NAME_COMP): its variable's type."""
+    t = scratch.locs[types.slot[n], L_TYPE]
+    if tree.op[n] == NAME_UNBOUND or t < 0:
+        return node_fail(err, E_UNBOUND, toks, tree, n, 0)
+    return t
+
+
+@nrt_free
+def _type_for(n, toks, tree, types, scratch, err):
+    """`for x in xs` (a list or a str: its elements) or over range(args) (integral: ints); x
+    gets the type."""
+    c = tree.first[n]
+    if tree.op[n] == 0:
+        t = types.type[c]
+        if not is_sized(t):
+            return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, c, LIST_INT, t)
+        et = element_type(t)
+    else:
+        for _ in range(tree.op[n] & (REVERSED_RANGE - 1)):
+            if not is_integral(types.type[c]):
+                return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, c, T_INT, types.type[c])
+            c = tree.next[c]
+        et = T_INT
+    scratch.locs[types.slot[n], L_TYPE] = et
+    return et
+
+
+@nrt_free
+def _type_comp(n, toks, tree, types, err):
+    """The comprehension's type from its element's and its consumer (module docstring)."""
+    op = tree.op[n]
+    if op == COMP_GEN:
+        return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_GENERATOR)
+    it = tree.first[n]
+    if is_bare(tree, n) and not is_sized(types.type[it]):
+        return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, it, LIST_INT, types.type[it])
+    e = comprehension_element(tree, types, n)
+    if op == COMP_LIST:
+        t = comprehension_list(e)
+        return node_fail(err, E_UNSUPPORTED, toks, tree, n, -1 - t) if t < 0 else t
+    if op == COMP_ANY or op == COMP_ALL:
+        return T_BOOL
+    if op == COMP_SUM:
+        start = tree.next[it] if is_bare(tree, n) else -1
+        st = types.type[start] if start != -1 else T_INT
+        if not (is_number(e) and is_number(st)):
+            return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, st, e)
+        return T_FLOAT if e == T_FLOAT or st == T_FLOAT else T_INT
+    if not (is_number(e) or e == T_STR):  # min, max
+        return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, e, e)
+    return e
+
+
+@nrt_free
+def type_comprehension(n, toks, tree, types, scratch, err):
+    """The type of a COMP, COMP_FOR or COMP_IF node, its children typed; -1 with err set."""
+    k = tree.kind[n]
+    if k == N_COMP_FOR:
+        return _type_for(n, toks, tree, types, scratch, err)
+    if k == N_COMP_IF:
+        return T_BOOL
+    return _type_comp(n, toks, tree, types, err)
