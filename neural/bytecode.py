@@ -107,7 +107,7 @@ def with_units(batch, units: list[tuple[UnitCode, int]]):
         sources=batch.sources + [batch.sources[like] for _, like in units],
         error_code=grow(batch.error_code, n), error_start=grow(batch.error_start, n),
         error_end=grow(batch.error_end, n), error_arg=grow(batch.error_arg, n),
-        code=np.concatenate(code), lines=grow(batch.lines, sum(c[0] for c in counts)),
+        error_arg2=grow(batch.error_arg2, n), code=np.concatenate(code), lines=grow(batch.lines, sum(c[0] for c in counts)),
         code_start=ends(batch.code_start, 0), consts=np.concatenate(consts), const_start=ends(batch.const_start, 1),
         func_entry=col(batch.func_entry, 0), func_nparams=col(batch.func_nparams, 1),
         func_nlocals=col(batch.func_nlocals, 2), func_max_stack=col(batch.func_max_stack, 3),
