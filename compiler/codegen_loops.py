@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from gpucc.compiler.codegen_branch import emit_branch
 from gpucc.compiler.codegen_expr import DONE, emit_expr
+from gpucc.compiler.codegen_stmt import emit_unpack_value
 from gpucc.compiler.emit import CG_DEPTH, CG_ENTRY, CG_PC, emit, patch, patch_to
 from gpucc.compiler.nodes import N_BOOL, N_BREAK, N_FOR_LIST, N_FOR_RANGE, N_INT, N_UNARY, N_WHILE, UN_NOT
 from gpucc.compiler.scope import last_child
-from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, is_const_true
+from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, is_const_true, loop_target
 from gpucc.contract.isa import FOR_LIST, FOR_LOOP, FOR_RANGE, JUMP, LOAD_INT, RANGE_CHECK, STORE_VAR, STR_CHR
 from gpucc.contract.jitable import nrt_free, pack_fields
 from gpucc.contract.valuetypes import T_STR
@@ -210,7 +211,11 @@ def emit_for_list(n, st, top, toks, tree, types, out, scratch, err):
         emit(out, LOAD_INT, 0, line)
         emit(out, STORE_VAR, h + 1, line)
         _open_loop(tree, out, stk, top, n, line)
-        _store_loop_variable(out, types.slot[n], types.type[c] == T_STR, line)
+        if tree.op[n] == 1:  # for a, (b, c) in xs
+            out.cg[CG_DEPTH] += 1
+            emit_unpack_value(loop_target(tree, n), tree, types, out, stk, top + 1, line)
+        else:
+            _store_loop_variable(out, types.slot[n], types.type[c] == T_STR, line)
         return tree.next[c]
     patch(out, stk[top, LOOP_TEST])
     _step_or_exit(out, stk, top, FOR_LIST, h, stk[top, LOOP_TOP] - out.cg[CG_ENTRY], line)
