@@ -50,6 +50,7 @@ from gpucc.compiler.typerules import (
     is_sized,
     is_tuple,
 )
+from gpucc.compiler.typeshapes import known
 from gpucc.contract import isa as O
 from gpucc.contract.isa import ARG_IMM, BINARY_ADD, LOAD_CONST, LOAD_INT, OPERAND_KIND, POPS, PUSHES, ROT_TWO, UNARY_NOT
 from gpucc.contract.jitable import nrt_free, type_is_heap, type_list_of, typed_cmp, typed_values
@@ -216,10 +217,11 @@ def float_op(bop, lt, rt):
 
 @nrt_free
 def concrete(t, other):
-    """Type t, or for `[]` the other operand's type (a list of it for `x in []`)."""
+    """Type t, or for `[]` the other operand's type (a list of it for `x in []`), with no
+    UNKNOWN left (typeshapes.known): the types a value instruction's constant names."""
     if t != EMPTY_LIST:
-        return t
-    return other if is_list(other) and other != EMPTY_LIST else LIST_INT
+        return known(t)
+    return known(other) if is_list(other) and other != EMPTY_LIST else LIST_INT
 
 
 @nrt_free
@@ -236,7 +238,7 @@ def emit_compare(out, cmp, lt, rt, line, err):
         elif is_flat_list(rt) and (is_number(lt) and is_number(e) or lt == T_STR and e == T_STR):
             emit(out, O.LIST_CONTAINS, typed_cmp(O.CMP_EQ, lt, e), line)
         else:
-            emit_typed(out, O.VALUE_CONTAINS, typed_values(O.CMP_EQ, lt, concrete(rt, type_list_of(lt))), line, err)
+            emit_typed(out, O.VALUE_CONTAINS, typed_values(O.CMP_EQ, known(lt), concrete(rt, type_list_of(lt))), line, err)
         if cmp == CMP_NOT_IN:
             emit(out, UNARY_NOT, 0, line)
     elif is_flat_list(lt) and is_flat_list(rt) and (cmp == O.CMP_EQ or cmp == O.CMP_NE):
@@ -257,7 +259,7 @@ def emit_method(out, m, t, line, err):
     (xs.sort() of a list the list instructions do not serve: VALUE_SORT)."""
     mode = METHOD_MODES[m]
     if mode < 0 and not is_flat_list(t):
-        emit_typed(out, VALUE_OF_LIST_OP[METHOD_OPCODES[m]], t >> 4, line, err)
+        emit_typed(out, VALUE_OF_LIST_OP[METHOD_OPCODES[m]], known(t >> 4), line, err)
     else:
         emit(out, METHOD_OPCODES[m], element_kind(t) if mode < 0 else mode, line)
 
@@ -324,7 +326,7 @@ def emit_builtin_arg(out, b, i, several, t, result, line, err):
     opc = -1 if several else BUILTIN_OPCODES[b, value_class(t)]
     fold = FOLD_OPCODES[b, 1 if result == T_FLOAT else 0]
     if opc >= 0 and VALUE_OF_LIST_OP[opc] >= 0 and not is_flat_list(t):
-        emit_typed(out, VALUE_OF_LIST_OP[opc], t >> 4, line, err)
+        emit_typed(out, VALUE_OF_LIST_OP[opc], known(t >> 4), line, err)
     elif opc >= 0:
         emit(out, opc, builtin_operand(opc, t, result), line)
     elif i > 0 and fold >= 0 and is_number(result):  # min / max fold left to right, as Python compares
@@ -342,7 +344,7 @@ def emit_builtin_end(out, b, nargs, result, line, err):
         if result == T_STR:
             emit(out, opc, element_kind(LIST_STR), line)
         else:
-            emit_typed(out, VALUE_OF_LIST_OP[opc], result, line, err)
+            emit_typed(out, VALUE_OF_LIST_OP[opc], known(result), line, err)
 
 
 @nrt_free
