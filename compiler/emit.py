@@ -241,7 +241,8 @@ def emit_compare(out, cmp, lt, rt, line, err):
             emit_typed(out, O.VALUE_CONTAINS, typed_values(O.CMP_EQ, known(lt), concrete(rt, type_list_of(lt))), line, err)
         if cmp == CMP_NOT_IN:
             emit(out, UNARY_NOT, 0, line)
-    elif is_flat_list(lt) and is_flat_list(rt) and (cmp == O.CMP_EQ or cmp == O.CMP_NE):
+    elif is_flat_list(lt) and is_flat_list(rt) and (cmp == O.CMP_EQ or cmp == O.CMP_NE) and (
+            element_kind(lt) == element_kind(rt) or lt == EMPTY_LIST or rt == EMPTY_LIST):
         emit(out, O.LIST_EQ, element_kind(lt if lt != EMPTY_LIST else rt), line)
         if cmp == O.CMP_NE:
             emit(out, UNARY_NOT, 0, line)

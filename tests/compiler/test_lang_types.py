@@ -35,6 +35,10 @@ LISTS = {
         "            + (xs == zs) * 10000 + (xs[1:] < ys) * 100000 + (xs[0] != []) * 1000000)\n",
         [(0,), (2,), (3,), (-1,)],
     ),
+    "mixed_number_lists": (
+        "def f(x: float) -> int:\n    a = [1, 2]\n    b = [1.0, x]\n    return (a == b) + (a != b) * 2 + (a < b) * 8\n",
+        [(2.0,), (2.5,), (1.0,)],
+    ),
     "nested_setitem": (
         "def f(i: int, j: int) -> int:\n    m = [[1, 2, 3], [4, 5, 6]]\n    m[i][j] = 9\n    m[i][j] += 1\n"
         "    return m[0][0] + m[0][1] * 10 + m[1][2] * 100 + sum(m[1])\n",
