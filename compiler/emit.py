@@ -110,7 +110,7 @@ _METHOD_ROWS = {"append": ("LIST_APPEND", 0), "sort": ("LIST_SORT", -1),
                 **{m: (name, mode) for name, group in STR_METHODS.items() for mode, m in enumerate(group)}}  # fmt: skip
 METHOD_OPCODES = _opcodes([[_METHOD_ROWS[m][0] for m in METHODS]])[0]
 # a list instruction taking an element kind -> the value instruction doing it for any element type
-_VALUE_OPS = {"LIST_MIN": "VALUE_MIN", "LIST_MAX": "VALUE_MAX", "LIST_SORTED": "VALUE_SORTED", "LIST_SORT": "VALUE_SORT"}
+_VALUE_OPS = {op: op.replace("LIST_", "VALUE_") for op in ("LIST_MIN", "LIST_MAX", "LIST_SORTED", "LIST_SORT")}
 VALUE_OF_LIST_OP = np.array([O.BY_NAME[_VALUE_OPS[op.name]].number if op.name in _VALUE_OPS else -1
                              for op in O.TABLE], dtype=np.int32)  # fmt: skip
 METHOD_MODES = np.array([_METHOD_ROWS[m][1] for m in METHODS], dtype=np.int32)
@@ -238,7 +238,8 @@ def emit_compare(out, cmp, lt, rt, line, err):
         elif is_flat_list(rt) and (is_number(lt) and is_number(e) or lt == T_STR and e == T_STR):
             emit(out, O.LIST_CONTAINS, typed_cmp(O.CMP_EQ, lt, e), line)
         else:
-            emit_typed(out, O.VALUE_CONTAINS, typed_values(O.CMP_EQ, known(lt), concrete(rt, type_list_of(lt))), line, err)
+            types = typed_values(O.CMP_EQ, known(lt), concrete(rt, type_list_of(lt)))
+            emit_typed(out, O.VALUE_CONTAINS, types, line, err)
         if cmp == CMP_NOT_IN:
             emit(out, UNARY_NOT, 0, line)
     elif is_flat_list(lt) and is_flat_list(rt) and (cmp == O.CMP_EQ or cmp == O.CMP_NE) and (

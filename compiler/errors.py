@@ -48,13 +48,15 @@ _CONSTRUCT_ROWS = [
     ("C_BARE_ANNOTATION", "annotations without a value"),
     ("C_ASSERT_MESSAGE", "assert messages"),
     ("C_LIST_AUGASSIGN", "augmented assignment to a list (+= extends in place: use xs = xs + ys or append)"),
-    ("C_SUBSCRIPT_AUGASSIGN", "augmented assignment to a subscript of anything but a name or a subscript, or with a call in it"),
+    ("C_SUBSCRIPT_AUGASSIGN",
+     "augmented assignment to a subscript of anything but a name or a subscript, or with a call in it"),
     ("C_METHOD", "methods other than list.append, list.sort and the str methods of the README"),
     ("C_BYTES", "bytes literals"),
     ("C_STR_SETITEM", "item assignment to a str (strs are immutable)"),
     ("C_MIXED_LIST", "lists mixing elements of different types (but ints among floats, None among values)"),
     ("C_TUPLE_INDEX", "a tuple indexed by anything but a constant, or sliced, when its fields differ in type"),
-    ("C_TYPE_TOO_LARGE", "types this large (at most 7 parts, constructors and leaves: list[tuple[int, int, int, int]])"),
+    ("C_TYPE_TOO_LARGE",
+     "types this large (at most 7 parts, constructors and leaves: list[tuple[int, int, int, int]])"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)

@@ -16,8 +16,8 @@ from gpucc.contract import isa
 
 # ------------------------------------------------------------------ operator-stack codes (X_*)
 # Brackets (markers): X_PAREN, X_CALL (calls and methods), X_LIST (list literals), X_SUB
-# (subscripts and slices), X_TUPLE (a parenthesized tuple, once its first comma shows).  X_IFC is `body if` waiting for its `else`, X_IFE `... else` waiting
-# for the else-branch.  X_BIN + b is the binary operator nodes.BIN_* b.
+# (subscripts and slices), X_TUPLE (a parenthesized tuple, once its first comma shows).
+# X_IFC is `body if` waiting for its `else`, X_IFE `... else` waiting for the else-branch.  X_BIN + b is the binary operator nodes.BIN_* b.
 X_PAREN, X_CALL, X_CMP, X_NOT, X_NEG, X_POS, X_AND, X_OR, X_IFC, X_IFE, X_INV, X_LIST, X_SUB, X_TUPLE, X_BIN = range(15)
 N_CODES = X_BIN + len(nodes.BIN_NAMES)
 

@@ -1,6 +1,7 @@
 """Helpers shared by the statement parser (compiler.parser, compiler.parser_simple) and the
 expression parser (compiler.parser_expr, compiler.parser_opstack): the scratch-array layout,
-node allocation, the block stack, error recording, token tests and docstrings.  Numba subset: nothing allocates or raises.
+node allocation, the block stack, error recording, token tests and docstrings.  Numba
+subset: nothing allocates or raises.
 """
 
 from __future__ import annotations

@@ -132,7 +132,8 @@ def converts(want, got):
     if is_optional(want) and got == NONE:
         return True
     inner = want >> 4
-    if is_optional(want) and not is_optional(got) and (inner == got or (inner == T_FLOAT and (got == T_INT or got == T_BOOL))):
+    widens = inner == T_FLOAT and (got == T_INT or got == T_BOOL)
+    if is_optional(want) and not is_optional(got) and (inner == got or widens):
         return True
     return join(want, got) == want
 
