@@ -15,7 +15,8 @@ compiler/codegen_loops.py, the simple statements in compiler/codegen_stmt.py, ex
 in compiler/codegen_expr.py, the emitter and the instruction choices in compiler/emit.py.
 Each function's code then goes through the peephole pass (compiler/peephole.py), which
 fuses superinstructions without changing results or costs.  A function whose end is
-reachable ends with `return None` (`-> None`) or FELL_OFF (any other return type).
+reachable ends with `return None` (`-> None`, and NONE_REF from an Optional one) or FELL_OFF (any
+other return type).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from gpucc.compiler.codegen_stmt import (
     emit_expr_statement,
     emit_return,
     emit_setitem,
+    emit_unpack,
 )
 from gpucc.compiler.emit import CG_DEPTH, CG_ENTRY, CG_MAXD, CG_NCONST, CG_PC, CG_WIDTH, emit, intern_strings, patch
 from gpucc.compiler.errors import E_PROGRAM_TOO_LARGE
@@ -54,12 +56,14 @@ from gpucc.compiler.nodes import (
     N_IF,
     N_RETURN,
     N_SETITEM,
+    N_UNPACK,
     N_WHILE,
 )
 from gpucc.compiler.peephole import optimize
 from gpucc.compiler.scope import F_ENTRY, F_IMPORT, F_MAX_STACK, F_NODE, F_RET, last_child
 from gpucc.compiler.typecheck import S_A, S_B, S_NODE, S_STATE, node_fail
-from gpucc.contract.isa import FELL_OFF, JUMP, LOAD_INT, RETURN
+from gpucc.compiler.typerules import is_optional
+from gpucc.contract.isa import FELL_OFF, JUMP, LOAD_INT, NONE_REF, RETURN
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_NONE
 
@@ -153,6 +157,8 @@ def emit_function(f, toks, tree, types, out, scratch, err):
             emit_assert(n, top, toks, tree, types, out, scratch, err)
         elif k == N_RETURN:
             emit_return(n, top, toks, tree, types, out, scratch, err)
+        elif k == N_UNPACK:
+            emit_unpack(n, top, toks, tree, types, out, scratch, err)
         # PASS, DOCSTRING, ELLIPSIS: nothing
         if nxt == DONE:
             sp -= 1
@@ -162,8 +168,8 @@ def emit_function(f, toks, tree, types, out, scratch, err):
             sp += 1
     if falls_through(types, body):  # control reaches the end of the body
         line = toks.line[tree.tok[node]]
-        if types.fn[f, F_RET] == T_NONE:  # returns None, as CPython
-            emit(out, LOAD_INT, 0, line)
+        if types.fn[f, F_RET] == T_NONE or is_optional(types.fn[f, F_RET]):  # returns None, as CPython
+            emit(out, LOAD_INT, 0 if types.fn[f, F_RET] == T_NONE else NONE_REF, line)
             emit(out, RETURN, 0, line)
         else:  # CPython would return None: the job ends with NONE_RETURNED at the def line
             emit(out, FELL_OFF, 0, line)

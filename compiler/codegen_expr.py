@@ -60,11 +60,13 @@ from gpucc.compiler.nodes import (
     N_SLICE,
     N_STR,
     N_SUBSCRIPT,
+    N_TUPLE,
     N_UNARY,
     UN_NEG,
 )
 from gpucc.compiler.scope import F_NPARAMS, F_PTYPE
 from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE
+from gpucc.compiler.typecheck_base import UNBOXED, can_unbox
 from gpucc.compiler.typerules import element_type, is_sized
 from gpucc.contract import isa as O
 from gpucc.contract.isa import (
@@ -80,7 +82,7 @@ from gpucc.contract.isa import (
     ROT_THREE,
     ROT_TWO,
 )
-from gpucc.contract.jitable import nrt_free
+from gpucc.contract.jitable import nrt_free, type_is_heap
 from gpucc.contract.valuetypes import T_FLOAT, T_STR
 
 SIGN_BIT = np.int64(-(2**63))  # a float literal's bits XOR this: its negation
@@ -153,9 +155,10 @@ def _binary(n, st, tree, types, out, line):
 
 @nrt_free
 def _list(n, st, top, tree, types, out, stk, line):
-    """[a, b, ...]: the elements (converted for a list[float]), then NEW_LIST count."""
+    """[a, b, ...] and (a, b, ...): the elements (converted for a list[float]), then NEW_LIST
+    count (a tuple is a list object too)."""
     type_ = types.type
-    if st > 0:
+    if st > 0 and tree.kind[n] == N_LIST:
         emit_convert(out, element_type(type_[n]), type_[stk[top, E_CHILD]], line)
     c = _next_child(tree, stk, top, n, st)
     if c == DONE:
@@ -177,7 +180,7 @@ def _slice(n, st, top, tree, out, stk, line):
 
 
 @nrt_free
-def _method(n, st, top, tree, types, out, stk, line):
+def _method(n, st, top, tree, types, out, stk, line, err):
     """obj.name(args): the receiver, the arguments (append's converted to the element type),
     -1 for each optional one not given (contract.isa NO_ARG: a str's default, or an int's
     "all"), the instruction.  xs.append(v) and xs.sort() push nothing (statements only)."""
@@ -190,12 +193,12 @@ def _method(n, st, top, tree, types, out, stk, line):
         m = tree.op[n] - 1
         for _ in range(POPS[METHOD_OPCODES[m]] - st):
             emit(out, LOAD_INT, O.NO_ARG, line)
-        emit_method(out, m, type_[obj], line)
+        emit_method(out, m, type_[obj], line, err)
     return c
 
 
 @nrt_free
-def _call(n, st, top, tree, types, out, stk, line):
+def _call(n, st, top, tree, types, out, stk, line, err):
     """f(args) / builtin(args): after each argument its conversion (a function of the unit)
     or the builtin's work on it, then CALL (a function of the unit)."""
     type_, slot, fn = types.type, types.slot, types.fn
@@ -205,13 +208,14 @@ def _call(n, st, top, tree, types, out, stk, line):
         if builtin < 0:
             emit_convert(out, fn[slot[n], F_PTYPE + st - 1], type_[a], line)
         else:
-            emit_builtin_arg(out, builtin, st - 1, type_[a], type_[n], line)
+            several = tree.next[tree.first[n]] != -1
+            emit_builtin_arg(out, builtin, st - 1, several, type_[a], type_[n], line, err)
     c = _next_child(tree, stk, top, n, st)
     if c == DONE and builtin < 0:
         emit(out, CALL, slot[n], line)
         out.cg[CG_DEPTH] -= fn[slot[n], F_NPARAMS]
     elif c == DONE:
-        emit_builtin_end(out, builtin, st, type_[n], line)
+        emit_builtin_end(out, builtin, st, type_[n], line, err)
     return c
 
 
@@ -270,7 +274,7 @@ def _boolop(n, st, top, tree, types, out, stk, line):
 
 
 @nrt_free
-def _compare(n, st, top, tree, types, out, stk, line):
+def _compare(n, st, top, tree, types, out, stk, line, err):
     """a < b < c like CPython: a; b; DUP_TOP; ROT_THREE; COMPARE; JUMP_IF_FALSE_OR_POP
     cleanup; c; COMPARE; JUMP end; cleanup: ROT_TWO; POP_TOP; end:.  `k < x` with a literal
     k (no chain) is emitted as `x > k`."""
@@ -286,21 +290,21 @@ def _compare(n, st, top, tree, types, out, stk, line):
     if st == 1:
         return c if swap else first[stk[top, E_LINK]]
     if swap:
-        emit_compare(out, MIRRORED[tree.op[link]], type_[link], type_[c], line)
+        emit_compare(out, MIRRORED[tree.op[link]], type_[link], type_[c], line, err)
         return DONE
     link = stk[top, E_LINK]
     lt = type_[stk[top, E_LEFT]]
     if next_[link] != -1:  # more links: keep the right operand for the next comparison
         emit(out, DUP_TOP, 0, line)
         emit(out, ROT_THREE, 0, line)
-        emit_compare(out, tree.op[link], lt, type_[link], line)
+        emit_compare(out, tree.op[link], lt, type_[link], line, err)
         stk[top, E_CLEANUP] = emit(out, JUMP_IF_FALSE_OR_POP, stk[top, E_CLEANUP], line)
         out.cg[CG_DEPTH] -= 1
         stk[top, E_LINK] = next_[link]
         stk[top, E_LEFT] = first[link]
         stk[top, S_STATE] = 2  # visit again after the next right operand
         return first[next_[link]]
-    emit_compare(out, tree.op[link], lt, type_[link], line)
+    emit_compare(out, tree.op[link], lt, type_[link], line, err)
     if stk[top, E_CLEANUP] != -1:
         end = emit(out, JUMP, -1, line)
         patch(out, stk[top, E_CLEANUP])
@@ -332,7 +336,7 @@ def emit_expr(root, toks, tree, types, out, scratch, sp0, err):
         if k == N_INT or k == N_BOOL or k == N_FLOAT:
             emit_int(out, val[n], line, err, toks.start[tok[n]], toks.end[tok[n]])
         elif k == N_NONE:
-            emit(out, LOAD_INT, 0, line)
+            emit(out, LOAD_INT, O.NONE_REF, line)
         elif k == N_STR:
             emit(out, O.LOAD_STR, val[n], line)
         elif k == N_NAME:
@@ -341,7 +345,7 @@ def emit_expr(root, toks, tree, types, out, scratch, sp0, err):
             nxt = _unary(n, st, toks, tree, types, out, err, line)
         elif k == N_BINARY:
             nxt = _binary(n, st, tree, types, out, line)
-        elif k == N_LIST:
+        elif k == N_LIST or k == N_TUPLE:
             nxt = _list(n, st, top, tree, types, out, stk, line)
         elif k == N_SUBSCRIPT:
             if st < 2:
@@ -351,19 +355,21 @@ def emit_expr(root, toks, tree, types, out, scratch, sp0, err):
         elif k == N_SLICE:
             nxt = _slice(n, st, top, tree, out, stk, line)
         elif k == N_METHOD:
-            nxt = _method(n, st, top, tree, types, out, stk, line)
+            nxt = _method(n, st, top, tree, types, out, stk, line, err)
         elif k == N_IFEXP:
             nxt = _ifexp(n, st, top, tree, types, out, stk, line)
         elif k == N_BOOLOP:
             nxt = _boolop(n, st, top, tree, types, out, stk, line)
         elif k == N_COMPARE:
-            nxt = _compare(n, st, top, tree, types, out, stk, line)
+            nxt = _compare(n, st, top, tree, types, out, stk, line, err)
         elif k == N_CALL:
-            nxt = _call(n, st, top, tree, types, out, stk, line)
+            nxt = _call(n, st, top, tree, types, out, stk, line, err)
         elif k == N_COMP or k == N_COMP_FOR or k == N_COMP_IF:
             nxt = emit_comprehension(n, st, top, tree, types, out, stk, line)
         if nxt == DONE:
             sp -= 1
+            if can_unbox(k) and tree.val[n] == UNBOXED:  # an Optional used as its T
+                emit(out, O.UNBOX, 0 if type_is_heap(types.type[n]) else 1, line)
         elif nxt != STAY:
             stk[sp, S_NODE] = nxt
             stk[sp, S_STATE] = 0

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from gpucc.compiler.codegen_branch import emit_branch
 from gpucc.compiler.codegen_expr import DONE, emit_expr
-from gpucc.compiler.emit import CG_ENTRY, emit, patch, patch_to
+from gpucc.compiler.codegen_stmt import emit_unpack_value
+from gpucc.compiler.emit import CG_DEPTH, CG_ENTRY, emit, patch, patch_to
 from gpucc.compiler.loop_code import (  # noqa: F401 - LOOP_* and JUMP_FIELD_MAX: the loops' frame, as before
     JUMP_FIELD_MAX,
     LOOP_EXIT,
@@ -31,7 +32,7 @@ from gpucc.compiler.loop_code import (  # noqa: F401 - LOOP_* and JUMP_FIELD_MAX
 )  # fmt: skip
 from gpucc.compiler.nodes import N_BREAK, N_FOR_LIST, N_FOR_RANGE, N_WHILE
 from gpucc.compiler.scope import last_child
-from gpucc.compiler.typecheck import S_NODE
+from gpucc.compiler.typecheck import S_NODE, loop_target
 from gpucc.contract.isa import JUMP, LOAD_INT, RANGE_CHECK, STORE_VAR
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_STR
@@ -170,7 +171,11 @@ def emit_for_list(n, st, top, toks, tree, types, out, scratch, err):
         emit(out, LOAD_INT, 0, line)
         emit(out, STORE_VAR, h + 1, line)
         open_loop(tree, out, stk, top, n, line)
-        store_loop_variable(out, types.slot[n], types.type[c] == T_STR, line)
+        if tree.op[n] == 1:  # for a, (b, c) in xs
+            out.cg[CG_DEPTH] += 1
+            emit_unpack_value(loop_target(tree, n), tree, types, out, stk, top + 1, line)
+        else:
+            store_loop_variable(out, types.slot[n], types.type[c] == T_STR, line)
         return tree.next[c]
     close_list_loop(out, stk, top, h, line)
     return DONE

@@ -9,21 +9,25 @@ target's type (the type checker leaves it in the node's val).
 from __future__ import annotations
 
 from gpucc.compiler.codegen_expr import emit_expr
-from gpucc.compiler.emit import emit, emit_arith, emit_convert, emit_truth
-from gpucc.compiler.nodes import CMP_IN, N_COMPARE, N_METHOD
-from gpucc.compiler.typerules import EMPTY_LIST, LIST_INT
+from gpucc.compiler.emit import concrete, emit, emit_arith, emit_convert, emit_truth, emit_typed
+from gpucc.compiler.nodes import CMP_IN, N_COMPARE, N_METHOD, N_NAME, N_NONE, N_TUPLE
+from gpucc.compiler.typecheck import S_A, S_B, S_NODE
+from gpucc.compiler.typecheck_calls import count_from
+from gpucc.compiler.typerules import is_list
 from gpucc.contract import isa as O
-from gpucc.contract.isa import ASSERT_CMP, ASSERT_TRUE, LOAD_INT, LOAD_VAR, POP_TOP, RETURN, STORE_VAR
-from gpucc.contract.jitable import nrt_free, type_runtime_kind, typed_cmp
+from gpucc.contract.isa import (
+    ASSERT_CMP,
+    ASSERT_TRUE,
+    ASSERT_VALUE,
+    DUP_TOP,
+    LOAD_INT,
+    LOAD_VAR,
+    POP_TOP,
+    RETURN,
+    STORE_VAR,
+)
+from gpucc.contract.jitable import nrt_free, type_runtime_kind, typed_cmp, typed_values
 from gpucc.contract.valuetypes import T_NONE
-
-
-@nrt_free
-def _concrete_list(t, other):
-    """t, or for `[]` the other operand's list type (list[int] if both are `[]`)."""
-    if t != EMPTY_LIST:
-        return t
-    return other if other != EMPTY_LIST else LIST_INT
 
 
 @nrt_free
@@ -75,6 +79,78 @@ def emit_setitem(n, top, toks, tree, types, out, scratch, err):
 
 
 @nrt_free
+def emit_unpack(n, top, toks, tree, types, out, scratch, err):
+    """a, (b, c) = v: v, then its items into the target's names (emit_unpack_value); `a, b =
+    x, y` of distinct names: x, y, then STORE_VAR b, STORE_VAR a (no tuple is built)."""
+    kind, first, next_, slot = tree.kind, tree.first, tree.next, types.slot
+    target = first[n]
+    value = next_[target]
+    line = toks.line[tree.tok[n]]
+    if kind[value] != N_TUPLE or count_from(next_, first[value]) != count_from(next_, first[target]):
+        emit_expr(value, toks, tree, types, out, scratch, top + 1, err)
+        emit_unpack_value(target, tree, types, out, scratch.walk, top + 1, line)
+        return
+    a = first[target]
+    while a != -1:  # the fast form: a target of distinct names
+        b = next_[a]
+        while b != -1 and kind[a] == N_NAME and kind[b] == N_NAME and slot[a] != slot[b]:
+            b = next_[b]
+        if kind[a] != N_NAME or b != -1:
+            emit_expr(value, toks, tree, types, out, scratch, top + 1, err)
+            emit_unpack_value(target, tree, types, out, scratch.walk, top + 1, line)
+            return
+        a = next_[a]
+    a, c = first[target], first[value]
+    while c != -1:
+        emit_expr(c, toks, tree, types, out, scratch, top + 1, err)
+        emit_convert(out, tree.val[a], types.type[c], line)
+        a, c = next_[a], next_[c]
+    for k in range(count_from(next_, first[target]) - 1, -1, -1):
+        a = first[target]
+        for _ in range(k):
+            a = next_[a]
+        emit(out, STORE_VAR, slot[a], line)
+
+
+@nrt_free
+def emit_unpack_value(target, tree, types, out, stk, sp, line):
+    """The value on top (of type type[target]) into the target's names, as CPython assigns
+    them (left to right, depth first): a list's length checked first (UNPACK_CHECK), each item
+    got (LIST_GET; DUP_TOP before all but the last) and stored (or unpacked further).  Walk
+    stack rows from sp: (node, the next item)."""
+    kind, first, next_ = tree.kind, tree.first, tree.next
+    top = sp
+    stk[top, S_NODE] = target
+    stk[top, S_A] = first[target]
+    stk[top, S_B] = 0
+    top += 1
+    if is_list(types.type[target]):
+        emit(out, O.UNPACK_CHECK, count_from(next_, first[target]), line)
+    while top > sp:
+        c = stk[top - 1, S_A]
+        if c == -1:
+            top -= 1
+            continue
+        i = stk[top - 1, S_B]
+        stk[top - 1, S_A] = next_[c]
+        stk[top - 1, S_B] = i + 1
+        if next_[c] != -1:
+            emit(out, DUP_TOP, 0, line)
+        emit(out, LOAD_INT, i, line)
+        emit(out, O.LIST_GET, 0, line)
+        if kind[c] == N_NAME:
+            emit_convert(out, tree.val[c], types.type[c], line)
+            emit(out, STORE_VAR, types.slot[c], line)
+        else:
+            if is_list(types.type[c]):
+                emit(out, O.UNPACK_CHECK, count_from(next_, first[c]), line)
+            stk[top, S_NODE] = c
+            stk[top, S_A] = first[c]
+            stk[top, S_B] = 0
+            top += 1
+
+
+@nrt_free
 def emit_expr_statement(n, top, toks, tree, types, out, scratch, err):
     """An expression statement: its value dropped (the methods that give None push none)."""
     c = tree.first[n]
@@ -86,7 +162,8 @@ def emit_expr_statement(n, top, toks, tree, types, out, scratch, err):
 @nrt_free
 def emit_assert(n, top, toks, tree, types, out, scratch, err):
     """assert a <cmp> b (one comparison, not `in`): a, b, ASSERT_CMP (which can report both
-    operands); any other: the truth value, ASSERT_TRUE."""
+    operands; ASSERT_VALUE for values the flat instructions do not serve); any other: the
+    truth value, ASSERT_TRUE."""
     type_, first, next_ = types.type, tree.first, tree.next
     c = first[n]
     line = toks.line[tree.tok[n]]
@@ -95,8 +172,12 @@ def emit_assert(n, top, toks, tree, types, out, scratch, err):
         link = next_[a]
         emit_expr(a, toks, tree, types, out, scratch, top + 1, err)
         emit_expr(first[link], toks, tree, types, out, scratch, top + 1, err)
-        lt, rt = _concrete_list(type_[a], type_[link]), _concrete_list(type_[link], type_[a])
-        emit(out, ASSERT_CMP, typed_cmp(tree.op[link], type_runtime_kind(lt), type_runtime_kind(rt)), line)
+        cmp, lt, rt = tree.op[link], concrete(type_[a], type_[link]), concrete(type_[link], type_[a])
+        kl, kr = type_runtime_kind(lt), type_runtime_kind(rt)
+        if kl < 0 or kr < 0 or (is_list(lt) and cmp != O.CMP_EQ and cmp != O.CMP_NE):
+            emit_typed(out, ASSERT_VALUE, typed_values(cmp, lt, rt), line, err)
+        else:
+            emit(out, ASSERT_CMP, typed_cmp(cmp, kl, kr), line)
     else:
         emit_expr(c, toks, tree, types, out, scratch, top + 1, err)
         emit_truth(out, type_[c], line)
@@ -105,9 +186,12 @@ def emit_assert(n, top, toks, tree, types, out, scratch, err):
 
 @nrt_free
 def emit_return(n, top, toks, tree, types, out, scratch, err):
-    """return v (converted to the return type); a bare `return`: None."""
-    if tree.first[n] != -1:
+    """return v (converted to the return type); a bare `return`: None (0 from a `-> None`
+    function, as `return None` there; NONE_REF as an Optional value)."""
+    c = tree.first[n]
+    line = toks.line[tree.tok[n]]
+    if c != -1 and not (tree.kind[c] == N_NONE and tree.val[n] == T_NONE):
         _value(n, top, toks, tree, types, out, scratch, err)
     else:
-        emit(out, LOAD_INT, 0, toks.line[tree.tok[n]])
-    emit(out, RETURN, 0, toks.line[tree.tok[n]])
+        emit(out, LOAD_INT, 0 if tree.val[n] == T_NONE else O.NONE_REF, line)
+    emit(out, RETURN, 0, line)

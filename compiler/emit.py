@@ -30,6 +30,8 @@ from gpucc.compiler.nodes import (
     BIN_POW,
     BOOL_NAMES,
     CMP_IN,
+    CMP_IS,
+    CMP_IS_NOT,
     CMP_NOT_IN,
     N_STR,
     UN_NAMES,
@@ -48,7 +50,19 @@ from gpucc.compiler.scope import (
     N_SUPPORTED_BUILTINS,
     STR_METHODS,
 )  # fmt: skip
-from gpucc.compiler.typerules import EMPTY_LIST, LIST_FLOAT, LIST_STR, element_type, is_list, is_sized
+from gpucc.compiler.typerules import (
+    EMPTY_LIST,
+    LIST_FLOAT,
+    LIST_INT,
+    LIST_STR,
+    element_type,
+    is_list,
+    is_number,
+    is_optional,
+    is_sized,
+    is_tuple,
+)
+from gpucc.compiler.typeshapes import known
 from gpucc.contract import isa as O
 from gpucc.contract.isa import (
     ARG_IMM,
@@ -67,8 +81,8 @@ from gpucc.contract.isa import (
     ROT_TWO,
     UNARY_NOT,
 )  # fmt: skip
-from gpucc.contract.jitable import nrt_free, typed_cmp
-from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_STR
+from gpucc.contract.jitable import nrt_free, type_is_heap, type_list_of, typed_cmp, typed_values
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE, T_STR
 
 
 def _opcodes(rows) -> np.ndarray:
@@ -126,6 +140,10 @@ FOLD_OPCODES = _opcodes(_FOLD_ROWS.get(b, (None, None)) for b in BUILTINS[:N_SUP
 _METHOD_ROWS = {"append": ("LIST_APPEND", 0), "sort": ("LIST_SORT", -1),
                 **{m: (name, mode) for name, group in STR_METHODS.items() for mode, m in enumerate(group)}}  # fmt: skip
 METHOD_OPCODES = _opcodes([[_METHOD_ROWS[m][0] for m in METHODS]])[0]
+# a list instruction taking an element kind -> the value instruction doing it for any element type
+_VALUE_OPS = {op: op.replace("LIST_", "VALUE_") for op in ("LIST_MIN", "LIST_MAX", "LIST_SORTED", "LIST_SORT")}
+VALUE_OF_LIST_OP = np.array([O.BY_NAME[_VALUE_OPS[op.name]].number if op.name in _VALUE_OPS else -1
+                             for op in O.TABLE], dtype=np.int32)  # fmt: skip
 METHOD_MODES = np.array([_METHOD_ROWS[m][1] for m in METHODS], dtype=np.int32)
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
@@ -178,9 +196,13 @@ def patch(out, chain):
 @nrt_free
 def emit_convert(out, want, got, line):
     """Convert the value on top (of type got) for a place that wants type want: an int or
-    bool where a float is wanted becomes a float."""
-    if want == T_FLOAT and got != T_FLOAT:
+    bool where a float is wanted becomes a float; a scalar where an Optional is wanted is
+    boxed (converted first: Optional[float])."""
+    inner = want >> 4 if is_optional(want) and not is_optional(got) and got != T_NONE else want
+    if inner == T_FLOAT and got != T_FLOAT:
         emit(out, O.INT_TO_FLOAT, 0, line)
+    if inner != want and not type_is_heap(inner):
+        emit(out, O.BOX, 0, line)
 
 
 @nrt_free
@@ -201,10 +223,25 @@ def needs_truth(t):
 
 @nrt_free
 def element_kind(t):
-    """The element-kind operand of a list instruction on list type t: 0 ints, 1 floats, 2 strs."""
+    """The element-kind operand of a list instruction on list type t: 0 ints (and bools), 1
+    floats, 2 strs."""
     if t == LIST_FLOAT:
         return 1
     return 2 if t == LIST_STR else 0
+
+
+@nrt_free
+def is_flat_list(t):
+    """A list the list instructions serve by element kind: of ints, bools, floats or strs (or `[]`)."""
+    e = t >> 4
+    return is_list(t) and (is_number(e) or e == T_STR or t == EMPTY_LIST)
+
+
+@nrt_free
+def emit_typed(out, opc, value, line, err):
+    """A value instruction: its CONST operand the constant `value` (a packed type, or
+    typed_values of a comparison and two)."""
+    emit_const(out, opc, value, line, err, 0, 0)
 
 
 @nrt_free
@@ -214,20 +251,39 @@ def float_op(bop, lt, rt):
 
 
 @nrt_free
-def emit_compare(out, cmp, lt, rt, line):
+def concrete(t, other):
+    """Type t, or for `[]` the other operand's type (a list of it for `x in []`), with no
+    UNKNOWN left (typeshapes.known): the types a value instruction's constant names."""
+    if t != EMPTY_LIST:
+        return known(t)
+    return known(other) if is_list(other) and other != EMPTY_LIST else LIST_INT
+
+
+@nrt_free
+def emit_compare(out, cmp, lt, rt, line, err):
     """Push `a <cmp> b` for a, b of types lt, rt (floats and strs: COMPARE_NUM, exact for int
-    vs float; `x in xs`: LIST_CONTAINS, of a str in a str STR_CONTAINS; lists: LIST_EQ)."""
-    if cmp == CMP_IN or cmp == CMP_NOT_IN:
+    vs float; `x in xs`: LIST_CONTAINS, of a str in a str STR_CONTAINS; lists: LIST_EQ; values
+    the flat instructions do not serve: VALUE_CMP, VALUE_CONTAINS)."""
+    if cmp == CMP_IS or cmp == CMP_IS_NOT or lt == T_NONE or rt == T_NONE:  # x is None: None is NONE_REF
+        emit(out, CMP_OPCODES[O.CMP_EQ if cmp == CMP_IS or cmp == O.CMP_EQ else O.CMP_NE], 0, line)
+    elif cmp == CMP_IN or cmp == CMP_NOT_IN:
+        e = lt if rt == EMPTY_LIST else element_type(rt)
         if rt == T_STR:
             emit(out, O.STR_CONTAINS, 0, line)
+        elif is_flat_list(rt) and (is_number(lt) and is_number(e) or lt == T_STR and e == T_STR):
+            emit(out, O.LIST_CONTAINS, typed_cmp(O.CMP_EQ, lt, e), line)
         else:
-            emit(out, O.LIST_CONTAINS, typed_cmp(O.CMP_EQ, lt, lt if rt == EMPTY_LIST else element_type(rt)), line)
+            types = typed_values(O.CMP_EQ, known(lt), concrete(rt, type_list_of(lt)))
+            emit_typed(out, O.VALUE_CONTAINS, types, line, err)
         if cmp == CMP_NOT_IN:
             emit(out, UNARY_NOT, 0, line)
-    elif is_list(lt):
+    elif is_flat_list(lt) and is_flat_list(rt) and (cmp == O.CMP_EQ or cmp == O.CMP_NE) and (
+            element_kind(lt) == element_kind(rt) or lt == EMPTY_LIST or rt == EMPTY_LIST):
         emit(out, O.LIST_EQ, element_kind(lt if lt != EMPTY_LIST else rt), line)
         if cmp == O.CMP_NE:
             emit(out, UNARY_NOT, 0, line)
+    elif not is_number(lt) and lt != T_STR or not is_number(rt) and rt != T_STR:
+        emit_typed(out, O.VALUE_CMP, typed_values(cmp, concrete(lt, rt), concrete(rt, lt)), line, err)
     elif lt == T_FLOAT or rt == T_FLOAT or lt == T_STR:
         emit(out, O.COMPARE_NUM, typed_cmp(cmp, lt, rt), line)
     else:
@@ -235,10 +291,14 @@ def emit_compare(out, cmp, lt, rt, line):
 
 
 @nrt_free
-def emit_method(out, m, t, line):
-    """The instruction of method m (scope.M_*) on a receiver of type t, its arguments pushed."""
+def emit_method(out, m, t, line, err):
+    """The instruction of method m (scope.M_*) on a receiver of type t, its arguments pushed
+    (xs.sort() of a list the list instructions do not serve: VALUE_SORT)."""
     mode = METHOD_MODES[m]
-    emit(out, METHOD_OPCODES[m], element_kind(t) if mode < 0 else mode, line)
+    if mode < 0 and not is_flat_list(t):
+        emit_typed(out, VALUE_OF_LIST_OP[METHOD_OPCODES[m]], known(t >> 4), line, err)
+    else:
+        emit(out, METHOD_OPCODES[m], element_kind(t) if mode < 0 else mode, line)
 
 
 @nrt_free
@@ -272,8 +332,8 @@ def emit_unary(out, uop, t, line):
 
 @nrt_free
 def value_class(t):
-    """The column (ON_*) of BUILTIN_OPCODES for an argument of type t."""
-    if is_list(t):
+    """The column (ON_*) of BUILTIN_OPCODES for an argument of type t (a tuple's: a list's)."""
+    if is_list(t) or is_tuple(t):
         return ON_LIST
     if t == T_STR:
         return ON_STR
@@ -292,9 +352,9 @@ def builtin_operand(opc, t, result):
 
 
 @nrt_free
-def emit_builtin_arg(out, b, i, t, result, line):
+def emit_builtin_arg(out, b, i, several, t, result, line, err):
     """What a call of builtin b (scope.B_*) does once its argument i (of type t) is pushed;
-    result: the call's type."""
+    several: it has more than one (min / max of them); result: the call's type."""
     if b == B_REVERSED:
         emit_reversed(out, line)
         return
@@ -313,11 +373,13 @@ def emit_builtin_arg(out, b, i, t, result, line):
         if t != T_BOOL and t != T_FLOAT:
             emit(out, O.INT_TRUTH, 0, line)
         return
-    opc = BUILTIN_OPCODES[b, value_class(t)]
+    opc = -1 if several else BUILTIN_OPCODES[b, value_class(t)]
     fold = FOLD_OPCODES[b, 1 if result == T_FLOAT else 0]
-    if opc >= 0:
+    if opc >= 0 and VALUE_OF_LIST_OP[opc] >= 0 and not is_flat_list(t):
+        emit_typed(out, VALUE_OF_LIST_OP[opc], known(t >> 4), line, err)
+    elif opc >= 0:
         emit(out, opc, builtin_operand(opc, t, result), line)
-    elif i > 0 and fold >= 0 and result != T_STR:  # min / max fold left to right, as Python compares
+    elif i > 0 and fold >= 0 and is_number(result):  # min / max fold left to right, as Python compares
         emit(out, fold, 0, line)
 
 
@@ -371,22 +433,33 @@ def emit_round(out, line):
 
 
 @nrt_free
-def emit_builtin_end(out, b, nargs, result, line):
-    """What a call of builtin b with nargs arguments does after the last: min / max of strs
-    is the min / max of the list of them."""
-    if (b == B_MIN or b == B_MAX) and result == T_STR and nargs > 1:
+def emit_builtin_end(out, b, nargs, result, line, err):
+    """What a call of builtin b with nargs arguments does after the last: min / max of
+    values other than numbers is the min / max of the list of them."""
+    if (b == B_MIN or b == B_MAX) and not is_number(result) and nargs > 1:
         emit(out, O.NEW_LIST, nargs, line)
         out.cg[CG_DEPTH] -= nargs
-        emit(out, O.LIST_MIN if b == B_MIN else O.LIST_MAX, element_kind(LIST_STR), line)
+        opc = O.LIST_MIN if b == B_MIN else O.LIST_MAX
+        if result == T_STR:
+            emit(out, opc, element_kind(LIST_STR), line)
+        else:
+            emit_typed(out, VALUE_OF_LIST_OP[opc], known(result), line, err)
 
 
 @nrt_free
 def emit_int(out, v, line, err, s, e):
     """Push the int v (an int32 operand, else a constant-pool entry); s, e: its source span."""
-    consts, cg = out.consts, out.cg
     if INT32_MIN <= v <= INT32_MAX:
         emit(out, LOAD_INT, v, line)
-        return
+    else:
+        emit_const(out, LOAD_CONST, v, line, err, s, e)
+
+
+@nrt_free
+def emit_const(out, opc, v, line, err, s, e):
+    """Instruction opc whose CONST operand is the constant v (an entry of the pool, shared
+    with an equal one already there); s, e: the source span blamed when the pool is full."""
+    consts, cg = out.consts, out.cg
     k = 0
     while k < cg[CG_NCONST] and consts[k] != v:
         k += 1
@@ -396,7 +469,7 @@ def emit_int(out, v, line, err, s, e):
             return
         consts[k] = v
         cg[CG_NCONST] = k + 1
-    emit(out, LOAD_CONST, k, line)
+    emit(out, opc, k, line)
 
 
 @nrt_free

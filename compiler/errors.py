@@ -48,17 +48,19 @@ _CONSTRUCT_ROWS = [
     ("C_BARE_ANNOTATION", "annotations without a value"),
     ("C_ASSERT_MESSAGE", "assert messages"),
     ("C_LIST_AUGASSIGN", "augmented assignment to a list (+= extends in place: use xs = xs + ys or append)"),
-    ("C_SUBSCRIPT_AUGASSIGN", "augmented assignment to a subscript of anything but a name, or with a call in the index"),
-    ("C_NESTED_LISTS", "lists of lists"),
-    ("C_LIST_OF_BOOLS", "lists of bools (use list[int])"),
+    ("C_SUBSCRIPT_AUGASSIGN",
+     "augmented assignment to a subscript of anything but a name or a subscript, or with a call in it"),
     ("C_METHOD", "methods other than list.append, list.sort and the str methods of the README"),
     ("C_BYTES", "bytes literals"),
     ("C_STR_SETITEM", "item assignment to a str (strs are immutable)"),
-    ("C_MIXED_LIST", "lists mixing strs and numbers"),
+    ("C_MIXED_LIST", "lists mixing elements of different types (but ints among floats, None among values)"),
     ("C_GENERATOR", "generator expressions but as the one argument of sum, any, all, min, max, sorted, list or "
      "str.join"),
     ("C_REVERSED", "reversed() but as the iterable of a for loop or a comprehension"),
     ("C_ROUND_DIGITS", "round() with ndigits"),
+    ("C_TUPLE_INDEX", "a tuple indexed by anything but a constant, or sliced, when its fields differ in type"),
+    ("C_TYPE_TOO_LARGE",
+     "types this large (at most 7 parts, constructors and leaves: list[tuple[int, int, int, int]])"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -90,15 +92,15 @@ C_BARE_ANNOTATION = 24
 C_ASSERT_MESSAGE = 25
 C_LIST_AUGASSIGN = 26
 C_SUBSCRIPT_AUGASSIGN = 27
-C_NESTED_LISTS = 28
-C_LIST_OF_BOOLS = 29
-C_METHOD = 30
-C_BYTES = 31
-C_STR_SETITEM = 32
-C_MIXED_LIST = 33
-C_GENERATOR = 34
-C_REVERSED = 35
-C_ROUND_DIGITS = 36
+C_METHOD = 28
+C_BYTES = 29
+C_STR_SETITEM = 30
+C_MIXED_LIST = 31
+C_GENERATOR = 32
+C_REVERSED = 33
+C_ROUND_DIGITS = 34
+C_TUPLE_INDEX = 35
+C_TYPE_TOO_LARGE = 36
 
 # name, message template
 _ROWS = [
@@ -117,8 +119,9 @@ _ROWS = [
     ("E_EXPECTED_NAME", "expected a name"),
     ("E_EXPECTED_EXPR", "expected an expression"),
     ("E_EXPECTED_NEWLINE", "expected end of line"),
-    ("E_EXPECTED_TYPE", "expected a type: int, float, bool, str or None"),
-    ("E_UNKNOWN_TYPE", "unknown type '{text}': expected int, float, bool, str or None"),
+    ("E_EXPECTED_TYPE", "expected a type: int, float, bool, str, None, list[T], tuple[T1, T2] or Optional[T]"),
+    ("E_UNKNOWN_TYPE", "unknown type '{text}': expected int, float, bool, str, None, list[T], tuple[T1, T2] or "
+     "Optional[T]"),
     ("E_MISSING_ANNOTATION", "parameter '{text}' needs a type annotation"),
     ("E_MISSING_RETURN_ANNOTATION", "function '{text}' needs a return annotation (-> type)"),
     ("E_UNDEFINED_NAME", "name '{text}' is not defined"),
@@ -152,6 +155,7 @@ _ROWS = [
      "significant digits and a decimal exponent within +-22"),
     ("E_EXPECTED_ELSE", "expected 'else' in the conditional expression"),
     ("E_BUILTIN_ARGS", "'{text}' takes {expected_count} argument(s), {got_count} given"),
+    ("E_UNPACK", "cannot unpack a value of type {got} into {arg} names"),
 ]
 
 NAMES = tuple(r[0] for r in _ROWS)
@@ -206,6 +210,7 @@ E_COMPLEX_LITERAL = 45
 E_FLOAT_LITERAL = 46
 E_EXPECTED_ELSE = 47
 E_BUILTIN_ARGS = 48
+E_UNPACK = 49
 
 
 def _type_name(code: int) -> str:

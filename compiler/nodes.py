@@ -8,7 +8,7 @@ The AST of one source lives in parallel int arrays, one entry per node:
 
 filled by the type checker:
 
-    type[i]   static type code (contract.valuetypes)   slot[i]  local slot / function index
+    type[i]   static type code (contract.typecodes)   slot[i]  local slot / function index
 
 Node 0 is the MODULE.  Children are linked first-child / next-sibling in source order.
 Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
@@ -43,7 +43,8 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     SLICE      obj part*                obj[start:stop:step]; op: bits 1, 2, 4 = which parts
                                         are given (the children, in that order)
     METHOD     obj arg*                 obj.name(args), tok = name
-    FOR_LIST   iterable BLOCK           `for x in iterable:`, tok = x
+    FOR_LIST   iterable BLOCK [TUPLE]   `for x in iterable:`, tok = x; `for a, (b, c) in
+                                        iterable:`: op = 1, the target TUPLE last
     SETITEM    SUBSCRIPT value          obj[index] = value; op = -1, or the BIN_* code of
                                         an augmented assignment (obj[index] += value)
     STR        -                        a str literal: tok = its first token, op = the number
@@ -56,9 +57,12 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     COMP_FOR   iterable | arg arg? arg?  `for x in iterable`, tok = x; op = 0, or the number of
                                         range() arguments once the type checker saw range(...)
     COMP_IF    cond                     `if cond`
+    TUPLE      element*                 a tuple display `(a, b)`, `a, b`; as a target (UNPACK,
+                                        FOR_LIST) its elements are NAMEs and TUPLEs
+    UNPACK     TUPLE value              `a, (b, c) = value`: the target, then the value
 
-COMPARE links also take CMP_IN / CMP_NOT_IN (`x in xs`, `x not in xs`) after contract.isa'
-six comparison codes.
+COMPARE links also take CMP_IN / CMP_NOT_IN (`x in xs`, `x not in xs`) and CMP_IS /
+CMP_IS_NOT (`x is None`, `x is not None`) after contract.isa' six comparison codes.
 """
 
 from __future__ import annotations
@@ -68,7 +72,7 @@ KIND_NAMES = (
     "FOR_RANGE", "BREAK", "CONTINUE", "PASS", "DOCSTRING", "ELLIPSIS", "RETURN", "ASSERT",
     "INT", "BOOL", "NONE", "NAME", "UNARY", "BINARY", "BOOLOP", "COMPARE", "CMP_LINK", "CALL",
     "FLOAT", "IFEXP", "LIST", "SUBSCRIPT", "SLICE", "METHOD", "FOR_LIST", "SETITEM", "STR", "COMP",
-    "COMP_FOR", "COMP_IF",
+    "COMP_FOR", "COMP_IF", "TUPLE", "UNPACK",
 )  # fmt: skip
 # node kinds as plain names (tests/contract/test_named_constants.py keeps them equal to KIND_NAMES)
 N_MODULE = 0
@@ -110,6 +114,8 @@ N_STR = 35
 N_COMP = 36
 N_COMP_FOR = 37
 N_COMP_IF = 38
+N_TUPLE = 39
+N_UNPACK = 40
 
 BIN_NAMES = ("+", "-", "*", "//", "%", "/", "**", "&", "|", "^", "<<", ">>")
 BIN_ADD, BIN_SUB, BIN_MUL, BIN_FLOORDIV, BIN_MOD, BIN_DIV, BIN_POW, BIN_AND, BIN_OR, BIN_XOR, BIN_LSHIFT, BIN_RSHIFT = (
@@ -121,7 +127,7 @@ UN_NEG, UN_POS, UN_NOT, UN_INVERT = range(len(UN_NAMES))
 BOOL_NAMES = ("and", "or")
 BOOL_AND, BOOL_OR = range(len(BOOL_NAMES))
 
-CMP_IN, CMP_NOT_IN = 6, 7  # after contract.isa.CMP_NAMES
+CMP_IN, CMP_NOT_IN, CMP_IS, CMP_IS_NOT = 6, 7, 8, 9  # after contract.isa.CMP_NAMES
 
 # what consumes a comprehension's elements (COMP's op): a new list (a list comprehension, a
 # generator expression given to sorted / list / str.join); a generator expression no consumer

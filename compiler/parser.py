@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from gpucc.compiler import errors, nodes, tokens
 from gpucc.compiler import parser_util as pu
-from gpucc.compiler.arrays import clear_error, fail
+from gpucc.compiler.arrays import clear_error, fail, fail_types
 from gpucc.compiler.errors import E_EXPECTED_OP, E_PROGRAM_TOO_LARGE, E_SYNTAX, E_UNSUPPORTED, E_UNSUPPORTED_KEYWORD
 from gpucc.compiler.parser_expr import parse_expr
 from gpucc.compiler.parser_simple import expression_statement, name_statement, simple_statement, statement_node
+from gpucc.compiler.parser_targets import for_target
+from gpucc.compiler.parser_types import annotation
 from gpucc.compiler.parser_util import (
     B_LAST,
     B_OWNER,
@@ -26,8 +28,6 @@ from gpucc.compiler.parser_util import (
     S_COUNT,
     S_NBLK,
     WORD_RANGE,
-    annotation_type,
-    annotation_width,
     append_statement,
     fail_tok,
     is_kw,
@@ -40,6 +40,7 @@ from gpucc.compiler.parser_util import (
     word_is,
 )  # fmt: skip
 from gpucc.contract.jitable import nrt_free
+from gpucc.contract.valuetypes import T_INT
 
 T = tokens
 TK_END, TK_NEWLINE, TK_INDENT, TK_DEDENT = T.TK_END, T.TK_NEWLINE, T.TK_INDENT, T.TK_DEDENT
@@ -144,12 +145,11 @@ def _funcdef(src, toks, i, tree, st, err):
             return fail_tok(err, toks, j, j + 1, E_UNSUPPORTED, errors.C_DEFAULTS)
         if not is_op(toks, j + 1, T.OP_COLON):
             return fail_tok(err, toks, j, j, errors.E_MISSING_ANNOTATION, 0)
-        t = annotation_type(src, toks, j + 2, err)
+        t, after = annotation(src, toks, j + 2, err)
         if t < 0:
             return -1
-        w = annotation_width(src, toks, j + 2) - 1  # tokens past a one-token annotation
-        if is_op(toks, j + 3 + w, T.OP_ASSIGN):
-            return fail_tok(err, toks, j, j + 3 + w, E_UNSUPPORTED, errors.C_DEFAULTS)
+        if is_op(toks, after, T.OP_ASSIGN):
+            return fail_tok(err, toks, j, after, E_UNSUPPORTED, errors.C_DEFAULTS)
         p = new_node(tree, st, N.N_PARAM, t, j, 0)
         if p < 0:
             return fail_tok(err, toks, j, j, E_PROGRAM_TOO_LARGE, 0)
@@ -158,18 +158,17 @@ def _funcdef(src, toks, i, tree, st, err):
         else:
             next_[last] = p
         last = p
-        j += 3 + w
+        j = after
         if is_op(toks, j, T.OP_COMMA):
             j += 1
         elif not is_op(toks, j, T.OP_RPAR):
             return fail_tok(err, toks, j, j, E_EXPECTED_OP, T.OP_RPAR)
     j += 1
     if is_op(toks, j, T.OP_ARROW):
-        t = annotation_type(src, toks, j + 1, err)
+        t, j = annotation(src, toks, j + 1, err)
         if t < 0:
             return -1
         op[fn] = t
-        j += 1 + annotation_width(src, toks, j + 1)
     elif is_op(toks, j, T.OP_COLON):
         return fail_tok(err, toks, i + 1, i + 1, errors.E_MISSING_RETURN_ANNOTATION, 0)
     if not is_op(toks, j, T.OP_COLON):
@@ -187,20 +186,32 @@ def _funcdef(src, toks, i, tree, st, err):
 
 @nrt_free
 def _for(src, toks, i, tree, st, err):
-    """`for NAME in range(a[, b[, c]]):` body, `for` at token i.  Returns next token or -1."""
+    """`for NAME in range(a[, b[, c]]):` body, `for TARGET in iterable:` body (TARGET a
+    NAME or a tuple of them, parser_targets.for_target), `for` at token i.  Returns next
+    token or -1."""
     tk = toks.kind
     op, first, next_ = tree.op, tree.first, tree.next
-    if tk[i + 1] != TK_NAME:
-        return fail_tok(err, toks, i + 1, i + 1, errors.E_EXPECTED_NAME, 0)
-    if is_op(toks, i + 2, T.OP_COMMA):
-        return fail_tok(err, toks, i + 1, i + 2, E_UNSUPPORTED, errors.C_TUPLES)
-    if not is_kw(toks, i + 2, T.KW_IN):
-        return fail_tok(err, toks, i + 2, i + 2, E_SYNTAX, 0)
-    r = i + 3
-    if not (tk[r] == TK_NAME and word_is(src, toks, r, WORD_RANGE) and is_op(toks, r + 1, T.OP_LPAR)):
-        node = new_node(tree, st, N.N_FOR_LIST, 0, i + 1, 0)
+    target, r = -1, i + 3
+    if tk[i + 1] != TK_NAME or not is_kw(toks, i + 2, T.KW_IN):
+        target, r = for_target(toks, i + 1, tree, st, err)
+        if target < 0:
+            return -1
+        r += 1
+    is_range = tk[r] == TK_NAME and word_is(src, toks, r, WORD_RANGE) and is_op(toks, r + 1, T.OP_LPAR)
+    if is_range and target >= 0 and tree.kind[target] == N.N_TUPLE:  # CPython: TypeError (an int unpacked)
+        items = 0
+        c = tree.first[target]
+        while c != -1:
+            items += 1
+            c = next_[c]
+        return fail_types(err, errors.E_UNPACK, toks.start[i + 1], toks.end[r - 2], items, T_INT)
+    name = i + 1 if target < 0 else tree.tok[target]  # the loop variable (or the target's first token)
+    if target >= 0 and tree.kind[target] == N.N_TUPLE or not is_range:
+        node = new_node(tree, st, N.N_FOR_LIST, 0, name, 0)
         if node < 0:
             return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0)
+        if target >= 0 and tree.kind[target] == N.N_TUPLE:
+            op[node] = 1
         e, j = parse_expr(toks, r, tree, st, err)
         if e < 0:
             return -1
@@ -210,8 +221,10 @@ def _for(src, toks, i, tree, st, err):
         append_statement(tree, st, node)
         blk, j = _open_body(toks, j + 1, tree, st, err, node)
         next_[e] = blk
+        if op[node] == 1:
+            next_[blk] = target
         return j if blk >= 0 else -1
-    node = new_node(tree, st, N.N_FOR_RANGE, 0, i + 1, 0)
+    node = new_node(tree, st, N.N_FOR_RANGE, 0, name, 0)
     if node < 0:
         return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0)
     nargs = 0

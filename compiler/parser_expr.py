@@ -40,6 +40,8 @@ from gpucc.compiler.errors import (
 )
 from gpucc.compiler.nodes import (
     CMP_IN,
+    CMP_IS,
+    CMP_IS_NOT,
     CMP_NOT_IN,
     N_BOOL,
     N_CALL,
@@ -52,6 +54,7 @@ from gpucc.compiler.nodes import (
     N_SLICE,
     N_STR,
     N_SUBSCRIPT,
+    N_TUPLE,
 )  # fmt: skip
 from gpucc.compiler.parser_comp import close_comprehension, next_clause, open_comprehension
 from gpucc.compiler.parser_opstack import (
@@ -85,6 +88,7 @@ from gpucc.compiler.parser_tables import (
     X_NOT,
     X_PAREN,
     X_SUB,
+    X_TUPLE,
 )  # fmt: skip
 from gpucc.compiler.parser_util import (
     MAX_NESTING,
@@ -236,12 +240,13 @@ def _operator_operand(toks, i, tree, st, err):
     s = toks.sub[i]
     code = PREFIX_OF_OP[s]
     if code >= 0:
-        if code == X_PAREN and is_op(toks, i + 1, T.OP_RPAR):
-            return _fail(err, toks, i, i + 1, E_UNSUPPORTED, errors.C_TUPLES)
+        if code == X_PAREN and is_op(toks, i + 1, T.OP_RPAR):  # (): the empty tuple
+            return _complete(toks, i + 1, st, err, new_node(tree, st, N_TUPLE, 0, i, 0))
         return _open(toks, i, st, err, code, -1, i + 1)
     top = top_op(st)
-    if (s == T.OP_RPAR and top == X_CALL or s == T.OP_RSQB and top == X_LIST) and is_op(toks, i - 1, T.OP_COMMA):
-        o = top_entry(st)  # f(a, b,) / [a, b,]: the items are already linked
+    closes = s == T.OP_RPAR and (top == X_CALL or top == X_TUPLE) or s == T.OP_RSQB and top == X_LIST
+    if closes and is_op(toks, i - 1, T.OP_COMMA):
+        o = top_entry(st)  # f(a, b,) / [a, b,] / (a,): the items are already linked
         st[S_NOPS] -= 1
         return _complete(toks, i, st, err, st[o + O_NODE])
     if (s == T.OP_COLON or s == T.OP_RSQB) and top == X_SUB:
@@ -337,7 +342,7 @@ def _after_operand(toks, i, tree, st, err):
 
 @nrt_free
 def _keyword_after_operand(toks, i, tree, st, err):
-    """and, or, if, else, in, not in after an operand."""
+    """and, or, if, else, in, not in, is, is not after an operand."""
     s = toks.sub[i]
     if INFIX_OF_KW[s] >= 0:
         return _infix(toks, i, tree, st, err, INFIX_OF_KW[s])
@@ -355,8 +360,10 @@ def _keyword_after_operand(toks, i, tree, st, err):
         return _compare(toks, i, tree, st, err, CMP_IN, i + 1)
     if s == T.KW_NOT and is_kw(toks, i + 1, T.KW_IN):
         return _compare(toks, i, tree, st, err, CMP_NOT_IN, i + 2)
+    if s == T.KW_IS and is_kw(toks, i + 1, T.KW_NOT):
+        return _compare(toks, i, tree, st, err, CMP_IS_NOT, i + 2)
     if s == T.KW_IS:
-        return _fail(err, toks, i, i, E_UNSUPPORTED_KEYWORD, s)
+        return _compare(toks, i, tree, st, err, CMP_IS, i + 1)
     if s == T.KW_NOT:
         return _fail(err, toks, i, i, E_SYNTAX, 0)
     return i, END
@@ -444,16 +451,22 @@ def _item_end(toks, i, tree, st, err):
     if top == X_COMP:
         node = close_comprehension(toks, i, tree, st, err)
         return (i, FAILED) if node < 0 else _complete(toks, i, st, err, node)
-    if s == T.OP_RPAR and top != X_PAREN and top != X_CALL or s == T.OP_RSQB and top != X_LIST and top != X_SUB:
+    parens = top == X_PAREN or top == X_CALL or top == X_TUPLE
+    if s == T.OP_RPAR and not parens or s == T.OP_RSQB and top != X_LIST and top != X_SUB:
         return _fail(err, toks, i, i, E_SYNTAX, 0)  # ( ... ] or [ ... )
-    if top == X_PAREN:
-        if s == T.OP_COMMA:
-            return _fail(err, toks, i, i, E_UNSUPPORTED, errors.C_TUPLES)
+    if top == X_PAREN and s == T.OP_COMMA:  # (a, ...: a tuple
+        o = top_entry(st)
+        node = new_node(tree, st, N_TUPLE, 0, st[o + O_TOKEN], 0)
+        if node < 0:
+            return _too_large(err, toks, i)
+        st[o + O_CODE] = X_TUPLE
+        st[o + O_NODE] = node
+    elif top == X_PAREN:
         st[S_NOPS] -= 1
         return i + 1, OPERATOR
     if top == X_SUB:
         return _subscript_part(toks, i, tree, st, err)
-    add_arg(tree, st)  # X_CALL, X_LIST
+    add_arg(tree, st)  # X_CALL, X_LIST, X_TUPLE
     if s == T.OP_COMMA:
         return i + 1, OPERAND
     o = top_entry(st)

@@ -30,6 +30,7 @@ from gpucc.compiler.parser_tables import (
     X_LIST,
     X_PAREN,
     X_SUB,
+    X_TUPLE,
 )  # fmt: skip
 from gpucc.compiler.parser_util import (
     MAX_NESTING,
@@ -61,7 +62,8 @@ def top_op(st):
 
 @nrt_free
 def _is_bracket(code):
-    return code == X_PAREN or code == X_CALL or code == X_LIST or code == X_SUB or code == X_COMP
+    return (code == X_PAREN or code == X_CALL or code == X_LIST or code == X_SUB or code == X_TUPLE
+            or code == X_COMP)
 
 
 @nrt_free
@@ -240,7 +242,7 @@ def close(tree, st):
 @nrt_free
 def add_arg(tree, st):
     """Link the completed operand as the next item of the bracket on top of the stack (a
-    call's argument, a list's element, a subscript's index)."""
+    call's argument, a list's or tuple's element, a subscript's index)."""
     o = top_entry(st)
     x = pop_val(st)
     if st[o + O_LAST] < 0:

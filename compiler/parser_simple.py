@@ -11,7 +11,9 @@ from gpucc.compiler import errors, nodes, tokens
 from gpucc.compiler.errors import E_EXPECTED_OP, E_PROGRAM_TOO_LARGE, E_UNSUPPORTED
 from gpucc.compiler.parser_expr import parse_expr
 from gpucc.compiler.parser_tables import AUGMENTED_OF_OP, AUGMENTED_UNSUPPORTED
-from gpucc.compiler.parser_util import annotation_type, annotation_width, append_statement, fail_tok, is_op, new_node
+from gpucc.compiler.parser_targets import as_target, expression_list
+from gpucc.compiler.parser_types import annotation
+from gpucc.compiler.parser_util import append_statement, fail_tok, is_op, new_node
 from gpucc.compiler.tokens import TK_NEWLINE, TK_OP
 from gpucc.contract.jitable import nrt_free
 
@@ -45,9 +47,10 @@ def statement_node(toks, i, tree, st, err, k, o, t):
 
 
 @nrt_free
-def _value(toks, i, tree, st, err, node):
-    """The expression at token i, linked as statement node's child: (expression, next token)."""
-    e, j = parse_expr(toks, i, tree, st, err)
+def _value(toks, i, tree, st, err, node, tuples):
+    """The expression at token i (tuples: or a tuple without parentheses), linked as statement
+    node's child: (expression, next token)."""
+    e, j = expression_list(toks, i, tree, st, err) if tuples else parse_expr(toks, i, tree, st, err)
     if e >= 0:
         tree.first[node] = e
     return e, j
@@ -62,7 +65,7 @@ def simple_statement(toks, i, tree, st, err, k, o, t, e0):
         return -1
     if e0 < 0:
         return _end_of_statement(toks, i, err)
-    e, j = _value(toks, e0, tree, st, err, node)
+    e, j = _value(toks, e0, tree, st, err, node, k != N.N_ASSERT)
     if e < 0:
         return -1
     if k == N.N_ASSERT and is_op(toks, j, T.OP_COMMA):
@@ -72,23 +75,31 @@ def simple_statement(toks, i, tree, st, err, k, o, t, e0):
 
 @nrt_free
 def expression_statement(toks, i, tree, st, err):
-    """An expression as a statement, or `xs[i] = v` / `xs[i] op= v` (a SETITEM).  Returns the
-    next token or -1."""
+    """An expression as a statement, `xs[i] = v` / `xs[i] op= v` (a SETITEM), or `a, b = v`
+    (an UNPACK).  Returns the next token or -1."""
     kind, op = tree.kind, tree.op
     node = statement_node(toks, i, tree, st, err, N.N_EXPR_STMT, 0, i)
     if node < 0:
         return -1
-    e, j = _value(toks, i, tree, st, err, node)
+    e, j = _value(toks, i, tree, st, err, node, True)
     if e < 0:
         return -1
     if toks.kind[j] != TK_OP:
         return _end_of_statement(toks, j, err)
     s = toks.sub[j]
     a = AUGMENTED_OF_OP[s]
-    if kind[e] == N.N_SUBSCRIPT and (s == T.OP_ASSIGN or a >= 0):  # xs[i] = v, xs[i] += v
+    if s == T.OP_ASSIGN and as_target(tree, st, e):  # a, (b, c) = v, [a, b] = v
+        kind[node] = N.N_UNPACK
+        v, j = expression_list(toks, j + 1, tree, st, err)
+        if v < 0:
+            return -1
+        tree.next[e] = v
+        if is_op(toks, j, T.OP_ASSIGN):
+            return fail_tok(err, toks, j, j, E_UNSUPPORTED, errors.C_CHAINED_ASSIGN)
+    elif kind[e] == N.N_SUBSCRIPT and (s == T.OP_ASSIGN or a >= 0):  # xs[i] = v, xs[i] += v
         kind[node] = N.N_SETITEM
         op[node] = -1 if s == T.OP_ASSIGN else a
-        v, j = parse_expr(toks, j + 1, tree, st, err)
+        v, j = expression_list(toks, j + 1, tree, st, err)
         if v < 0:
             return -1
         tree.next[e] = v
@@ -112,10 +123,9 @@ def name_statement(src, toks, i, tree, st, err):
     if s1 == T.OP_ASSIGN:
         return simple_statement(toks, i, tree, st, err, N.N_ASSIGN, N.NO_TYPE, i, i + 2)
     if s1 == T.OP_COLON:
-        t = annotation_type(src, toks, i + 2, err)
+        t, a = annotation(src, toks, i + 2, err)  # a: after the annotation
         if t < 0:
             return -1
-        a = i + 2 + annotation_width(src, toks, i + 2)  # after the annotation
         if tk[a] == TK_NEWLINE:
             return fail_tok(err, toks, i, a - 1, E_UNSUPPORTED, errors.C_BARE_ANNOTATION)
         if not is_op(toks, a, T.OP_ASSIGN):

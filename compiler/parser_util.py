@@ -1,7 +1,7 @@
 """Helpers shared by the statement parser (compiler.parser, compiler.parser_simple) and the
 expression parser (compiler.parser_expr, compiler.parser_opstack): the scratch-array layout,
-node allocation, the block stack, error recording, token tests, type annotations and
-docstrings.  Numba subset: nothing allocates or raises.
+node allocation, the block stack, error recording, token tests and docstrings.  Numba
+subset: nothing allocates or raises.
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ import numpy as np
 from gpucc.compiler import errors, limits, tokens
 from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import E_SYNTAX, E_UNSUPPORTED
-from gpucc.contract import valuetypes
-from gpucc.contract.jitable import nrt_free, type_list_of
+from gpucc.contract.jitable import nrt_free
 
 T = tokens
 TK_NAME, TK_STRING, TK_KEYWORD, TK_OP = T.TK_NAME, T.TK_STRING, T.TK_KEYWORD, T.TK_OP
@@ -41,11 +40,6 @@ S_OPS = S_BLOCK + B_WIDTH * MAX_NESTING  # the operator stack: MAX_NESTING entri
 S_VALS = S_OPS + O_WIDTH * MAX_NESTING  # the operand stack: MAX_NESTING + 2 nodes
 SCRATCH_SIZE = S_VALS + MAX_NESTING + 2
 
-WORD_INT = np.frombuffer(b"int", dtype=np.uint8)
-WORD_BOOL = np.frombuffer(b"bool", dtype=np.uint8)
-WORD_FLOAT = np.frombuffer(b"float", dtype=np.uint8)
-WORD_STR = np.frombuffer(b"str", dtype=np.uint8)
-WORD_LIST = np.frombuffer(b"list", dtype=np.uint8)
 WORD_RANGE = np.frombuffer(b"range", dtype=np.uint8)
 
 
@@ -115,7 +109,7 @@ def kw_unsupported(s):
     return (
         s == T.KW_AS or s == T.KW_ASYNC or s == T.KW_AWAIT or s == T.KW_CLASS or s == T.KW_DEL
         or s == T.KW_EXCEPT or s == T.KW_FINALLY or s == T.KW_FROM or s == T.KW_GLOBAL
-        or s == T.KW_IMPORT or s == T.KW_IS or s == T.KW_NONLOCAL
+        or s == T.KW_IMPORT or s == T.KW_NONLOCAL
         or s == T.KW_RAISE or s == T.KW_TRY or s == T.KW_WITH or s == T.KW_YIELD
     )  # fmt: skip
 
@@ -129,44 +123,6 @@ def word_is(src, toks, i, word):
         if src[s + j] != word[j]:
             return False
     return True
-
-
-@nrt_free
-def annotation_width(src, toks, i):
-    """Tokens the annotation at token i spans: 4 for `list[T]`, else 1."""
-    if toks.kind[i] == TK_NAME and word_is(src, toks, i, WORD_LIST) and is_op(toks, i + 1, T.OP_LSQB):
-        return 4
-    return 1
-
-
-@nrt_free
-def annotation_type(src, toks, i, err):
-    """Type code (contract.typecodes) of the annotation at token i (int, float, bool, str, None,
-    list[int], list[float], list[str]), or -1 with err set."""
-    tk = toks.kind
-    if tk[i] == TK_NAME and word_is(src, toks, i, WORD_INT):
-        return valuetypes.T_INT
-    if tk[i] == TK_NAME and word_is(src, toks, i, WORD_BOOL):
-        return valuetypes.T_BOOL
-    if tk[i] == TK_NAME and word_is(src, toks, i, WORD_FLOAT):
-        return valuetypes.T_FLOAT
-    if tk[i] == TK_NAME and word_is(src, toks, i, WORD_STR):
-        return valuetypes.T_STR
-    if annotation_width(src, toks, i) == 4:  # list[int] / list[float] / list[str]
-        if not is_op(toks, i + 3, T.OP_RSQB):
-            return fail_tok(err, toks, i + 3, i + 3, errors.E_EXPECTED_OP, T.OP_RSQB)
-        if tk[i + 2] == TK_NAME and word_is(src, toks, i + 2, WORD_INT):
-            return type_list_of(valuetypes.T_INT)
-        if tk[i + 2] == TK_NAME and word_is(src, toks, i + 2, WORD_FLOAT):
-            return type_list_of(valuetypes.T_FLOAT)
-        if tk[i + 2] == TK_NAME and word_is(src, toks, i + 2, WORD_STR):
-            return type_list_of(valuetypes.T_STR)
-        return fail_tok(err, toks, i, i + 3, errors.E_UNKNOWN_TYPE, 0)
-    if is_kw(toks, i, T.KW_NONE):
-        return valuetypes.T_NONE
-    if tk[i] == TK_NAME or tk[i] == TK_STRING or tk[i] == TK_KEYWORD:
-        return fail_tok(err, toks, i, i, errors.E_UNKNOWN_TYPE, 0)
-    return fail_tok(err, toks, i, i, errors.E_EXPECTED_TYPE, 0)
 
 
 @nrt_free

@@ -2,8 +2,10 @@
 
 The function table `fn` is an int32 array with one row per function of the unit and the
 columns below; the type checker fills the signature columns, codegen ENTRY and MAX_STACK.
-The local table `locs` is an int32[MAX_LOCALS, 3] scratch array: (name start, name end,
-type) per slot of the function being checked; type -1 = not known yet.
+The local table `locs` is an int32[MAX_LOCALS, L_WIDTH] scratch array: (name start, name end,
+type, preset) per slot of the function being checked; type -1 = not known yet; preset: the
+type its first binding gives it (-1: the value's), kept from one check of the function to
+the next (typecheck_base.preset_request).
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ from gpucc.compiler.nodes import (
     N_FOR_LIST,
     N_FOR_RANGE,
     N_FUNCDEF,
+    N_NAME,
     N_PARAM,
+    N_UNPACK,
 )
 from gpucc.compiler.tokens import _byte_table
 from gpucc.contract.jitable import nrt_free
@@ -40,8 +44,8 @@ MAX_PARAMS, MAX_LOCALS, MAX_FUNCTIONS = limits.MAX_PARAMS, limits.MAX_LOCALS, li
 # function-table columns
 F_NODE, F_NPARAMS, F_NLOCALS, F_RET, F_IMPORT, F_NAME_S, F_NAME_E, F_ENTRY, F_MAX_STACK, F_PTYPE = range(10)
 F_WIDTH = F_PTYPE + MAX_PARAMS
-L_START, L_END, L_TYPE = range(3)  # local-table columns (Scratch.locs: int32[MAX_LOCALS, L_WIDTH])
-L_WIDTH = 3
+L_START, L_END, L_TYPE, L_PRESET = range(4)  # local-table columns (Scratch.locs: int32[MAX_LOCALS, L_WIDTH])
+L_WIDTH = 4
 
 # Python builtins: the supported ones may be called (B_* codes: their index, typing rules in
 # compiler/typerules.py); calling any other is E_NOT_CALLABLE_BUILTIN ("not supported yet").
@@ -227,19 +231,39 @@ def collect_functions(src, toks, tree, types, err):
 
 
 @nrt_free
+def _bind_local(src, toks, tree, types, locs, nloc, n, err):
+    """Node n (a statement or a target NAME) assigns the name at its token: slot[n] = its
+    local's slot, a new one if it has none yet.  Returns the slot count, or -1 with err set."""
+    s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
+    v = find_local(src, locs, nloc, s, e)
+    if v < 0:
+        if is_reserved(src, s, e):
+            return fail(err, E_RESERVED_NAME, s, e, 0)
+        if nloc >= MAX_LOCALS:
+            return fail(err, E_TOO_MANY_LOCALS, s, e, MAX_LOCALS)
+        locs[nloc, L_START] = s
+        locs[nloc, L_END] = e
+        locs[nloc, L_TYPE] = -1
+        v = nloc
+        nloc += 1
+    types.slot[n] = v
+    return nloc
+
+
+@nrt_free
 def collect_locals(src, toks, tree, types, f, scratch, err):
     """Python scoping: parameters are slots 0..n-1, then every name assigned anywhere in the
-    function (assignment, augmented assignment, for target) in order of first appearance.
-    Sets slot[] of those statements and fills the local table; returns the slot count or -1."""
-    tok_start, tok_end = toks.start, toks.end
+    function (assignment, augmented assignment, for target, the names of an unpacking target)
+    in order of first appearance.  Sets slot[] of those statements (and target NAMEs) and
+    fills the local table; returns the slot count or -1."""
     kind, tok, first, next_ = tree.kind, tree.tok, tree.first, tree.next
-    slot, fn, locs, stk = types.slot, types.fn, scratch.locs, scratch.walk
+    fn, locs, stk = types.fn, scratch.locs, scratch.walk
     d = fn[f, F_NODE]
     nloc = 0
     c = first[d]
     while c != -1 and kind[c] == N_PARAM:
-        locs[nloc, L_START] = tok_start[tok[c]]
-        locs[nloc, L_END] = tok_end[tok[c]]
+        locs[nloc, L_START] = toks.start[tok[c]]
+        locs[nloc, L_END] = toks.end[tok[c]]
         locs[nloc, L_TYPE] = fn[f, F_PTYPE + nloc]
         nloc += 1
         c = next_[c]
@@ -251,20 +275,28 @@ def collect_locals(src, toks, tree, types, f, scratch, err):
         sp -= 1
         n = stk[sp, 0]
         k = kind[n]
-        if k == N_ASSIGN or k == N_AUGASSIGN or k == N_FOR_RANGE or k == N_FOR_LIST:
-            s, e = tok_start[tok[n]], tok_end[tok[n]]
-            v = find_local(src, locs, nloc, s, e)
-            if v < 0:
-                if is_reserved(src, s, e):
-                    return fail(err, E_RESERVED_NAME, s, e, 0)
-                if nloc >= MAX_LOCALS:
-                    return fail(err, E_TOO_MANY_LOCALS, s, e, MAX_LOCALS)
-                locs[nloc, L_START] = s
-                locs[nloc, L_END] = e
-                locs[nloc, L_TYPE] = -1
-                v = nloc
-                nloc += 1
-            slot[n] = v
+        target = first[n] if k == N_UNPACK else -1  # an unpacking target (a TUPLE)
+        if k == N_FOR_LIST and tree.op[n] == 1:
+            target = next_[next_[first[n]]]
+        if k == N_ASSIGN or k == N_AUGASSIGN or k == N_FOR_RANGE or (k == N_FOR_LIST and tree.op[n] == 0):
+            nloc = _bind_local(src, toks, tree, types, locs, nloc, n, err)
+        elif target >= 0:  # the target's NAMEs in order (column 1 of the walk stack: the items to visit)
+            tsp = sp
+            stk[tsp, 1] = first[target]
+            tsp += 1
+            while tsp > sp and nloc >= 0:
+                tsp -= 1
+                m = stk[tsp, 1]
+                if next_[m] != -1:
+                    stk[tsp, 1] = next_[m]
+                    tsp += 1
+                if kind[m] == N_NAME:
+                    nloc = _bind_local(src, toks, tree, types, locs, nloc, m, err)
+                elif first[m] != -1:
+                    stk[tsp, 1] = first[m]
+                    tsp += 1
+        if nloc < 0:
+            return -1
         lo = sp
         ch = first[n]
         while ch != -1:

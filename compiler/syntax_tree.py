@@ -23,7 +23,7 @@ from gpucc.compiler.parser import parse, scratch_size
 from gpucc.contract.cachekey import source_fingerprint
 from gpucc.contract.isa import CMP_NAMES as _VM_CMP_NAMES
 
-CMP_NAMES = (*_VM_CMP_NAMES, "in", "not in")  # with nodes.CMP_IN, CMP_NOT_IN
+CMP_NAMES = (*_VM_CMP_NAMES, "in", "not in", "is", "is not")  # with nodes.CMP_IN ... CMP_IS_NOT
 from gpucc.contract.typecodes import name as type_name
 from gpucc.contract.valuetypes import bits_to_float
 
@@ -136,8 +136,8 @@ def _expr(a: Ast, i: int) -> str:
         return repr(bits_to_float(int(a.val[i])))
     if k == "IFEXP":
         return f"(IFEXP {_expr(a, kids[1])} {_expr(a, kids[0])} {_expr(a, kids[2])})"
-    if k == "LIST":
-        return "(LIST" + "".join(" " + _expr(a, c) for c in kids) + ")"
+    if k in ("LIST", "TUPLE"):
+        return f"({k}" + "".join(" " + _expr(a, c) for c in kids) + ")"
     if k == "SUBSCRIPT":
         return f"(SUBSCRIPT {_expr(a, kids[0])} {_expr(a, kids[1])})"
     if k == "SLICE":
@@ -178,7 +178,10 @@ def _stmt(a: Ast, i: int, depth: int, out: list[str]) -> None:
         out[-1] += ")"
         return
     if k in ("IF", "WHILE", "FOR_RANGE", "FOR_LIST"):
-        if k in ("FOR_RANGE", "FOR_LIST"):
+        if k == "FOR_LIST" and a.op[i] == 1:  # a tuple target: the last child
+            head = f"({k} {_expr(a, kids[2])} {_expr(a, kids[0])}"
+            blocks = kids[1:2]
+        elif k in ("FOR_RANGE", "FOR_LIST"):
             head = f"({k} {a.text(i)} " + " ".join(_expr(a, c) for c in kids[:-1])
             blocks = kids[-1:]
         else:
@@ -197,6 +200,8 @@ def _stmt(a: Ast, i: int, depth: int, out: list[str]) -> None:
         out.append(f"{pad}(SETITEM {_expr(a, kids[0])} {how} {_expr(a, kids[1])})")
     elif k == "AUGASSIGN":
         out.append(f"{pad}(AUGASSIGN {a.text(i)} {nodes.BIN_NAMES[a.op[i]]}= {_expr(a, kids[0])})")
+    elif k == "UNPACK":
+        out.append(f"{pad}(UNPACK {_expr(a, kids[0])} {_expr(a, kids[1])})")
     else:  # EXPR_STMT RETURN ASSERT BREAK CONTINUE PASS DOCSTRING ELLIPSIS
         out.append(f"{pad}({k}" + "".join(" " + _expr(a, c) for c in kids) + ")")
 

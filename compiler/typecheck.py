@@ -52,6 +52,7 @@ from gpucc.compiler.nodes import (
     N_PASS,
     N_RETURN,
     N_SETITEM,
+    N_UNPACK,
     N_WHILE,
 )
 from gpucc.compiler.scope import (
@@ -60,6 +61,7 @@ from gpucc.compiler.scope import (
     F_NODE,
     F_NPARAMS,
     F_RET,
+    L_PRESET,
     L_TYPE,
     collect_functions,
     collect_locals,
@@ -67,6 +69,7 @@ from gpucc.compiler.scope import (
 )
 from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_*, WALK_WIDTH, scratch_rows re-exported (codegen, launchers)
     ALL,
+    PRESET_REQUEST,
     S_A,
     S_B,
     S_C,
@@ -81,9 +84,19 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_*, WALK_WIDTH, scr
     node_fail,
     node_fail_types,
     scratch_rows,
+    unboxed,
 )  # fmt: skip
 from gpucc.compiler.typecheck_expr import type_expr
-from gpucc.compiler.typecheck_stmt import check_assign, check_augassign, check_expression, check_return, check_setitem
+from gpucc.compiler.typecheck_stmt import (
+    bind_target,
+    check_assign,
+    check_augassign,
+    check_expression,
+    check_return,
+    check_setitem,
+    check_unpack,
+    target_bits,
+)
 from gpucc.compiler.typerules import LIST_INT, element_type, is_integral, is_sized
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_INT
@@ -203,18 +216,27 @@ def _open_branches(n, top, src, toks, tree, types, scope, mask, live, depth, scr
     if r <= -2:
         return r, mask, depth
     if k == N_FOR_RANGE or k == N_FOR_LIST:
-        if _bind_loop_variable(n, r, depth, toks, tree, types, scope, scratch, err) < 0:
-            return -1, mask, depth
+        r = _bind_loop_variable(n, r, depth, toks, tree, types, scope, scratch, top + 1, err)
+        if r < 0:
+            return r, mask, depth
         depth += 1
     stk, masks = scratch.walk, scratch.masks
     masks[top, MASK_BEFORE] = mask
     masks[top, MASK_JOIN] = ALL
     stk[top, LIVE_AT_JOIN] = 0
     stk[top, LIVE_BEFORE] = live
-    if k == N_FOR_RANGE or k == N_FOR_LIST:
+    if k == N_FOR_LIST and tree.op[n] == 1:
+        mask |= target_bits(tree, types, loop_target(tree, n), stk, top + 1)
+    elif k == N_FOR_RANGE or k == N_FOR_LIST:
         mask |= bit(types.slot[n])
     stk[top, S_STATE] = IN_BODY
     return push_frame(stk, top + 1, body_of(tree, n), toks, tree, err), mask, depth
+
+
+@nrt_free
+def loop_target(tree, n):
+    """The target TUPLE of `for a, b in xs` (FOR_LIST n with op 1): after the body."""
+    return tree.next[tree.next[tree.first[n]]]
 
 
 @nrt_free
@@ -236,7 +258,7 @@ def _range_header(n, src, toks, tree, types, scope, mask, scratch, sp, err):
         t = type_expr(c, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
         if t <= -2:
             return t
-        if t >= 0 and not is_integral(t):
+        if t >= 0 and not is_integral(unboxed(tree, types, c)):
             expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, c, T_INT, t)
         c = tree.next[c]
     return T_INT
@@ -244,13 +266,14 @@ def _range_header(n, src, toks, tree, types, scope, mask, scratch, sp, err):
 
 @nrt_free
 def _list_header(n, src, toks, tree, types, scope, mask, scratch, sp, err):
-    """`for x in xs`: a list or a str.  The loop variable's type (the element type; int where
-    xs failed to check), or a widen request."""
+    """`for x in xs`: a list, a str or a tuple of fields of one type.  The loop variable's type
+    (the element type; int where xs failed to check), or a widen request."""
     c = tree.first[n]
     t = type_expr(c, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
     if t <= -2:
         return t
-    if t >= 0 and is_sized(t):
+    t = unboxed(tree, types, c) if t >= 0 else t
+    if t >= 0 and is_sized(t) and element_type(t) >= 0:
         return element_type(t)
     if t >= 0:
         expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, c, LIST_INT, t)
@@ -258,12 +281,17 @@ def _list_header(n, src, toks, tree, types, scope, mask, scratch, sp, err):
 
 
 @nrt_free
-def _bind_loop_variable(n, et, depth, toks, tree, types, scope, scratch, err):
-    """For loop n at for-loop nesting depth: its variable gets (or has) type et; its 3
-    hidden slots come after the named locals (val[n]: the first).  Returns 0, or -1 with err
-    set (the walk ends)."""
+def _bind_loop_variable(n, et, depth, toks, tree, types, scope, scratch, sp, err):
+    """For loop n at for-loop nesting depth: its variable gets (or has) type et (a target's
+    names: typecheck_stmt.bind_target, walk stack rows from sp); its 3 hidden slots come
+    after the named locals (val[n]: the first).  Returns 0, -1 with err set (the walk ends)
+    or a request to check again."""
     locs, v = scratch.locs, types.slot[n]
-    if locs[v, L_TYPE] < 0:
+    if tree.kind[n] == N_FOR_LIST and tree.op[n] == 1:
+        r = bind_target(loop_target(tree, n), et, toks, tree, types, scope, scratch, sp, err)
+        if r < 0:
+            return r
+    elif locs[v, L_TYPE] < 0:
         locs[v, L_TYPE] = et
     elif locs[v, L_TYPE] != et:
         return node_fail_types(err, E_TYPE_MISMATCH, toks, tree, n, locs[v, L_TYPE], et)
@@ -317,6 +345,8 @@ def check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, 
         r = check_expression(n, src, toks, tree, types, scope, mask, scratch, top, err)
     elif k == N_RETURN:
         r = check_return(n, src, toks, tree, types, scope, mask, scratch, top, err)
+    elif k == N_UNPACK:
+        r = check_unpack(n, src, toks, tree, types, scope, mask, scratch, top, err)
     elif k == N_BREAK or k == N_CONTINUE:
         r = _check_loop_exit(n, top, mask, live, toks, tree, scratch, err)
     elif k != N_PASS and k != N_DOCSTRING and k != N_ELLIPSIS:
@@ -325,6 +355,8 @@ def check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, 
         return r, mask, live
     if k == N_ASSIGN:
         return 0, mask | bit(types.slot[n]), live
+    if k == N_UNPACK:
+        return 0, mask | target_bits(tree, types, tree.first[n], scratch.walk, top), live
     if k == N_RETURN or k == N_BREAK or k == N_CONTINUE:  # no path goes on after it
         return 0, ALL, 0
     return 0, mask, live
@@ -362,13 +394,17 @@ def typecheck(src, toks, tree, n_nodes, types, scratch, err):
         if fn[f, F_IMPORT] == 0:
             widen = ZERO
             strs = ZERO
+            for v in range(scratch.locs.shape[0]):
+                scratch.locs[v, L_PRESET] = -1
             r = -2
-            while r <= -2:  # at most twice per local: each retry widens one more
+            while r <= -2:  # at most three times per local: each retry widens or presets one more
                 r = check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err)
                 if r == -1:
                     return -1
                 if r <= -2:  # the errors of this pass are moot: check again, the local widened
                     clear_error(err)
+                if r <= PRESET_REQUEST:
+                    continue  # its type is in the local table already
                 if r <= STR_REQUEST:
                     strs |= bit(STR_REQUEST - r)
                 elif r <= -2:

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpucc.compiler import errors
 from gpucc.compiler.arrays import fail, fail_types
-from gpucc.compiler.errors import E_TYPE_MISMATCH
+from gpucc.compiler.errors import E_TYPE_MISMATCH, E_UNSUPPORTED
 from gpucc.compiler.limits import MAX_LOCALS
-from gpucc.compiler.nodes import N_BINARY, N_BOOL, N_BOOLOP, N_COMPARE, N_INT, N_NAME
-from gpucc.compiler.typerules import LIST_INT, LIST_STR
-from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_NONE, T_STR
+from gpucc.compiler.nodes import N_BINARY, N_BOOL, N_BOOLOP, N_CALL, N_COMPARE, N_IFEXP, N_INT, N_NAME, N_SUBSCRIPT
+from gpucc.compiler.scope import L_PRESET
+from gpucc.compiler.typerules import LIST_FLOAT, LIST_INT, LIST_STR
+from gpucc.contract.jitable import nrt_free, type_list_of
+from gpucc.contract.typecodes import LIST, OPTIONAL
+from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_NONE
 
 # The walk stack (Scratch.walk: int32[scratch_rows, WALK_WIDTH]) holds a frame per node being
 # walked: the node and its visit state, then three values each walker names per frame kind
@@ -21,8 +24,10 @@ S_NODE, S_STATE, S_A, S_B, S_C = range(5)
 WALK_WIDTH = 5
 
 # a request to check a function again with local v's `[]` a list[str]: STR_REQUEST - v (the
-# float widening's -2 - v are above it)
+# float widening's -2 - v are above it); with local v first bound as its preset type
+# (scope.L_PRESET): PRESET_REQUEST - v
 STR_REQUEST = -2 - MAX_LOCALS
+PRESET_REQUEST = STR_REQUEST - MAX_LOCALS
 
 # definite assignment: a uint64 mask per point, bit v = local slot v is assigned
 ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -84,6 +89,29 @@ def node_fail_types(err, code, toks, tree, n, expected, got):
     return fail_types(err, code, toks.start[t], toks.end[t], expected, got)
 
 
+# tree.val of an expression (NAME, CALL, SUBSCRIPT, IFEXP) whose Optional[T] value is used as
+# its T: codegen unboxes it (UNBOX: TypeError on None, as CPython's None + 1, len(None) ...)
+UNBOXED = 1
+
+
+@nrt_free
+def can_unbox(kind):
+    """Whether an expression of this kind may be marked UNBOXED (its val is free)."""
+    return kind == N_NAME or kind == N_CALL or kind == N_SUBSCRIPT or kind == N_IFEXP
+
+
+@nrt_free
+def unboxed(tree, types, c):
+    """The type of expression c where a value of its T is needed: an Optional[T] is marked
+    UNBOXED and typed T."""
+    t = types.type[c]
+    if t >= 0 and (t & 15) == OPTIONAL and can_unbox(tree.kind[c]):
+        t = t >> 4
+        types.type[c] = t
+        tree.val[c] = UNBOXED
+    return t
+
+
 @nrt_free
 def widen_request(tree, types, c, widen):
     """Operands c, next[c], ... mix ints and floats where one type is needed (min, max, the
@@ -103,24 +131,40 @@ def widen_request(tree, types, c, widen):
 
 
 @nrt_free
-def str_list_request(tree, types, strs, value, want):
-    """A local list of ints `value` (from `[]`, it may be) where type `want` is wanted: if that
-    is a list[str], STR_REQUEST - its slot asks for a check with its `[]` a list[str]; else 0."""
-    v = types.slot[value]
-    if want != LIST_STR or tree.kind[value] != N_NAME or types.type[value] != LIST_INT:
+def preset_request(locs, v, t):
+    """Ask for a check of the function with local v of type t from its first binding on (once
+    per local: its first assignment gave it a type that later ones do not convert to, None
+    before a T, a `[]` before lists of T): PRESET_REQUEST - v, or 0."""
+    if locs[v, L_PRESET] >= 0 or t < 0:
         return 0
-    return STR_REQUEST - v if (strs & bit(v)) == ZERO else 0
+    locs[v, L_PRESET] = t
+    return PRESET_REQUEST - v
 
 
 @nrt_free
-def widen_or_fail(toks, tree, types, scope, obj, et, vt, value, err):
+def list_request(tree, types, scope, locs, value, want):
+    """A local list of ints `value` (from `[]`, it may be) where list type `want` is wanted:
+    ask for a check with its `[]` a `want` (a list[str]: STR_REQUEST - its slot; a list of
+    other than numbers: preset_request); else 0."""
+    if tree.kind[value] != N_NAME or types.type[value] != LIST_INT or (want & 15) != LIST:
+        return 0
+    v = types.slot[value]
+    if want == LIST_STR:
+        return STR_REQUEST - v if (scope.strs & bit(v)) == ZERO else 0
+    return 0 if want == LIST_INT or want == LIST_FLOAT else preset_request(locs, v, want)
+
+
+@nrt_free
+def widen_or_fail(toks, tree, types, scope, locs, obj, et, vt, value, err):
     """A value of type vt goes into a list obj of element type et that does not take it: if
     obj is a local list of ints (from `[]`) not widened yet, -2 - its slot asks for a check
-    with it a list of floats (a str: str_list_request); else the type error (-1)."""
+    with it a list of floats (a str or other: list_request); else the type error (-1)."""
     v = types.slot[obj]
     if et == T_INT and vt == T_FLOAT and tree.kind[obj] == N_NAME and (scope.widen & bit(v)) == ZERO:
         return -2 - v
-    r = str_list_request(tree, types, scope.strs, obj, LIST_STR if vt == T_STR else T_NONE)
+    if type_list_of(vt) < 0:  # a list of these would be a type too large to hold
+        return expr_fail(err, E_UNSUPPORTED, toks, tree, value, errors.C_TYPE_TOO_LARGE)
+    r = list_request(tree, types, scope, locs, obj, type_list_of(vt) if vt != T_NONE else T_NONE)
     if r <= -2:
         return r
     return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, value, et, vt)

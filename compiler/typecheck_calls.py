@@ -18,6 +18,8 @@ from gpucc.compiler.errors import (
     E_UNSUPPORTED,
 )
 from gpucc.compiler.scope import (
+    B_BOOL,
+    B_STR,
     F_NPARAMS,
     F_PTYPE,
     F_RET,
@@ -30,8 +32,9 @@ from gpucc.compiler.scope import (
 )
 from gpucc.compiler.typecheck_base import (
     expr_fail_types,
+    list_request,
     node_fail_types,
-    str_list_request,
+    unboxed,
     widen_or_fail,
     widen_request,
 )
@@ -95,13 +98,17 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
 
 
 @nrt_free
-def type_call(toks, tree, types, scope, n, err):
+def type_call(toks, tree, types, scope, scratch, n, err):
     """Type of CALL n, its arguments typed: the builtin's result, or the function's return
     type if each argument converts to its parameter's type; -1 with err set, or a widen
     request (an int local among min / max's float arguments)."""
     first, next_, type_ = tree.first, tree.next, types.type
     if tree.op[n] > 0:
         b = tree.op[n] - 1
+        c = first[n]
+        while c != -1 and b != B_STR and b != B_BOOL:  # str(None), bool(None): no T is needed
+            unboxed(tree, types, c)
+            c = next_[c]
         t = builtin_type(b, first, next_, type_, n)
         if t < 0 and BUILTIN_RULES[b, BUILTIN_ARG] == A_LIST_OR_NUMBERS:
             r = widen_request(tree, types, first[n], scope.widen)
@@ -115,7 +122,7 @@ def type_call(toks, tree, types, scope, n, err):
     p = 0
     while c != -1:
         want = fn[f, F_PTYPE + p]
-        r = str_list_request(tree, types, scope.strs, c, want)
+        r = list_request(tree, types, scope, scratch.locs, c, want)
         if r <= -2:  # `xs = []` passed as a list[str]
             return r
         if not converts(want, type_[c]):
@@ -126,7 +133,7 @@ def type_call(toks, tree, types, scope, n, err):
 
 
 @nrt_free
-def type_method(src, toks, tree, types, scope, n, err):
+def type_method(src, toks, tree, types, scope, scratch, n, err):
     """Type of the method call n: a list method (xs.append(v), xs.sort(): None) or a str
     method (typerules.METHOD_RULES); -1 with err set, or a widen request (widen_or_fail)."""
     next_, type_ = tree.next, types.type
@@ -148,8 +155,8 @@ def type_method(src, toks, tree, types, scope, n, err):
     for p in range(nargs):
         want = METHOD_RULES[m, METHOD_ARG + p]
         if want == A_ELEMENT and not converts(element_type(t), type_[c]):  # xs.append(v)
-            return widen_or_fail(toks, tree, types, scope, obj, element_type(t), type_[c], c, err)
-        r = str_list_request(tree, types, scope.strs, c, want)
+            return widen_or_fail(toks, tree, types, scope, scratch.locs, obj, element_type(t), type_[c], c, err)
+        r = list_request(tree, types, scope, scratch.locs, c, want)
         if r <= -2:  # sep.join(xs) of `xs = []`
             return r
         if want >= 0 and not converts(want, type_[c]):

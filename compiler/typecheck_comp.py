@@ -32,12 +32,9 @@ def comprehension_element(tree, types, comp):
 
 @nrt_free
 def comprehension_list(e):
-    """list[e] for the elements the list instructions serve (ints, floats, strs), or -1 - the
-    construct (errors.C_*) other elements would need: lists of bools and of lists are list
-    literals' errors too (the rest of the compiler does not serve them yet)."""
-    if e == T_INT or e == T_FLOAT or e == T_STR:
-        return type_list_of(e)
-    return -1 - (errors.C_LIST_OF_BOOLS if e == T_BOOL else errors.C_NESTED_LISTS)
+    """list[e], or -1 - errors.C_TYPE_TOO_LARGE when the type codes cannot hold it."""
+    t = type_list_of(e)
+    return t if t >= 0 else -1 - errors.C_TYPE_TOO_LARGE
 
 
 @nrt_free

@@ -7,10 +7,10 @@ node, its children typed, with the handler of its kind (`node_type` picks it).  
 
 from __future__ import annotations
 
+from gpucc.compiler import errors
 from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import (
     E_NESTING_TOO_DEEP,
-    E_NONE_VALUE,
     E_OPERAND_TYPES,
     E_SYNTAX,
     E_TYPE_MISMATCH,
@@ -40,7 +40,9 @@ from gpucc.compiler.nodes import (
     N_SLICE,
     N_STR,
     N_SUBSCRIPT,
+    N_TUPLE,
     N_UNARY,
+    UN_NEG,
     UN_NOT,
 )
 from gpucc.compiler.scope import L_TYPE, find_local
@@ -56,24 +58,36 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_C, S_STATE, is_con
     is_const_true,
     node_fail,
     node_fail_types,
+    unboxed,
     widen_request,
 )  # fmt: skip
 from gpucc.compiler.typecheck_calls import resolve_call, type_call, type_method
 from gpucc.compiler.typecheck_comp import truth_only, type_comp_name, type_comprehension
 from gpucc.compiler.typerules import (
+    COMPARE_RULES,
+    ORDERING,
     binary_type,
     compare_ok,
     converts,
     element_type,
     is_integral,
-    is_list,
     is_sized,
-    join_lists,
+    is_tuple,
+    join,
     list_literal_type,
     unary_type,
 )  # fmt: skip
-from gpucc.contract.jitable import nrt_free
+from gpucc.contract.jitable import (
+    nrt_free,
+    type_append_field,
+    type_arity,
+    type_field,
+    type_tuple_start,
+    type_width,
+)
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE, T_STR
+
+NOT_CONSTANT = -(2**62)  # constant_index of an index that is no literal
 
 # an expression frame (type_expr), after S_NODE:
 X_TRUTH = S_A  # 1: only the node's truth value is used (a condition, the operand of `not`)
@@ -137,7 +151,8 @@ def type_expr(root, truth, void_ok, src, toks, tree, types, scope, mask, scratch
         t = node_type(n, stk[top, X_TRUTH], src, toks, tree, types, scope, mask, scratch, err)
         if t < 0:
             return t
-        if t == T_NONE and not (void_ok and n == root):  # a list method, a `-> None` function
+        void = tree.kind[n] == N_CALL or tree.kind[n] == N_METHOD
+        if t == T_NONE and void and not (void_ok and n == root):  # a list method, a `-> None` function
             return node_fail(err, E_VOID_VALUE, toks, tree, n, 0)
         type_[n] = t
     return type_[root]
@@ -168,19 +183,23 @@ def node_type(n, truth, src, toks, tree, types, scope, mask, scratch, err):
         return _type_ifexp(n, toks, tree, types, err)
     if k == N_LIST:
         return _type_list(n, toks, tree, types, err)
+    if k == N_TUPLE:
+        return _type_tuple(n, toks, tree, types, err)
     if k == N_SUBSCRIPT or k == N_SLICE:
         return _type_subscript(n, toks, tree, types, err)
     if k == N_METHOD:
-        return type_method(src, toks, tree, types, scope, n, err)
+        return type_method(src, toks, tree, types, scope, scratch, n, err)
     if k == N_BOOLOP:
         return _type_boolop(n, truth, toks, tree, types, scope, err)
     if k == N_CMP_LINK:  # its operand's (COMPARE checks the pair)
         return types.type[tree.first[n]]
     if k == N_CALL:
-        return type_call(toks, tree, types, scope, n, err)
+        return type_call(toks, tree, types, scope, scratch, n, err)
     if k == N_COMP or k == N_COMP_FOR or k == N_COMP_IF:
         return type_comprehension(n, toks, tree, types, scratch, err)
-    return node_fail(err, E_NONE_VALUE if k == N_NONE else E_SYNTAX, toks, tree, n, 0)
+    if k == N_NONE:
+        return T_NONE
+    return node_fail(err, E_SYNTAX, toks, tree, n, 0)
 
 
 @nrt_free
@@ -190,6 +209,9 @@ def _type_compare(n, toks, tree, types, err):
     left = first[n]
     link = next_[left]
     while link != -1:
+        if COMPARE_RULES[tree.op[link]] == ORDERING:  # None < x: TypeError
+            unboxed(tree, types, left)
+            type_[link] = unboxed(tree, types, first[link])
         if not compare_ok(tree.op[link], type_[left], type_[link]):
             return node_fail_types(err, E_OPERAND_TYPES, toks, tree, link, type_[left], type_[link])
         left = first[link]
@@ -216,7 +238,7 @@ def _type_name(n, src, toks, tree, types, scope, mask, scratch, err):
 
 @nrt_free
 def _type_unary(n, toks, tree, types, err):
-    ct = types.type[tree.first[n]]
+    ct = types.type[tree.first[n]] if tree.op[n] == UN_NOT else unboxed(tree, types, tree.first[n])
     t = unary_type(tree.op[n], ct)
     if t < 0:
         return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, ct, ct)
@@ -225,7 +247,7 @@ def _type_unary(n, toks, tree, types, err):
 
 @nrt_free
 def _type_binary(n, toks, tree, types, err):
-    lt, rt = types.type[tree.first[n]], types.type[tree.next[tree.first[n]]]
+    lt, rt = unboxed(tree, types, tree.first[n]), unboxed(tree, types, tree.next[tree.first[n]])
     t = binary_type(tree.op[n], lt, rt)
     if t < 0:
         return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, lt, rt)
@@ -234,16 +256,13 @@ def _type_binary(n, toks, tree, types, err):
 
 @nrt_free
 def _type_ifexp(n, toks, tree, types, err):
-    """`a if cond else b`: a's and b's type, where they differ the one both join: lists join
-    (`[]` takes the other's type); a float and an int or bool give a float."""
+    """`a if cond else b`: a's and b's type, where they differ the one both join
+    (typeshapes.join: `[]` takes the other's type, None and T give Optional[T]); a float and
+    an int or bool give a float."""
     first, next_ = tree.first, tree.next
     bt, ot = types.type[first[n]], types.type[next_[next_[first[n]]]]
-    if bt == ot:
-        return bt
-    t = -1
-    if is_list(bt) and is_list(ot):
-        t = join_lists(bt, ot)
-    elif (bt == T_FLOAT or ot == T_FLOAT) and converts(T_FLOAT, bt) and converts(T_FLOAT, ot):
+    t = join(bt, ot)
+    if t < 0 and (bt == T_FLOAT or ot == T_FLOAT) and converts(T_FLOAT, bt) and converts(T_FLOAT, ot):
         t = T_FLOAT
     if t < 0:
         return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, bt, ot)
@@ -259,19 +278,56 @@ def _type_list(n, toks, tree, types, err):
 
 
 @nrt_free
+def _type_tuple(n, toks, tree, types, err):
+    """(a, b, ...): the tuple of its items' types (a located error if it is too large)."""
+    c = tree.first[n]
+    arity = 0
+    while c != -1:
+        arity += 1
+        c = tree.next[c]
+    t, used = type_tuple_start(arity), 2
+    c = tree.first[n]
+    while c != -1 and arity <= 15:
+        t = type_append_field(t, used, types.type[c])
+        used += type_width(types.type[c])
+        c = tree.next[c]
+    if arity > 15 or t < 0:
+        return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_TYPE_TOO_LARGE)
+    return t
+
+
+@nrt_free
 def _type_subscript(n, toks, tree, types, err):
-    """`xs[i]` (the element type) and `xs[a:b:c]` (the list's type), of a list or a str:
-    integral indexes."""
+    """`xs[i]` (the element type) and `xs[a:b:c]` (the list's type), of a list, a str or a
+    tuple (`t[k]` of a constant k: field k; of any int: the fields' one type; slices: a
+    tuple whose fields are all of one type): integral indexes."""
     first, next_, type_ = tree.first, tree.next, types.type
-    ot = type_[first[n]]
+    ot = unboxed(tree, types, first[n])
     c = next_[first[n]]
     while c != -1:
-        if not is_integral(type_[c]):
+        if not is_integral(unboxed(tree, types, c)):
             return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, c, T_INT, type_[c])
         c = next_[c]
     if not is_sized(ot):
         return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, ot, T_INT)
+    k = constant_index(tree, next_[first[n]])
+    if is_tuple(ot) and tree.kind[n] == N_SUBSCRIPT and -type_arity(ot) <= k < type_arity(ot):
+        return type_field(ot, k if k >= 0 else k + type_arity(ot))
+    if is_tuple(ot) and (tree.kind[n] == N_SLICE or element_type(ot) < 0):
+        return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_TUPLE_INDEX)
     return element_type(ot) if tree.kind[n] == N_SUBSCRIPT else ot
+
+
+@nrt_free
+def constant_index(tree, c):
+    """The value of index expression c if it is an int literal or a negated one, else
+    NOT_CONSTANT."""
+    kind = tree.kind
+    if kind[c] == N_INT:
+        return tree.val[c]
+    if kind[c] == N_UNARY and tree.op[c] == UN_NEG and kind[tree.first[c]] == N_INT:
+        return -tree.val[tree.first[c]]
+    return NOT_CONSTANT
 
 
 @nrt_free

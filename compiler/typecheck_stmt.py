@@ -10,71 +10,215 @@ from __future__ import annotations
 
 from gpucc.compiler import errors
 from gpucc.compiler.errors import (
+    E_NESTING_TOO_DEEP,
     E_NONE_VALUE,
     E_OPERAND_TYPES,
     E_RETURN_TYPE,
     E_TYPE_MISMATCH,
     E_UNBOUND,
+    E_UNPACK,
     E_UNSUPPORTED,
 )
-from gpucc.compiler.nodes import N_ASSERT, N_CALL, N_EXPR_STMT, N_METHOD, N_NAME, N_NONE, NO_TYPE
-from gpucc.compiler.scope import L_TYPE
+from gpucc.compiler.limits import MAX_NESTING
+from gpucc.compiler.nodes import (
+    N_ASSERT,
+    N_CALL,
+    N_EXPR_STMT,
+    N_METHOD,
+    N_NAME,
+    N_NONE,
+    N_SUBSCRIPT,
+    N_TUPLE,
+    NO_TYPE,
+)
+from gpucc.compiler.scope import L_PRESET, L_TYPE
 from gpucc.compiler.typecheck_base import (
     S_NODE,
     ZERO,
     bit,
     expr_fail_types,
+    list_request,
     node_fail,
     node_fail_types,
-    str_list_request,
+    preset_request,
+    unboxed,
     widen_or_fail,
 )
+from gpucc.compiler.typecheck_calls import count_from
 from gpucc.compiler.typecheck_expr import type_expr
-from gpucc.compiler.typerules import EMPTY_LIST, LIST_FLOAT, LIST_INT, LIST_STR, binary_type, converts, is_list
-from gpucc.contract.jitable import nrt_free
+from gpucc.compiler.typerules import (
+    EMPTY_LIST,
+    LIST_FLOAT,
+    LIST_INT,
+    LIST_STR,
+    binary_type,
+    converts,
+    element_type,
+    is_list,
+    is_optional,
+    is_tuple,
+    join,
+)
+from gpucc.compiler.typeshapes import known
+from gpucc.contract.jitable import nrt_free, type_arity, type_field
 from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_NONE, T_STR
 
 
 @nrt_free
 def check_assign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     """`x = value`, `x: T = value`: the first assignment gives the local its type (the
-    annotation, else the value's; `[]` a list of ints, and an int local widened a float),
-    later ones must agree.  val[n] = the local's type (codegen converts an int into a float)."""
+    annotation, else its preset, else the value's: `[]` a list of ints, an int local widened
+    a float), later ones must agree: one that does not asks for a check with the local
+    preset (None and T: Optional[T]; `[]` and lists of T: list[T]).  val[n] = the local's
+    type (codegen converts an int into a float, boxes a scalar into an Optional)."""
     c = tree.first[n]
     t = type_expr(c, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
     if t < 0:
         return t
-    locs, widen = scratch.locs, scope.widen
-    v = types.slot[n]
-    have = locs[v, L_TYPE]
     want = tree.op[n]
     if want == T_NONE:
         return node_fail(err, E_NONE_VALUE, toks, tree, n, 0)
+    have = scratch.locs[types.slot[n], L_TYPE]
     if want != NO_TYPE and have >= 0 and want != have:
         return node_fail_types(err, E_TYPE_MISMATCH, toks, tree, n, have, want)
+    return bind(n, c, t, want, toks, tree, types, scope, scratch.locs, err)
+
+
+@nrt_free
+def bind(n, c, t, want, toks, tree, types, scope, locs, err):
+    """Node n (an assignment, a target NAME) binds its local (slot[n]) to a value of type t
+    (expression c, -1 for an item of an unpacked value; want: the annotation or NO_TYPE):
+    see check_assign.  Returns 0, -1 (err set) or a request to check again (-2 - v, ...)."""
+    widen = scope.widen
+    v = types.slot[n]
+    have = locs[v, L_TYPE]
     if have < 0:
         have = t if want == NO_TYPE else want
-        if have == EMPTY_LIST:  # `xs = []`: a list of ints unless floats or strs go in
+        if want == NO_TYPE and locs[v, L_PRESET] >= 0:
+            have = locs[v, L_PRESET]
+        elif have == EMPTY_LIST:  # `xs = []`: a list of ints unless floats or strs go in
             have = LIST_FLOAT if (widen & bit(v)) != ZERO else LIST_INT
             have = LIST_STR if (scope.strs & bit(v)) != ZERO else have
         elif have == T_INT and want == NO_TYPE and (widen & bit(v)) != ZERO:
             have = T_FLOAT
+        have = known(have)
         locs[v, L_TYPE] = have
     if t == T_FLOAT and have == T_INT and want == NO_TYPE and (widen & bit(v)) == ZERO:
         return -2 - v  # x holds floats too: check again with x a float
+    if want == NO_TYPE and not converts(have, t):
+        preset = t if have == LIST_INT and is_list(t) else -1
+        if have == T_NONE or t == T_NONE or is_optional(have) or is_optional(t):
+            preset = join(have, t)
+        r = preset_request(locs, v, preset)
+        if r <= -2:
+            return r
     if not converts(have, t):
+        if c < 0:
+            return node_fail_types(err, E_TYPE_MISMATCH, toks, tree, n, have, t)
         return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, c, have, t)
     tree.val[n] = have
     return 0
 
 
 @nrt_free
+def check_unpack(n, src, toks, tree, types, scope, mask, scratch, sp, err):
+    """`a, (b, c) = value`: the value, then its items bound to the target's names; a tuple
+    display of as many items as the target, item by item (its type is never made: `p, q =
+    (a, 'x'), (b, 'y')` unpacks a type too large to hold)."""
+    kind, first, next_ = tree.kind, tree.first, tree.next
+    target = first[n]
+    value = next_[target]
+    if kind[value] != N_TUPLE or count_from(next_, first[value]) != count_from(next_, first[target]):
+        t = type_expr(value, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
+        if t < 0:
+            return t
+        return bind_target(target, t, toks, tree, types, scope, scratch, sp, err)
+    c = first[value]
+    while c != -1:
+        t = type_expr(c, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
+        if t < 0:
+            return t
+        c = next_[c]
+    types.type[target] = -1  # a tuple built from the items, never a list: no length check
+    a, c = first[target], first[value]
+    while a != -1:
+        if kind[a] == N_NAME:
+            r = bind(a, c, types.type[c], NO_TYPE, toks, tree, types, scope, scratch.locs, err)
+            types.type[a] = types.type[c]
+        else:
+            r = bind_target(a, types.type[c], toks, tree, types, scope, scratch, sp, err)
+        if r < 0:
+            return r
+        a, c = next_[a], next_[c]
+    return 0
+
+
+@nrt_free
+def bind_target(target, t, toks, tree, types, scope, scratch, sp, err):
+    """Unpack a value of type t into target (a TUPLE of NAMEs and TUPLEs; walk stack rows
+    from sp): a tuple's fields one to one, a list's elements (as many as the names: checked
+    at run time), each NAME bound (`bind`).  type[m] = the value each target node m takes.
+    Returns 0, -1 (err set) or a request to check again."""
+    kind, first, next_, stk = tree.kind, tree.first, tree.next, scratch.walk
+    types.type[target] = t
+    top = sp
+    stk[top, S_NODE] = target
+    top += 1
+    while top > sp:
+        top -= 1
+        m = stk[top, S_NODE]
+        tt = types.type[m]
+        if kind[m] == N_NAME:
+            r = bind(m, -1, tt, NO_TYPE, toks, tree, types, scope, scratch.locs, err)
+            if r < 0:
+                return r
+            continue
+        items = count_from(next_, first[m])
+        if not (is_list(tt) and tt != EMPTY_LIST or is_tuple(tt) and type_arity(tt) == items):
+            return node_fail_types(err, E_UNPACK, toks, tree, m, items, tt)
+        c = first[m]
+        i = 0
+        while c != -1:
+            types.type[c] = type_field(tt, i) if is_tuple(tt) else element_type(tt)
+            if top >= stk.shape[0]:
+                return node_fail(err, E_NESTING_TOO_DEEP, toks, tree, m, MAX_NESTING)
+            stk[top, S_NODE] = c
+            top += 1
+            c = next_[c]
+            i += 1
+    return 0
+
+
+@nrt_free
+def target_bits(tree, types, target, stk, sp):
+    """The definite-assignment bits of the locals a target's NAMEs assign (walk stack rows
+    from sp; bind_target went this deep already)."""
+    kind, first, next_ = tree.kind, tree.first, tree.next
+    bits = ZERO
+    top = sp
+    stk[top, S_NODE] = target
+    top += 1
+    while top > sp:
+        top -= 1
+        m = stk[top, S_NODE]
+        if kind[m] == N_NAME:
+            bits |= bit(types.slot[m])
+        c = first[m]
+        while c != -1 and top < stk.shape[0]:
+            stk[top, S_NODE] = c
+            top += 1
+            c = next_[c]
+    return bits
+
+
+@nrt_free
 def check_augassign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     """`x op= value`: x assigned before, a number or a str, and `x op value` of x's type (an
-    int x that gets a float is widened).  val[n] = x's type."""
+    int x that gets a float is widened; an Optional value is unboxed).  val[n] = x's type."""
     t = type_expr(tree.first[n], 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
     if t < 0:
         return t
+    t = unboxed(tree, types, tree.first[n])
     v = types.slot[n]
     have = scratch.locs[v, L_TYPE]
     if (mask & bit(v)) == ZERO or have < 0:
@@ -107,14 +251,15 @@ def check_setitem(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     vt = type_expr(v, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
     if vt < 0:
         return vt
-    if tree.op[n] >= 0:  # xs[i] op= v evaluates xs and i twice: they must be pure
-        if kind[first[c]] != N_NAME or calls_in(tree, next_[first[c]], scratch, sp):
+    if tree.op[n] >= 0:  # xs[i] op= v evaluates xs and i twice: they must be pure (m[i][j] += v too)
+        obj = first[c]
+        if kind[obj] != N_NAME and kind[obj] != N_SUBSCRIPT or calls_in(tree, c, scratch, sp):
             return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_SUBSCRIPT_AUGASSIGN)
         vt = binary_type(tree.op[n], et, vt)
         if vt < 0:
             return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, et, types.type[v])
     if not converts(et, vt):
-        return widen_or_fail(toks, tree, types, scope, first[c], et, vt, v, err)
+        return widen_or_fail(toks, tree, types, scope, scratch.locs, first[c], et, vt, v, err)
     tree.val[n] = et
     return 0
 
@@ -142,7 +287,7 @@ def check_return(n, src, toks, tree, types, scope, mask, scratch, sp, err):
         if t < 0:
             return t
     tree.val[n] = ret
-    r = str_list_request(tree, types, scope.strs, c, ret) if c != -1 else 0
+    r = list_request(tree, types, scope, scratch.locs, c, ret) if c != -1 else 0
     if r <= -2:  # `xs = []` returned as a list[str]
         return r
     if not converts(ret, t):

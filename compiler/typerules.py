@@ -5,38 +5,52 @@ The rules per operator, builtin and method are tables (module-level arrays, cons
 numba), one row per code in the order of its source table: nodes.BIN_NAMES / UN_NAMES,
 COMPARE_NAMES, scope.SUPPORTED_BUILTINS / METHODS; a test keeps each equal to its source.
 
-Types are contract.typecodes' packed codes; EMPTY_LIST (a list of UNKNOWN) is the type of
-`[]` before its context (an annotation, a parameter, the other operand) gives it one; it
-never reaches the VM.  Error results are -1 (builtin_type: -1 - the argument at fault).
+Types are contract.typecodes' packed codes (compiler/typeshapes.py: their joins and
+comparisons); EMPTY_LIST (a list of UNKNOWN) is the type of `[]` before its context (an
+annotation, a parameter, the other operand) gives it one; it never reaches the VM.  Error
+results are -1 (builtin_type: -1 - the argument at fault).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from gpucc.compiler.errors import C_LIST_OF_BOOLS, C_MIXED_LIST, C_NESTED_LISTS
+from gpucc.compiler.errors import C_MIXED_LIST, C_TYPE_TOO_LARGE
 from gpucc.compiler.nodes import BIN_NAMES, BIN_POW, UN_NAMES
 from gpucc.compiler.scope import METHODS, STR_METHODS, SUPPORTED_BUILTINS
+from gpucc.compiler.typeshapes import (  # noqa: F401 - LIST_FLOAT, LIST_INT, converts: the rules' too
+    EMPTY_LIST,
+    LIST_FLOAT,
+    LIST_INT,
+    LIST_STR,
+    comparable,
+    converts,
+    is_number,
+    is_optional,
+    is_tuple,
+    join,
+    orderable,
+    tuple_concat,
+    tuple_fields_type,
+)
 from gpucc.contract.isa import CMP_NAMES
-from gpucc.contract.jitable import nrt_free
-from gpucc.contract.typecodes import LIST, UNKNOWN, list_of
+from gpucc.contract.jitable import nrt_free, type_is_heap, type_list_of
+from gpucc.contract.typecodes import LIST, NONE
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE, T_STR  # a scalar's type code is its flat code
-
-# the static list types the flat instructions serve, and `[]`'s before its context types it
-LIST_INT, LIST_FLOAT, LIST_STR, EMPTY_LIST = list_of(T_INT), list_of(T_FLOAT), list_of(T_STR), list_of(UNKNOWN)
 
 # what an operand or argument must be (A_*); what the result is: a type code, or a rule R_*
 # on the operand type t
 A_ANY, A_NUMBER, A_INTEGRAL, A_LIST = range(4)
-A_LIST_OR_NUMBERS = 4  # min / max: one list, or numbers (or strs) all of one type
+A_LIST_OR_NUMBERS = 4  # min / max: one list, or numbers (or other orderable values) all of one type
 A_SCALAR = 5  # a number or a str
-A_SIZED = 6  # a list or a str
+A_SIZED = 6  # a list, a tuple or a str
 A_NUMBER_LIST = 7  # a list of numbers
 A_STR = 8  # a str
 R_ARG = -1  # t itself
 R_ELEMENT = -2  # the element type of the list t
 R_NUMERIC = -3  # a float stays a float, an int or bool gives an int (abs, -x)
-R_POWER = -4  # pow(a, b): a ** b's type (the second argument a number too)
+R_SUM = -4  # the sum of the list t's elements: a float of floats, else an int
+R_POWER = -5  # pow(a, b): a ** b's type (the second argument a number too)
 
 # binary operators: what they do to numbers (NUM_*) and to lists and strs (LISTS_*)
 NUM_ARITH = 0  # a float if either is one, else an int
@@ -56,20 +70,21 @@ _BINARY = {
 UNARY_ARG, UNARY_RESULT = range(2)  # columns of UNARY_RULES
 _UNARY = {"-": (A_NUMBER, R_NUMERIC), "+": (A_NUMBER, R_NUMERIC), "not": (A_ANY, T_BOOL), "~": (A_INTEGRAL, T_INT)}
 
-# comparison operators: contract.isa's six, then nodes.CMP_IN / CMP_NOT_IN
-COMPARE_NAMES = CMP_NAMES + ("in", "not in")
-ORDERING = 0  # numbers with numbers (strs with strs, as EQUALITY)
-EQUALITY = 1  # numbers with numbers, or two lists of one type
-MEMBERSHIP = 2  # a number in a list of numbers, a str in a str or a list[str]
+# comparison operators: contract.isa's six, then nodes.CMP_IN / CMP_NOT_IN, CMP_IS / CMP_IS_NOT
+COMPARE_NAMES = CMP_NAMES + ("in", "not in", "is", "is not")
+ORDERING = 0  # values with an order: numbers with numbers, strs, lists and tuples of one shape
+EQUALITY = 1  # numbers with numbers, values of one shape (typeshapes.comparable)
+MEMBERSHIP = 2  # a value in a list or tuple of values it compares with, a str in a str
+IDENTITY = 3  # None with None, an Optional or a value in the heap (`x is None`)
 _COMPARE = {"<": ORDERING, "<=": ORDERING, "==": EQUALITY, "!=": EQUALITY, ">": ORDERING, ">=": ORDERING,
-            "in": MEMBERSHIP, "not in": MEMBERSHIP}  # fmt: skip
+            "in": MEMBERSHIP, "not in": MEMBERSHIP, "is": IDENTITY, "is not": IDENTITY}  # fmt: skip
 
 # supported builtins: (the arguments the message names, the argument, the result)
 BUILTIN_NARGS, BUILTIN_ARG, BUILTIN_RESULT = range(3)  # columns of BUILTIN_RULES
 _BUILTIN = {
     "abs": (1, A_NUMBER, R_NUMERIC), "min": (2, A_LIST_OR_NUMBERS, R_ARG),
     "max": (2, A_LIST_OR_NUMBERS, R_ARG), "int": (1, A_SCALAR, T_INT), "float": (1, A_SCALAR, T_FLOAT),
-    "bool": (1, A_ANY, T_BOOL), "len": (1, A_SIZED, T_INT), "sum": (1, A_NUMBER_LIST, R_ELEMENT),
+    "bool": (1, A_ANY, T_BOOL), "len": (1, A_SIZED, T_INT), "sum": (1, A_NUMBER_LIST, R_SUM),
     "sorted": (1, A_LIST, R_ARG), "str": (1, A_SCALAR, T_STR), "ord": (1, A_STR, T_INT),
     "chr": (1, A_INTEGRAL, T_STR), "reversed": (1, A_SIZED, R_ARG), "round": (1, A_NUMBER, T_INT),
     "pow": (2, A_NUMBER, R_POWER),
@@ -119,13 +134,8 @@ def is_list(t):
 
 @nrt_free
 def is_sized(t):
-    """A list or a str (a str is a list of code points: len, slices, truth, +, *)."""
-    return is_list(t) or t == T_STR
-
-
-@nrt_free
-def is_number(t):
-    return t == T_INT or t == T_BOOL or t == T_FLOAT
+    """A list, a tuple or a str (a str is a list of code points: len, slices, truth, +, *)."""
+    return is_list(t) or is_tuple(t) or t == T_STR
 
 
 @nrt_free
@@ -135,20 +145,13 @@ def is_integral(t):
 
 @nrt_free
 def element_type(t):
-    """The element type of list type t (`[]`'s: int); a str's items are strs."""
+    """The type of the items of list, str or tuple t (`[]`'s: int; a tuple's if its fields
+    are of one type, else -1)."""
     if t == T_STR:
         return T_STR
+    if is_tuple(t):
+        return tuple_fields_type(t)
     return T_INT if t == EMPTY_LIST else t >> 4
-
-
-@nrt_free
-def join_lists(a, b):
-    """The list type both list types a and b are, or -1 (`[]` joins any)."""
-    if a == b or b == EMPTY_LIST:
-        return a
-    if a == EMPTY_LIST:
-        return b
-    return -1
 
 
 @nrt_free
@@ -159,16 +162,16 @@ def takes(arg, t):
     if arg == A_INTEGRAL:
         return is_integral(t)
     if arg == A_LIST:
-        return is_list(t)
+        return is_list(t) and orderable(element_type(t))
     if arg == A_SCALAR:
         return is_number(t) or t == T_STR
     if arg == A_SIZED:
         return is_sized(t)
     if arg == A_NUMBER_LIST:
-        return is_list(t) and t != LIST_STR
+        return is_list(t) and is_number(element_type(t))
     if arg == A_STR:
         return t == T_STR
-    return True
+    return not is_optional(t) and t != NONE
 
 
 @nrt_free
@@ -178,6 +181,8 @@ def result_type(result, t):
         return result
     if result == R_ELEMENT:
         return element_type(t)
+    if result == R_SUM:
+        return T_FLOAT if element_type(t) == T_FLOAT else T_INT
     if result == R_NUMERIC and t != T_FLOAT:
         return T_INT
     return t
@@ -187,22 +192,26 @@ def result_type(result, t):
 def binary_type(bop, lt, rt):
     """Result type of `lt <bop> rt` (nodes.BIN_* code), or -1 when Python's result type is
     not one gpucc has: an int mixed with a float is a float, bools act as ints except that
-    & | ^ of two bools is a bool; list + list, list * int and int * list are lists (strs alike)."""
+    & | ^ of two bools is a bool; list + list, list * int and int * list are lists (strs
+    alike), tuple + tuple a tuple."""
+    lists = BINARY_RULES[bop, BINARY_LISTS]
     if lt == T_STR or rt == T_STR:
-        lists = BINARY_RULES[bop, BINARY_LISTS]
         if lists == LISTS_CONCAT and lt == rt:
             return T_STR
         if lists == LISTS_REPEAT and (is_integral(lt) or is_integral(rt)):
             return T_STR
         return -1
+    if is_tuple(lt) or is_tuple(rt):
+        return tuple_concat(lt, rt) if lists == LISTS_CONCAT and is_tuple(lt) and is_tuple(rt) else -1
     if is_list(lt) or is_list(rt):
-        lists = BINARY_RULES[bop, BINARY_LISTS]
         if lists == LISTS_CONCAT and is_list(lt) and is_list(rt):
-            return join_lists(lt, rt)
+            return join(lt, rt)
         if lists == LISTS_REPEAT and is_list(lt) and is_integral(rt):
             return lt
         if lists == LISTS_REPEAT and is_list(rt) and is_integral(lt):
             return rt
+        return -1
+    if not is_number(lt) or not is_number(rt):
         return -1
     numbers = BINARY_RULES[bop, BINARY_NUMBERS]
     f = lt == T_FLOAT or rt == T_FLOAT
@@ -224,36 +233,31 @@ def unary_type(uop, t):
 
 
 @nrt_free
-def converts(want, got):
-    """Whether a value of type got may stand where want is expected: the same type, an int
-    or bool where a float is expected (converted, as PEP 484's numeric tower allows), or
-    `[]` where any list is expected."""
-    if want == got or (want == T_FLOAT and is_integral(got)):
-        return True
-    return is_list(want) and got == EMPTY_LIST
-
-
-@nrt_free
 def compare_ok(cmp, lt, rt):
     """Whether `lt <cmp> rt` is a comparison gpucc has: numbers with numbers, strs with strs,
-    `x in xs` / `not in` of a number in a list of numbers and of a str in a str or a list[str],
-    == / != of two lists."""
+    values of one shape (typeshapes.comparable: == / != of any, the orderings of values with
+    an order), `x in xs` / `not in` of a value in a list or tuple of values it compares
+    with, and of a str in a str; `x is None`, `x == None` of an Optional (or None, or a value
+    in the heap)."""
     rule = COMPARE_RULES[cmp]
-    if rule == MEMBERSHIP and lt == T_STR:
-        return rt == T_STR or rt == LIST_STR or rt == EMPTY_LIST
+    if rule == IDENTITY or (lt == NONE or rt == NONE) and rule == EQUALITY:
+        other = rt if lt == NONE else lt
+        return (lt == NONE or rt == NONE) and (other == NONE or is_optional(other) or type_is_heap(other))
     if rule == MEMBERSHIP:
-        return is_number(lt) and is_list(rt) and rt != LIST_STR
-    if is_list(lt) or is_list(rt):
-        return rule == EQUALITY and is_list(lt) and is_list(rt) and join_lists(lt, rt) >= 0
-    if lt == T_STR or rt == T_STR:
-        return lt == rt
-    return is_number(lt) and is_number(rt)
+        if rt == T_STR:
+            return lt == T_STR
+        if is_tuple(rt):
+            return True
+        return is_list(rt) and (rt == EMPTY_LIST or comparable(lt, element_type(rt)))
+    if not comparable(lt, rt):
+        return False
+    return rule == EQUALITY or (orderable(lt) and orderable(rt) and lt != EMPTY_LIST and rt != EMPTY_LIST)
 
 
 @nrt_free
 def builtin_arity_ok(b, nargs):
     """Whether supported builtin b (scope.B_*) takes nargs arguments: as many as the message
-    names; min / max also one list or more than two numbers."""
+    names; min / max also one list or more than two values."""
     if nargs == BUILTIN_RULES[b, BUILTIN_NARGS]:
         return True
     return BUILTIN_RULES[b, BUILTIN_ARG] == A_LIST_OR_NUMBERS and nargs >= 1
@@ -262,47 +266,55 @@ def builtin_arity_ok(b, nargs):
 @nrt_free
 def builtin_type(b, first, next_, type_, n):
     """Result type of a call n of supported builtin b (scope.B_*), or -1 - c for an argument c
-    of a type it does not take (min / max: one list, or numbers or strs all of one type: c
-    the first argument of another type than the first)."""
+    of a type it does not take (min / max: one list, or several values of one type with an
+    order, numbers or not: c the first argument of another type than the first)."""
     c = first[n]
     t = type_[c]
     arg, result = BUILTIN_RULES[b, BUILTIN_ARG], BUILTIN_RULES[b, BUILTIN_RESULT]
     if arg == A_LIST_OR_NUMBERS and next_[c] == -1:  # min(xs) / max(xs)
         arg, result = A_LIST, R_ELEMENT
-    if not takes(A_SCALAR if arg == A_LIST_OR_NUMBERS else arg, t):
+    if arg == A_LIST_OR_NUMBERS:
+        if not orderable(t) or t == EMPTY_LIST:
+            return -1 - c
+        c = next_[c]
+        while c != -1:  # min, max of several values of one type
+            if type_[c] != t:
+                return -1 - c
+            c = next_[c]
+    elif not takes(arg, t):
         return -1 - c
     if result == R_POWER:
         c = next_[c]
         return binary_type(BIN_POW, t, type_[c]) if is_number(type_[c]) else -1 - c
-    if arg == A_LIST_OR_NUMBERS:
-        c = next_[c]
-        while c != -1:  # min, max of several numbers or strs
-            if type_[c] != t:
-                return -1 - c
-            c = next_[c]
     return result_type(result, t)
 
 
 @nrt_free
+def element_join(e, t):
+    """The element type of a list literal whose elements so far are of type e (-1: none yet)
+    with one more of type t: the same, ints among floats (made floats), None among T
+    (Optional[T]), `[]` with other lists; -1 if they do not mix."""
+    if e < 0 or e == t:
+        return t
+    if (e == T_FLOAT and is_integral(t)) or (t == T_FLOAT and is_integral(e)):
+        return T_FLOAT
+    if is_number(e) and is_number(t):  # a bool among ints: CPython keeps True, a list[int] would not
+        return -1
+    return join(e, t)
+
+
+@nrt_free
 def list_literal_type(first, next_, type_, n):
-    """Type of the list literal n from its elements' types: ints -> list[int], any float ->
-    list[float], strs -> list[str], none -> `[]`; -1 - construct code (errors.C_*) for other
-    elements."""
-    t = EMPTY_LIST
+    """Type of the list literal n from its elements' types (element_join): `[]` for none;
+    -1 - construct code (errors.C_*) for elements that do not mix or a type too large."""
+    e = -1
     c = first[n]
     while c != -1:
-        e = type_[c]
-        if e == T_BOOL:
-            return -1 - C_LIST_OF_BOOLS
-        if e != T_STR and not is_number(e):
-            return -1 - C_NESTED_LISTS
-        if (e == T_STR) != (t == LIST_STR) and t != EMPTY_LIST:
+        e = element_join(e, type_[c])
+        if e < 0:
             return -1 - C_MIXED_LIST
-        if e == T_STR:
-            t = LIST_STR
-        elif e == T_FLOAT or t == LIST_FLOAT:
-            t = LIST_FLOAT
-        else:
-            t = LIST_INT
         c = next_[c]
-    return t
+    if e < 0:
+        return EMPTY_LIST
+    t = type_list_of(e)
+    return t if t >= 0 else -1 - C_TYPE_TOO_LARGE

@@ -354,8 +354,9 @@ def typed_cmp_fields(arg):
 
 def typed_values(cmp, ltype, rtype):
     """The int64 constant of a VALUE_CMP / ASSERT_VALUE / VALUE_CONTAINS: comparison `cmp`
-    (CMP_*) of values of packed types ltype, rtype (each below 2**28)."""
-    return cmp | (ltype << 3) | (rtype << 32)
+    (CMP_*) of values of packed types ltype, rtype (each below 2**28; int32 ones too: rtype is
+    widened before its shift)."""
+    return cmp | (ltype << 3) | (np.int64(rtype) << 32)
 
 
 def typed_values_fields(c):

@@ -19,7 +19,7 @@ from gpucc.vm.verify import verify
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = [
     "def f(a: int) -> int:\n    return a * 3000000000 + 1\n",
-    "def gcd(a: int, b: int) -> int:\n    while b:\n        a, b = b, a % b\n    return a\n",  # tuples: bad
+    "def gcd(a: int, b: int) -> int:\n    while b:\n        a, b = {b: a}, a % b\n    return a\n",  # dicts: bad
     "def fib(n: int) -> int:\n    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)\n",
     "def g(x: int) -> bool:\n    return 0 < x < 10 and x != 5\n\ndef s(x: int) -> int:\n    ...\n",
     "def h(s: str) -> list[str]:\n    return (s.upper() + 'x\\u00e9' * 3 + 'x\\u00e9').split('x', 1)\n",
@@ -72,7 +72,7 @@ def test_bad_units_have_nothing_and_good_units_are_untouched():
     n_bad = len(BAD)
     for u in range(len(b)):
         bad = u < n_bad or u >= n_bad + len(GOOD)
-        expect_ok = not bad and u != n_bad + 1  # GOOD[1] uses tuples
+        expect_ok = not bad and u != n_bad + 1  # GOOD[1] uses a dict
         assert b.ok(u) == expect_ok, b.sources[u]
         if not b.ok(u):
             assert b.code_start[u] == b.code_start[u + 1] and b.func_start[u] == b.func_start[u + 1]

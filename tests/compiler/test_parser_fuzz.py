@@ -32,10 +32,10 @@ FRAGMENTS = list("abxyz_019 \t\n\\()[]{}:;,.=+-*/%<>!@&|^~#'\"\r") + [
 ]  # fmt: skip
 STATEMENTS = {nodes.N_ASSIGN, nodes.N_AUGASSIGN, nodes.N_EXPR_STMT, nodes.N_IF, nodes.N_WHILE, nodes.N_FOR_RANGE,
               nodes.N_BREAK, nodes.N_CONTINUE, nodes.N_PASS, nodes.N_DOCSTRING, nodes.N_ELLIPSIS,
-              nodes.N_RETURN, nodes.N_ASSERT, nodes.N_FOR_LIST, nodes.N_SETITEM}  # fmt: skip
+              nodes.N_RETURN, nodes.N_ASSERT, nodes.N_FOR_LIST, nodes.N_SETITEM, nodes.N_UNPACK}  # fmt: skip
 EXPRESSIONS = {nodes.N_INT, nodes.N_BOOL, nodes.N_NONE, nodes.N_NAME, nodes.N_UNARY, nodes.N_BINARY,
                nodes.N_BOOLOP, nodes.N_COMPARE, nodes.N_CALL, nodes.N_FLOAT, nodes.N_IFEXP, nodes.N_LIST,
-               nodes.N_SUBSCRIPT, nodes.N_SLICE, nodes.N_METHOD}  # fmt: skip
+               nodes.N_SUBSCRIPT, nodes.N_SLICE, nodes.N_METHOD, nodes.N_TUPLE}  # fmt: skip
 # CPython errors raised after parsing: the type checker's job, not the parser's
 LATER_PHASE = ("outside loop", "not properly in loop", "duplicate argument")
 
@@ -89,8 +89,11 @@ def check_tree(n, kind, op, first, next_):
             assert set(k[:-1]) <= EXPRESSIONS
         elif kd == nodes.N_COMPARE:
             assert len(k) >= 2 and k[0] in EXPRESSIONS and set(k[1:]) == {nodes.N_CMP_LINK}
-        elif kd == nodes.N_FOR_LIST:
-            assert len(k) == 2 and k[0] in EXPRESSIONS and k[1] == nodes.N_BLOCK
+        elif kd == nodes.N_FOR_LIST:  # a tuple target last (op 1)
+            assert len(k) == 2 + op[i] and k[0] in EXPRESSIONS and k[1] == nodes.N_BLOCK
+            assert k[2:] in ([], [nodes.N_TUPLE])
+        elif kd == nodes.N_UNPACK:
+            assert len(k) == 2 and k[0] == nodes.N_TUPLE and k[1] in EXPRESSIONS
         elif kd == nodes.N_SETITEM:
             assert len(k) == 2 and k[0] == nodes.N_SUBSCRIPT and k[1] in EXPRESSIONS
         elif kd == nodes.N_SLICE:
@@ -104,7 +107,7 @@ def check_tree(n, kind, op, first, next_):
                 assert len(k) <= 1
             elif kd == nodes.N_METHOD:
                 assert len(k) >= 1
-            elif kd != nodes.N_CALL and kd != nodes.N_LIST:
+            elif kd != nodes.N_CALL and kd != nodes.N_LIST and kd != nodes.N_TUPLE:
                 assert len(k) == arity.get(kd, 0)
             assert set(k) <= EXPRESSIONS
     assert seen.all()

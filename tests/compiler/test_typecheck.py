@@ -42,7 +42,7 @@ CASES = [
     ("E_VOID_VALUE", V + "def f() -> int:\n    return v(1) + 1\n", "v", -1),
     ("E_VOID_VALUE", V + "def f() -> None:\n    x = v(1)\n", "v", -1),
     ("E_NO_FUNCTIONS", "# nothing here\n", "#", 1),
-    ("E_NONE_VALUE", "def f() -> int:\n    x = None\n    return 0\n", "None", 1),
+    ("E_NONE_VALUE", "def f() -> int:\n    x: None = None\n    return 0\n", "x", 1),
     ("E_NONE_VALUE", "def f(a: None) -> int:\n    return 0\n", "a", 1),
     ("E_NOT_A_FUNCTION", H + "def f(h: int) -> int:\n    return h(1, 2)\n", "h(1", 1),
     ("E_NOT_A_FUNCTION", H + "def f() -> int:\n    x = h(1, 2)\n    h = 3\n    return x\n", "h(1", 1),

@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import copy
 import sys
+import typing
 
 from gpucc.compiler import compile_batch
 from gpucc.contract.image import LaunchLimits, Program
@@ -38,6 +39,11 @@ NONE_RETURNED_LABEL = LABELS[NONE_RETURNED]
 class _Checked(ast.NodeTransformer):
     """Rewrite arithmetic so CPython raises OverflowError where the VM must (any int64
     overflow of an intermediate result), e.g. `a * b` -> `_chk(a * b)`."""
+
+    def visit_FunctionDef(self, node):
+        """Annotations are types (`int | None`), not arithmetic: only the body is rewritten."""
+        node.body = [self.visit(statement) for statement in node.body]
+        return node
 
     def visit_BinOp(self, node):
         self.generic_visit(node)
@@ -156,12 +162,20 @@ class _FellOff(Exception):
     would return None; the VM ends the job with NONE_RETURNED)."""
 
 
+def _may_return_none(returns: ast.expr | None) -> bool:
+    """A return annotation that admits None: `None`, `Optional[T]`, `T | None`."""
+    if isinstance(returns, ast.Constant):
+        return returns.value is None
+    if isinstance(returns, ast.Subscript):
+        return isinstance(returns.value, ast.Name) and returns.value.id == "Optional"
+    return isinstance(returns, ast.BinOp) and any(map(_may_return_none, (returns.left, returns.right)))
+
+
 def _raise_at_ends(tree: ast.Module) -> ast.Module:
-    """Every function not annotated `-> None` ends with `raise _FellOff` (reached only where
-    control falls off its end)."""
+    """Every function whose return annotation admits no None ends with `raise _FellOff`
+    (reached only where control falls off its end)."""
     for node in ast.walk(tree):
-        returns_none = isinstance(node, ast.FunctionDef) and isinstance(node.returns, ast.Constant)
-        if isinstance(node, ast.FunctionDef) and not (returns_none and node.returns.value is None):
+        if isinstance(node, ast.FunctionDef) and not _may_return_none(node.returns):
             node.body.append(ast.Raise(ast.Call(ast.Name("_FellOff", ast.Load()), [], [])))
     return tree
 
@@ -175,7 +189,8 @@ def cpython_namespace(source: str) -> dict:
     return its globals."""
     tree = ast.fix_missing_locations(_raise_at_ends(_Checked().visit(Tower().visit(ast.parse(source)))))
     namespace = {"_chk": _chk, "_pow": _pow, "_lshift": _lshift, "_sum": _sum, "_sorted": _sorted, "_sort": _sort,
-                 "_in": _in, "_eq": _eq, "_FellOff": _FellOff}  # fmt: skip
+                 "_in": _in, "_eq": _eq, "_FellOff": _FellOff,
+                 "List": typing.List, "Tuple": typing.Tuple, "Optional": typing.Optional}  # typing's names gpucc reads  # fmt: skip
     exec(compile(tree, "<oracle>", "exec"), namespace)
     return namespace
 
