@@ -31,7 +31,7 @@ import ast
 import io
 import tokenize
 
-TYPING_ALIASES = {"List": "list"}  # typing names gpucc spells as builtins
+TYPING_ALIASES = {"List": "list", "Tuple": "tuple", "Optional": "Optional"}  # typing names gpucc spells as these
 
 
 class PythonSyntaxError(Exception):

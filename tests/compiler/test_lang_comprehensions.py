@@ -110,6 +110,11 @@ PROGRAMS = {
         "def f(a: int, b: float) -> float:\n    return pow(a, 2) + pow(a, b) + pow(2.0, a) + pow(True, a)\n",
         [(3, 0.5), (-2, 2.0), (0, -1.0), (-1, 0.5), (4000000000, 1.0)],
     ),
+    "bools_and_lists_collected": (  # elements of structured types (the packed type codes)
+        "def f(xs: list[int]) -> int:\n    bs = [x > 0 for x in xs]\n    ls = [[x, -x] for x in xs if x != 2]\n"
+        "    return sum(bs) * 1000 + len(ls) * 100 + sum(l[1] for l in ls) + (bs == sorted(bs))\n",
+        [([1, -2, 3],), ([],), ([2, 2, 0],)],
+    ),
     "errors_inside": (
         "def f(xs: list[int]) -> int:\n    return sum(xs[i] // (i - 1) for i in range(len(xs)))\n",
         [([1, 2, 3],), ([5],)],
@@ -141,8 +146,6 @@ def test_parse_tree_clauses_then_element():
         ("def f(xs: list[int]) -> int:\n    ys = [x for x in xs]\n    return x\n", "name 'x' is not defined"),
         ("def f(xs: list[int]) -> int:\n    return sum(x for x in 3)\n", "type mismatch: expected list[int], got int"),
         ("def f(xs: list[str]) -> int:\n    return sum(x for x in xs)\n", "unsupported operand types for 'sum'"),
-        ("def f(xs: list[int]) -> int:\n    return len([x > 0 for x in xs])\n", "lists of bools"),
-        ("def f(xs: list[int]) -> int:\n    return len([[x] for x in xs])\n", "lists of lists"),
         ("def f(xs: list[int]) -> int:\n    ys = reversed(xs)\n    return 0\n", "reversed() but as the iterable"),
         ("def f(x: float) -> float:\n    return round(x, 2)\n", "round() with ndigits: not supported"),
         ("def f(xs: list[int]) -> bool:\n    return any()\n", "'any' takes 1 argument(s), 0 given"),
