@@ -93,6 +93,10 @@ PROGRAMS = {
         "    return sum(xs)\n",
         [(1,), (5,)],
     ),
+    "comprehension_of_lists_indexed": (  # a list of lists collected by a comprehension
+        "def f(xs: list[int]) -> int:\n    return [[x] for x in xs][0][0] + len([[x, x] for x in xs][-1])\n",
+        [([3, 4],), ([-1],), ([],)],
+    ),
 }
 
 
@@ -111,7 +115,7 @@ def test_list_programs_match_cpython(backend):
         ("def f(xs: list[int]) -> int:\n    return xs[1.5]\n", "type mismatch: expected int, got float"),
         ("def f(xs: list[int]) -> int:\n    return len(xs, xs)\n", "'len' takes 1 argument(s), 2 given"),
         ("def f(xs: list[int]) -> int:\n    return sum(3)\n", "unsupported operand types for 'sum': int and int"),
-        ("def f(xs: list[int]) -> int:\n    return [[x] for x in xs][0][0]\n", "lists of lists: not supported"),
+        ("def f(xs: list[int]) -> int:\n    return len([xs[0], 'a'])\n", "lists mixing elements of different types"),
         ("def f(xs: list[int]) -> int:\n    xs[len(xs) - 1] += 1\n    return 0\n", "augmented assignment to a subscript"),
         ("def f(xs: list[int]) -> int:\n    return xs.count\n", "attribute access: not supported"),
     ],
