@@ -21,7 +21,7 @@ HISTOGRAM = {  # a dict: the gpucc language cannot state it
     "canonical_solution": "    counts = {}\n    for x in xs:\n        counts[x] = counts.get(x, 0) + 1\n    return counts\n",
     "test": "def check(candidate):\n    assert candidate([1, 2, 1]) == {1: 2, 2: 1}\n    assert candidate([]) == {}\n",
 }  # fmt: skip
-GCD = {  # stated as a suite; a sample with a tuple swap does not compile
+GCD = {  # stated as a suite; a sample importing math does not compile
     "task_id": "Fallback/1", "entry_point": "gcd",
     "prompt": 'def gcd(a: int, b: int) -> int:\n    """The greatest common divisor."""\n',
     "canonical_solution": "    while b != 0:\n        r = a % b\n        a = b\n        b = r\n    return a\n",
@@ -34,7 +34,7 @@ SAMPLES = [  # (task_id, completion, without the fallback, with it)
     ("Fallback/0", "    return [0] * (1 << 40)\n", "not run", "failed: MemoryError"),  # a memory hog: 8 TB
     ("Fallback/0", "    with open('out.txt', 'w') as f:\n        f.write('x' * 100)\n    return {}\n", "not run",
      "failed: [Errno 27] File too large"),  # no file writes (RLIMIT_FSIZE 0)
-    ("Fallback/1", "    while b:\n        a, b = b, a % b\n    return a\n", "not run", "passed"),  # a tuple swap
+    ("Fallback/1", "    import math\n    return math.gcd(a, b)\n", "not run", "passed"),  # an import
     ("Fallback/1", GCD["canonical_solution"], "passed", "passed"),  # on the VM
     ("Fallback/2", "    return 1\n", "not run", "not run"),  # no such problem: never run
 ]  # fmt: skip
