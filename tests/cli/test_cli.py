@@ -113,20 +113,21 @@ def test_run_agrees_with_pytest(capsys, pytester):
     shutil.copytree(GCD_DIR, pytester.path / GCD_DIR.name)
     rc, out, err = gpucc(capsys, "run", "suite_gcd.py", "--json", "cli.json")  # pytester's cwd
     assert rc == 0
-    assert err == "gpucc: compiling 7 candidates in one batch, then one VM launch (cpu backend)\n"
+    assert err == "gpucc: compiling 8 candidates in one batch, then one VM launch (cpu backend)\n"
     result = pytester.runpytest_inprocess("--gpu-candidates", "suite_gcd.py", "--gpucc-json=pytest.json",
                                           "--gpucc-backend=auto", "-p", "no:cacheprovider")  # fmt: skip
     assert result.ret == rc
     cli, plugin = (json.loads((pytester.path / f).read_text()) for f in ("cli.json", "pytest.json"))
     assert statuses(cli) == statuses(plugin)
-    assert statuses(cli)["euclid_mod.py"][2] == 1 and statuses(cli)["wrong_min.py"][0] == "failed"
+    assert statuses(cli)["uses_tuple.py"][2] == 1 and statuses(cli)["euclid_mod.py"][2] == 2
+    assert statuses(cli)["wrong_min.py"][0] == "failed"
     assert cli["suites"] == plugin["suites"]
     assert {k: cli[k] for k in ("backend", "launches", "jobs", "units")} == {
         k: plugin[k] for k in ("backend", "launches", "jobs", "units")
     }
     lines = out.splitlines()
-    assert lines[0].startswith("gpucc: backend cpu, 1 suite, 7 candidates") and "1 VM launch" in lines[0]
-    assert "  fastest: euclid_mod.py cost 58269 \u2014 2.52x faster than the slowest passing (euclid_sub.py)" in lines
+    assert lines[0].startswith("gpucc: backend cpu, 1 suite, 8 candidates") and "1 VM launch" in lines[0]
+    assert "  fastest: uses_tuple.py cost 51591 \u2014 2.85x faster than the slowest passing (euclid_sub.py)" in lines
     pytest_out = result.stdout.str()
     for line in lines:  # the same summary (but the phase timings)
         assert line in pytest_out or line.startswith("gpucc: timings")
@@ -143,7 +144,7 @@ def test_run_and_pytest_go_through_one_batch_flow(capsys, pytester, recorded_bat
                                           "-p", "no:cacheprovider")  # fmt: skip
     assert rc == result.ret == 0
     cli, plugin = batches
-    assert len(cli.outcomes) == 7 and cli.outcomes == plugin.outcomes and cli.summaries == plugin.summaries
+    assert len(cli.outcomes) == 8 and cli.outcomes == plugin.outcomes and cli.summaries == plugin.summaries
     (line, _markup), = cli.results().summary_rows(verbosity=-1)
     assert out == line + "\n" and line in result.stdout.lines
 
@@ -161,7 +162,7 @@ def test_run_quiet_prints_one_line_per_suite(capsys):
     rc, out, err = gpucc(capsys, "run", GCD_SUITE, "-q")
     assert (rc, err) == (0, "")  # no progress line either
     assert len(out.splitlines()) == 1
-    assert "3/7" in out and "fastest: euclid_mod.py cost 58269" in out
+    assert "4/8" in out and "fastest: uses_tuple.py cost 51591" in out
 
 
 def test_run_files_directories_options_between_them(capsys, tmp_path):

@@ -70,7 +70,7 @@ def test_html_report(examples_copy):
     result = run(examples_copy, start)
     assert result.returncode == 0, result.stdout
     html = (examples_copy / "report.html").read_text(encoding="utf-8")
-    assert all(column in html for column in ("Rank", "gpucc status", "Cost")) and "euclid_mod.py" in html
+    assert all(column in html for column in ("Rank", "gpucc status", "Cost")) and "uses_tuple.py" in html
     counts = re.compile(r"(\d+ passed, \d+ rejected) in ")
     assert counts.search(result.stdout.splitlines()[-1])[1] == counts.search(README.split(start)[1])[1]
 
@@ -94,10 +94,10 @@ def test_best_dir_then_compare(tmp_path):
     result = run(tmp_path, first)
     assert result.returncode == 0, result.stdout
     assert_shows(result, first)
-    assert (tmp_path / "best" / "gcd.py").read_text() == (EXAMPLES / "gcd_candidates" / "euclid_mod.py").read_text()
+    assert (tmp_path / "best" / "gcd.py").read_text() == (EXAMPLES / "gcd_candidates" / "uses_tuple.py").read_text()
 
-    baseline = json.loads((tmp_path / "baseline.json").read_text())  # as the README says: edited to 50000
-    next(c for c in baseline["suites"][0]["candidates"] if c["name"] == "euclid_mod.py")["cost"] = 50000
+    baseline = json.loads((tmp_path / "baseline.json").read_text())  # as the README says: edited to 45000
+    next(c for c in baseline["suites"][0]["candidates"] if c["name"] == "uses_tuple.py")["cost"] = 45000
     (tmp_path / "baseline.json").write_text(json.dumps(baseline))
     second = "pytest --gpu-candidates -q . --gpucc-compare baseline.json"
     result = run(tmp_path, second)
