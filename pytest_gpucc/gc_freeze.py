@@ -13,9 +13,10 @@ permanent generation (``gc.freeze``), after a collection of the young generation
 is not kept): when the batch has run (collection finished) and every :data:`FREEZE_EVERY`
 reported items.  A config cleanup moves them back (``gc.unfreeze``) after pytest's own cleanups,
 so an in-process caller (:func:`pytest_gpucc.api.run` in a loop) keeps nothing frozen after a
-run.  At interpreter exit (``atexit``, registered once per process) every object is frozen, so
-the exit sweeps skip what the operating system takes back anyway: what is still alive then in
-a reference cycle is not finalized (CPython does not promise that either).
+run.  A large run (one that reported FREEZE_EVERY items) also freezes every object at interpreter
+exit (``atexit``, registered once per process), so the exit sweeps skip what the operating
+system takes back anyway: what is still alive then in a reference cycle is not finalized
+(CPython does not promise that either); a smaller run leaves the exit as it is.
 """
 
 from __future__ import annotations
@@ -45,8 +46,6 @@ class FrozenRun:
         # built-in plugins' (registered first, called last): this cleanup runs after theirs, so
         # unraisableexception's gc.collect() still skips the frozen objects
         config.add_cleanup(gc.unfreeze)
-        if not _exit_hook:
-            _exit_hook.append(atexit.register(gc.freeze))
 
     @pytest.hookimpl(trylast=True)  # after the session plugin ran the batch
     def pytest_collection_finish(self, session):
@@ -56,3 +55,5 @@ class FrozenRun:
         self.reported += 1
         if self.reported % FREEZE_EVERY == 0:
             freeze()
+            if not _exit_hook:
+                _exit_hook.append(atexit.register(gc.freeze))

@@ -65,11 +65,22 @@ def test_candidate_phases_run_every_hook_but_output_capture(gpucc):
                                  "captured: ['test_plain']"])  # fmt: skip
 
 
-def test_the_run_is_frozen_while_it_reports_and_nothing_stays_frozen(gpucc):
+def test_the_run_is_frozen_while_it_reports_and_nothing_stays_frozen(gpucc, monkeypatch):
     from pytest_gpucc import gc_freeze
 
+    monkeypatch.setattr(gc_freeze, "_exit_hook", [])
     result = run(gpucc, ["    return number % 1.0\n"] * 3)
     result.assert_outcomes(passed=4)
     result.stdout.fnmatch_lines(["frozen while reporting: True"])
+    assert gc.get_freeze_count() == 0
+    assert gc_freeze._exit_hook == []  # a small run leaves the interpreter's exit as it is
+
+
+def test_a_large_run_freezes_everything_at_exit_once(gpucc, monkeypatch):
+    from pytest_gpucc import gc_freeze
+
+    monkeypatch.setattr(gc_freeze, "_exit_hook", [])
+    monkeypatch.setattr(gc_freeze, "FREEZE_EVERY", 2)  # "large": two reported items
+    run(gpucc, ["    return number % 1.0\n"] * 3).assert_outcomes(passed=4)
     assert gc.get_freeze_count() == 0
     assert gc_freeze._exit_hook == [gc.freeze]  # the exit sweeps skip everything, registered once
