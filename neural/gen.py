@@ -14,7 +14,9 @@ and zero steps, bounds next to the int64 edges) and over lists, nested loops,
 and the list statements of neural/gen_lists.py; one typed function in ten has no final return
 (CPython returns None where its end is reached; the VM ends the job with NONE_RETURNED).
 Expressions come from neural/gen_expr.py (every operator, builtin and literal form) and
-gen_lists.py.
+gen_lists.py; with `Shape.structs` (the fuzzer's shape, not the neural curriculum's) f may also
+take tuples, lists of tuples, nested lists and `list[bool]`, helpers take and return those and
+`Optional[int]`, and bodies use the forms of neural/gen_struct.py.
 
 Every loop runs at most 9 times, recursion is at most 6 deep and lists grow boundedly, so a
 program finishes well inside the VM's step and depth limits (and CPython's recursion limit):
@@ -48,6 +50,7 @@ from gpucc.neural.gen_expr import (
 )
 from gpucc.neural.gen_lists import LIST_TYPES, elem
 from gpucc.neural.gen_str import STR_TYPES
+from gpucc.neural.gen_struct import PAIR, STRUCT_PARAMS, STRUCT_TYPES
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 EDGE_VALUES = (0, -1, 1, INT64_MIN, INT64_MAX, 2**32, 2**53 + 1, -(2**53) - 1)
@@ -67,9 +70,10 @@ class Shape:
     prologue: bool = True  # f first sets its locals (ints, floats, q, maybe lists); else it has only parameters
     lists: bool = True  # f may take list parameters and set list locals
     strs: bool = True  # f may take str parameters, set a str local; expressions may read strs
+    structs: bool = False  # tuples, nested lists, list[bool], Optional[int] (neural/gen_struct.py)
 
 
-FUZZ = Shape()
+FUZZ = Shape(structs=True)
 
 
 @dataclass(frozen=True)
@@ -84,6 +88,10 @@ class GenProgram:
 
 
 def random_arg(r: random.Random, type_: str):
+    if type_ == PAIR:
+        return (random_arg(r, "int"), random_arg(r, "int"))
+    if type_ in STRUCT_PARAMS:  # a list of pairs, of int lists or of bools
+        return [random_arg(r, type_[5:-1]) for _ in range(r.choice([0, 1, 2, 3, 5]))]
     if type_ in LIST_TYPES or type_ == "list[str]":
         return [random_arg(r, elem(type_)) for _ in range(r.choice([0, 1, 2, 3, 4, 5, 8]))]
     if type_ == "str":
@@ -114,7 +122,7 @@ class ProgramGen(ExprGen):
     widened: set[str]  # float locals of the function being written that start as ints
 
     def __init__(self, seed: int, shape: Shape = FUZZ):
-        super().__init__(seed, shape.strs)
+        super().__init__(seed, shape.strs, shape.structs)
         self.shape = shape
 
     # ------------------------------------------------------------ statements
@@ -126,6 +134,8 @@ class ProgramGen(ExprGen):
             k = r.randrange(23) if d > 0 else r.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, 20, 21])
             if k >= 20 and self.strs and s.assignable["str"] and r.random() < 0.4:
                 out += self.str_stmt(ind, d)
+            elif k >= 20 and self.structs and r.random() < 0.7:
+                out += self.struct_stmt(ind, d)
             elif k >= 20:
                 out += self.list_stmt(ind, d)
             elif k in (0, 1):
@@ -294,6 +304,8 @@ class ProgramGen(ExprGen):
             out.append(f"    sw = {self.str_expr(1)}")
             self.s.names["str"].append("sw")
             self.s.assignable["str"].append("sw")
+        if self.structs:
+            out += self.struct_locals()
         widen = []
         for v in floats:
             k = r.random()
@@ -357,8 +369,12 @@ class ProgramGen(ExprGen):
         ret = r.choice(["int", "int", "bool", "float", "float"])
         lists = LIST_TYPES if r.random() < 0.6 and shape.lists else ()
         strs = STR_TYPES[: 3 - len(lists)] if shape.strs and r.random() < 0.5 else ()  # 8 parameters at most
-        f = Sig("f", ("int", "int", "bool", "float", "float", *lists, *strs), ret)
+        structs = ()
+        if shape.structs and r.random() < 0.5:
+            structs = tuple(r.sample(list(STRUCT_PARAMS), min(r.randint(1, 2), 3 - len(lists) - len(strs))))
+        f = Sig("f", ("int", "int", "bool", "float", "float", *lists, *strs, *structs), ret)
         names = ("a", "b", "c", "x", "y") + ("xs", "fs")[: len(lists)] + ("st", "ws")[: len(strs)]
+        names += tuple(STRUCT_PARAMS[t] for t in structs)
         lines += self.function(f, names, calls, shape.nesting, ints=("s", "t"), floats=("w", "z"),
                                prologue=shape.prologue)  # fmt: skip
         return GenProgram("\n".join(lines), "f", f.params)
@@ -382,7 +398,8 @@ class ProgramGen(ExprGen):
             chk = Sig("chk", ("int", "bool", "float"), "None")
             lines += self.function(chk, ("u", "v", "w"), list(calls), 1)
             calls.append(chk)
-        kinds = ["int", "int", "bool", "float", "float", *LIST_TYPES, *(STR_TYPES if self.strs else ())]
+        kinds = ["int", "int", "bool", "float", "float", *LIST_TYPES, *(STR_TYPES if self.strs else ()),
+                 *(STRUCT_TYPES if self.structs else ())]  # fmt: skip
         for k in range(r.randint(0, 2)):
             params = tuple(r.choice(kinds) for _ in range(r.randint(1, 3)))
             h = Sig(f"h{k + 1}", params, r.choice(kinds + ["None"]))

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from gpucc.neural.gen_lists import LIST_TYPES, ListGen
 from gpucc.neural.gen_str import STR_TYPES, StrGen
+from gpucc.neural.gen_struct import STRUCT_LISTS, STRUCT_TYPES, StructGen
 
 LITERALS = ("3000000000", "0x7fff_ffff_ffff_ffff", "(-9223372036854775807 - 1)", "0b1011", "0o17",
             "1_000", "4294967296", "0", "-1", "0X1F")  # fmt: skip
@@ -35,7 +36,7 @@ SHIFT_COUNTS = ("0", "1", "3", "2", "63", "64", "-1", "65", "5")
 INT_EXPONENTS = ("0", "1", "2", "3", "2", "-1", "63")
 FLOAT_EXPONENTS = ("2", "3", "0", "-1", "0.5", "-0.5", "2.0", "1e-3", "-2")
 DEPTH_MOD = 7  # recursive helpers get a depth in [0, 6]
-TYPES = ("int", "bool", "float") + LIST_TYPES + STR_TYPES
+TYPES = ("int", "bool", "float") + LIST_TYPES + STR_TYPES + STRUCT_TYPES
 
 
 @dataclass(frozen=True)
@@ -63,16 +64,20 @@ class Scope:
         self.comprehensions = 0  # enclosing comprehensions (their variables' names)
 
 
-class ExprGen(ListGen, StrGen):
+class ExprGen(ListGen, StrGen, StructGen):
     """Expressions of a given type and depth for the body described by `self.s` (the list forms
-    in neural/gen_lists.py, the str forms in neural/gen_str.py: only with `strs`)."""
+    in neural/gen_lists.py, the str forms in neural/gen_str.py: only with `strs`, the tuple,
+    nested list and Optional forms in neural/gen_struct.py: only with `structs`)."""
 
-    def __init__(self, seed: int, strs: bool = False):
+    def __init__(self, seed: int, strs: bool = False, structs: bool = False):
         self.r = random.Random(seed)
         self.s: Scope | None = None
         self.strs = strs  # int and bool expressions may read strs
+        self.structs = structs  # int and bool expressions may read tuples, nested lists, Optionals
 
     def expr(self, type_: str, d: int) -> str:
+        if type_ in STRUCT_TYPES:
+            return self.struct_expr(type_, d)
         if type_ in LIST_TYPES:
             return self.list_expr(type_, d)
         if type_ == "str":
@@ -122,6 +127,8 @@ class ExprGen(ListGen, StrGen):
         if k in (11, 12) and (read := self.list_scalar("int", d)):
             return read
         if k == 13 and self.strs and (read := self.str_scalar("int", d)):
+            return read
+        if k in (14, 15) and self.structs and (read := self.struct_scalar("int", d)):
             return read
         op = r.choice(BINOPS)
         if op in ("//", "%") and r.random() < 0.5:  # a nonzero literal divisor: fewer early exits
@@ -204,6 +211,8 @@ class ExprGen(ListGen, StrGen):
             return f"({self.bool_expr(d - 1)} if {self.truth(d - 1)} else {self.bool_expr(d - 1)})"
         if k == 11 and self.strs and (read := self.str_scalar("bool", d)):
             return read
+        if k in (9, 10) and self.structs and (read := self.struct_scalar("bool", d)):
+            return read
         ops = [r.choice(CMPOPS) for _ in range(r.choice([1, 1, 2, 3]))]
         operand = self.num_expr if k in (7, 8, 9) else self.int_expr
         parts = [operand(d - 1) for _ in range(len(ops) + 1)]
@@ -226,7 +235,7 @@ class ExprGen(ListGen, StrGen):
 
     def may_call(self, g: Sig) -> bool:
         """Not a function given a list inside `for v in xs` (it could append to xs)."""
-        return not (self.s.list_loops and any(t in LIST_TYPES for t in g.params))
+        return not (self.s.list_loops and any(t in LIST_TYPES + STRUCT_LISTS for t in g.params))
 
     def call_of(self, g: Sig, d: int) -> str:
         """A call of g; a float parameter sometimes gets an int or a bool (converted)."""

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import ast
 import collections
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks import fuzz_differential
-from gpucc.neural.gen import EDGE_VALUES, FLOAT_EDGE_VALUES, INT64_MAX, INT64_MIN, STR_ALPHABET, ProgramGen
-from tests.oracle.findings import FIXED
+from gpucc.neural.gen import EDGE_VALUES, FLOAT_EDGE_VALUES, FUZZ, INT64_MAX, INT64_MIN, STR_ALPHABET, ProgramGen
+from tests.oracle.findings import FIXED, OPEN
 from tests.oracle.oracle import disagreements
 from tests.oracle.tower import expr_type, local_types
 
@@ -20,7 +21,10 @@ INTS = st.one_of(st.sampled_from(EDGE_VALUES), st.integers(-10, 10), st.integers
 FLOATS = st.one_of(st.sampled_from(FLOAT_EDGE_VALUES), st.integers(-40, 40).map(lambda n: n / 4), st.floats())
 STRS = st.text(alphabet=st.sampled_from(STR_ALPHABET) | st.characters(), max_size=8)
 ARG = {"int": INTS, "bool": st.booleans(), "float": FLOATS, "list[int]": st.lists(INTS, max_size=6),
-       "list[float]": st.lists(FLOATS, max_size=6), "str": STRS, "list[str]": st.lists(STRS, max_size=4)}
+       "list[float]": st.lists(FLOATS, max_size=6), "str": STRS, "list[str]": st.lists(STRS, max_size=4),
+       "tuple[int, int]": st.tuples(INTS, INTS), "list[tuple[int, int]]": st.lists(st.tuples(INTS, INTS), max_size=4),
+       "list[list[int]]": st.lists(st.lists(INTS, max_size=4), max_size=4),
+       "list[bool]": st.lists(st.booleans(), max_size=6)}
 
 
 @settings(max_examples=40, deadline=None)
@@ -41,6 +45,14 @@ def test_fixed_findings_agree_with_cpython(finding):
     f = FIXED[finding]
     for backend in ("cpu", "reference"):
         assert disagreements([f.source], [(0, "f", f.args)], backend) == [], (finding, backend)
+
+
+@pytest.mark.xfail(strict=True, reason="an open finding (tests/oracle/findings.py OPEN): gpucc still disagrees")
+@pytest.mark.parametrize("finding", sorted(OPEN))
+@pytest.mark.parametrize("backend", ["cpu", "reference"])
+def test_open_findings_agree_with_cpython(finding, backend):
+    f = OPEN[finding]
+    assert disagreements([f.source], [(0, "f", f.args)], backend) == []
 
 
 def _forms(source: str) -> set[str]:
@@ -86,6 +98,15 @@ def _forms(source: str) -> set[str]:
             out.add("return in loop" if any(isinstance(n, ast.Return) for n in inner) else "")
         elif isinstance(node, ast.Return) and node.value is None:
             out.add("bare return")
+        if isinstance(node, (ast.Assign, ast.For, ast.comprehension)):
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            if isinstance(target, ast.Tuple):
+                out.add(f"{type(node).__name__} unpack")
+                out.add("nested unpack" if any(isinstance(e, ast.Tuple) for e in target.elts) else "")
+            elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Subscript):
+                out.add("m[i][j] store")
+        if isinstance(node, ast.Assign) and all(isinstance(e, ast.Tuple) for e in (node.targets[0], node.value)):
+            out.add("swap")
     return out
 
 
@@ -118,10 +139,21 @@ def test_generator_covers_every_form_of_the_language():
                "shift 0", "shift 63", "shift 64", "shift -1",
                "List", "Subscript", "slice", "slice step", "In", "NotIn", "method append", "method sort",
                "for over a list", "param list[int]", "param list[float]", "-> list[int]", "-> list[float]",
-               "ListComp", "GeneratorExp", "comprehension if"]
+               "ListComp", "GeneratorExp", "comprehension if",
+               "Tuple", "Is", "IsNot", "Assign unpack", "For unpack", "nested unpack", "swap", "m[i][j] store",
+               "param tuple[int, int]", "param list[tuple[int, int]]", "param list[list[int]]", "param list[bool]",
+               "param Optional[int]", "-> tuple[int, int]", "-> Optional[int]", "-> list[bool]"]
               + [f"call {b}" for b in ("abs", "min", "max", "int", "float", "bool", "len", "sum", "sorted", "any", "all")]
               + [f"BinOp.{o}" for o in ops] + [f"AugAssign.{o}" for o in ops])  # fmt: skip
     assert [w for w in wanted if forms[w] < 5] == []
+
+
+def test_structured_forms_only_where_the_shape_asks():
+    """Shape.structs (the fuzzer's FUZZ) adds them; without it (the neural curriculum) none appear."""
+    plain = replace(FUZZ, structs=False)
+    for seed in range(100):
+        source = ProgramGen(seed, plain).program().source
+        assert not any(w in source for w in ("tuple[", "Optional[", "list[bool]", "list[list", " is None")), source
 
 
 def test_long_run_reports_disagreements_and_exits_1(tmp_path, monkeypatch, capsys):

@@ -1,6 +1,6 @@
 """The differential fuzzer's findings: disagreements with CPython it found in gpucc, each with
-a minimal reproducer.  All are fixed; tests/compiler/test_differential.py keeps them fixed on
-every backend.  A new finding goes here once fixed; until then the fuzzer reports it.
+a minimal reproducer.  FIXED ones stay fixed (tests/compiler/test_differential.py runs them on
+every backend); OPEN ones still disagree there (strict xfail: once fixed, move it to FIXED).
 """
 
 from __future__ import annotations
@@ -33,4 +33,17 @@ FIXED = {
     "F6": Finding("`xs[i] = v` evaluated i before v (Python evaluates v first): an index that raises hid the "
                   "value's exception",
                   "def f(xs: list[int], a: int) -> int:\n    xs[a + a] = xs[5]\n    return 0\n", ([1], 2**62)),
+}
+
+OPEN = {
+    "F7": Finding("an Optional tested for its truth by `if` / `while` jumps on the raw slot (None, NONE_REF = -1, is "
+                  "true; a boxed int's truth is its box's handle; an empty list is true): `not o` and `bool(o)` are "
+                  "compile errors, the statement conditions are not (compiler/emit.py emit_truth has no Optional case)",
+                  "def f(a: int) -> int:\n    o = None\n    if a > 0:\n        o = a\n    if o:\n        return 1\n"
+                  "    return 0\n", (1,)),
+    "F8": Finding("an Optional left operand used as its T raises TypeError on None before the right operand is "
+                  "evaluated (UNBOX is emitted as the operand is loaded, compiler/codegen_expr.py): CPython evaluates "
+                  "both, so the right operand's exception comes first",
+                  "def f(a: int, xs: list[int]) -> int:\n    o = None\n    if a > 0:\n        o = a\n"
+                  "    return o + xs[a]\n", (0, [])),
 }

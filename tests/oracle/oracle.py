@@ -218,7 +218,7 @@ def cpython_outcome(namespace, fname, args, line_budget: int | None = None) -> s
 
 def _outcome(fn, args) -> str:
     try:
-        r = fn(*(list(a) if isinstance(a, list) else a for a in args))  # the caller's lists untouched
+        r = fn(*copy.deepcopy(args))  # the caller's lists (and the lists in them) untouched
         if fn.__annotations__.get("return") in (float, "float") and type(r) is int:
             r = float(r)  # gpucc converts an int where a float is declared (the numeric tower)
         return repr(r)

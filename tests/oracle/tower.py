@@ -65,7 +65,8 @@ def expr_type(node: ast.expr, names: dict[str, str], funcs: dict[str, str]) -> s
         inner = dict(names)
         for g in node.generators:
             it = expr_type(g.iter, inner, funcs)
-            inner[g.target.id] = it[5:-1] if it.startswith("list") else "int"
+            if isinstance(g.target, ast.Name):  # names unpacked from tuples are unknown: int
+                inner[g.target.id] = it[5:-1] if it.startswith("list") else "int"
         return list_of(expr_type(node.elt, inner, funcs))
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
         f = node.func.id
