@@ -61,6 +61,7 @@ _CONSTRUCT_ROWS = [
     ("C_TUPLE_INDEX", "a tuple indexed by anything but a constant, or sliced, when its fields differ in type"),
     ("C_TYPE_TOO_LARGE",
      "types this large (at most 7 parts, constructors and leaves: list[tuple[int, int, int, int]])"),
+    ("C_OPTIONAL_TRUTH", "the truth value of None or an Optional (test `x is not None` first)"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -101,6 +102,7 @@ C_REVERSED = 33
 C_ROUND_DIGITS = 34
 C_TUPLE_INDEX = 35
 C_TYPE_TOO_LARGE = 36
+C_OPTIONAL_TRUTH = 37
 
 # name, message template
 _ROWS = [

@@ -54,6 +54,7 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_C, S_STATE, is_con
     S_STATE,
     ZERO,
     bit,
+    expr_fail,
     expr_fail_types,
     is_const_true,
     node_fail,
@@ -71,6 +72,7 @@ from gpucc.compiler.typerules import (
     converts,
     element_type,
     is_integral,
+    is_optional,
     is_sized,
     is_tuple,
     join,
@@ -154,6 +156,8 @@ def type_expr(root, truth, void_ok, src, toks, tree, types, scope, mask, scratch
         void = tree.kind[n] == N_CALL or tree.kind[n] == N_METHOD
         if t == T_NONE and void and not (void_ok and n == root):  # a list method, a `-> None` function
             return node_fail(err, E_VOID_VALUE, toks, tree, n, 0)
+        if stk[top, X_TRUTH] and (is_optional(t) or t == T_NONE):  # None's truth, or the value's: not served
+            return expr_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_OPTIONAL_TRUTH)
         type_[n] = t
     return type_[root]
 

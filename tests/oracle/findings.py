@@ -36,11 +36,6 @@ FIXED = {
 }
 
 OPEN = {
-    "F7": Finding("an Optional tested for its truth by `if` / `while` jumps on the raw slot (None, NONE_REF = -1, is "
-                  "true; a boxed int's truth is its box's handle; an empty list is true): `not o` and `bool(o)` are "
-                  "compile errors, the statement conditions are not (compiler/emit.py emit_truth has no Optional case)",
-                  "def f(a: int) -> int:\n    o = None\n    if a > 0:\n        o = a\n    if o:\n        return 1\n"
-                  "    return 0\n", (1,)),
     "F8": Finding("an Optional left operand used as its T raises TypeError on None before the right operand is "
                   "evaluated (UNBOX is emitted as the operand is loaded, compiler/codegen_expr.py): CPython evaluates "
                   "both, so the right operand's exception comes first",
