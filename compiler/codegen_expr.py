@@ -66,7 +66,7 @@ from gpucc.compiler.nodes import (
 )
 from gpucc.compiler.scope import F_NPARAMS, F_PTYPE
 from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE
-from gpucc.compiler.typecheck_base import UNBOXED, can_unbox
+from gpucc.compiler.typecheck_base import UNBOX_LATE, UNBOXED, can_unbox
 from gpucc.compiler.typerules import element_type, is_sized
 from gpucc.contract import isa as O
 from gpucc.contract.isa import (
@@ -145,10 +145,18 @@ def _binary(n, st, tree, types, out, line):
     swap = not to_float and (bop == BIN_ADD or bop == BIN_MUL) and _literal(tree, c)
     if st == 0:
         return r if swap else c
+    late = not swap and can_unbox(tree.kind[c]) and tree.val[c] == UNBOX_LATE  # an Optional left operand, checked
+    # once the right one ran (a literal's val is its value)
     if st == 1:
-        if to_float:
+        if to_float and not late:
             emit_convert(out, T_FLOAT, lt, line)
         return c if swap else r
+    if late:
+        emit(out, ROT_TWO, 0, line)
+        emit(out, O.UNBOX, 0 if type_is_heap(lt) else 1, line)
+        if to_float:
+            emit_convert(out, T_FLOAT, lt, line)
+        emit(out, ROT_TWO, 0, line)
     emit_arith(out, bop, rt if swap else lt, lt if swap else rt, line)  # the types as pushed
     return DONE
 

@@ -92,6 +92,9 @@ def node_fail_types(err, code, toks, tree, n, expected, got):
 # tree.val of an expression (NAME, CALL, SUBSCRIPT, IFEXP) whose Optional[T] value is used as
 # its T: codegen unboxes it (UNBOX: TypeError on None, as CPython's None + 1, len(None) ...)
 UNBOXED = 1
+# ... the left operand of a binary operator: unboxed after the right operand ran (CPython
+# evaluates both operands before the operator raises TypeError on None)
+UNBOX_LATE = 2
 
 
 @nrt_free

@@ -52,8 +52,11 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_C, S_STATE, is_con
     S_C,
     S_NODE,
     S_STATE,
+    UNBOX_LATE,
+    UNBOXED,
     ZERO,
     bit,
+    can_unbox,
     expr_fail,
     expr_fail_types,
     is_const_true,
@@ -251,7 +254,10 @@ def _type_unary(n, toks, tree, types, err):
 
 @nrt_free
 def _type_binary(n, toks, tree, types, err):
-    lt, rt = unboxed(tree, types, tree.first[n]), unboxed(tree, types, tree.next[tree.first[n]])
+    left = tree.first[n]
+    lt, rt = unboxed(tree, types, left), unboxed(tree, types, tree.next[left])
+    if tree.val[left] == UNBOXED and can_unbox(tree.kind[left]):
+        tree.val[left] = UNBOX_LATE
     t = binary_type(tree.op[n], lt, rt)
     if t < 0:
         return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, lt, rt)

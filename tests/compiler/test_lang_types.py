@@ -178,6 +178,11 @@ OPTIONALS = {
         "    return n\n",
         [(1,), (0,), (2,)],
     ),
+    "left_operand_unboxed_after_the_right": (  # fuzz finding F8: CPython evaluates both operands first
+        "def f(a: int, xs: list[int]) -> float:\n    o = None\n    s = None\n    if a > 0:\n        o = a\n"
+        "        s = 'ab'\n    return o + 0.5 + (o - xs[a]) * 1.5 + len(s + 'c') + (o * [a])[0]\n",
+        [(1, [5, 7]), (0, []), (0, [4]), (2, [1])],
+    ),
     "procedure": (
         "def bump(xs: list[int]) -> None:\n    xs.append(len(xs))\n\n"
         "def f(n: int) -> int:\n    xs = [n]\n    bump(xs)\n    bump(xs)\n    return sum(xs)\n",

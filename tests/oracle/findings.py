@@ -33,12 +33,16 @@ FIXED = {
     "F6": Finding("`xs[i] = v` evaluated i before v (Python evaluates v first): an index that raises hid the "
                   "value's exception",
                   "def f(xs: list[int], a: int) -> int:\n    xs[a + a] = xs[5]\n    return 0\n", ([1], 2**62)),
+    "F8": Finding("an Optional left operand of a binary operator raised TypeError on None before the right operand "
+                  "ran (UNBOX as it was loaded): now UNBOX_LATE, after the right operand, as CPython evaluates both",
+                  "def f(a: int, xs: list[int]) -> int:\n    o = None\n    if a > 0:\n        o = a\n"
+                  "    return o + xs[a]\n", (0, [])),
 }
 
 OPEN = {
-    "F8": Finding("an Optional left operand used as its T raises TypeError on None before the right operand is "
-                  "evaluated (UNBOX is emitted as the operand is loaded, compiler/codegen_expr.py): CPython evaluates "
-                  "both, so the right operand's exception comes first",
-                  "def f(a: int, xs: list[int]) -> int:\n    o = None\n    if a > 0:\n        o = a\n"
-                  "    return o + xs[a]\n", (0, [])),
+    "F9": Finding("F8's comparison form, open: an Optional left operand of a comparison is unboxed as it is loaded, "
+                  "so None raises TypeError before the right operand runs (CPython: the right operand's exception "
+                  "first)",
+                  "def f(a: int, xs: list[int]) -> bool:\n    o = None\n    if a > 0:\n        o = a\n"
+                  "    return o < xs[a]\n", (0, [])),
 }
