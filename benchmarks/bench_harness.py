@@ -54,6 +54,11 @@ def main() -> None:
     ap.add_argument("--show", type=int, default=20, help="disagreements to print (default 20)")
     ap.add_argument("--workdir", type=Path, help="keep the inputs and results here")
     a = ap.parse_args()
+    run_in_workdir(run, a)
+
+
+def run_in_workdir(run, a) -> None:
+    """run(a, folder): in a.workdir (kept) when given, else in a scratch folder."""
     if a.workdir:
         a.workdir.mkdir(parents=True, exist_ok=True)
         run(a, a.workdir)

@@ -32,10 +32,9 @@ import json
 import os
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
-from benchmarks.bench_harness import ROOT, judged_problems, read_jsonl, run_command, write_jsonl
+from benchmarks.bench_harness import ROOT, judged_problems, read_jsonl, run_command, run_in_workdir, write_jsonl
 from benchmarks.mutants import KINDS, mutants
 
 WORKLOADS = {"mutants": KINDS, "failing": ("exception",)}
@@ -54,12 +53,7 @@ def main() -> None:
     unknown = set(a.workloads) - set(WORKLOADS)
     if unknown:
         raise SystemExit(f"unknown workload(s) {', '.join(sorted(unknown))}: expected {', '.join(WORKLOADS)}")
-    if a.workdir:
-        a.workdir.mkdir(parents=True, exist_ok=True)
-        run(a, a.workdir)
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            run(a, Path(tmp))
+    run_in_workdir(run, a)
 
 
 def commands(problems: Path, samples: Path) -> dict[str, list[str]]:

@@ -71,6 +71,7 @@ from gpucc.compiler.scope import (
     same_name,
 )  # fmt: skip
 from gpucc.compiler.typecheck_base import node_fail
+from gpucc.compiler.typecheck_calls import count_from
 from gpucc.contract.jitable import nrt_free
 
 # a comprehension's slot block (val[comp] + ...)
@@ -89,15 +90,6 @@ B_ANY, B_ALL, B_LIST, B_RANGE = (BUILTINS.index(b) for b in ("any", "all", "list
 def is_bare(tree, comp):
     """A COMP made of a builtin's plain iterable argument (no clauses)."""
     return tree.kind[tree.first[comp]] != N_COMP_FOR
-
-
-@nrt_free
-def _count(next_, c):
-    count = 0
-    while c != -1:
-        count += 1
-        c = next_[c]
-    return count
 
 
 @nrt_free
@@ -128,7 +120,7 @@ def _consume(src, toks, tree, types, scope, scratch, n, err):
             op[a] = COMP_LIST
         return 0
     b = _builtin_of(src, toks, tree, types, scope, scratch, n)
-    nargs = _count(next_, first[n])
+    nargs = count_from(next_, first[n])
     gen = _generator_arg(tree, n, nargs)
     fold = -1
     if b == B_LIST and nargs == 0:  # list(): the literal []
@@ -169,7 +161,7 @@ def _range_clause(src, toks, tree, types, scope, scratch, clause, err):
         it = inner
     if kind[it] != N_CALL or _builtin_of(src, toks, tree, types, scope, scratch, it) != B_RANGE:
         return 0
-    nargs = _count(tree.next, first[it])
+    nargs = count_from(tree.next, first[it])
     if nargs < 1 or nargs > 3 or (flags != 0 and nargs > 2):
         return node_fail(err, E_UNSUPPORTED, toks, tree, it, errors.C_FOR_NOT_RANGE)
     tree.op[clause] = nargs + flags
