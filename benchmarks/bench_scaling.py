@@ -20,8 +20,12 @@
    and checks that both wrote the same ``SAMPLES_results.jsonl``.  ``PYTHONDONTWRITEBYTECODE`` is
    dropped from their environment: warm means Python's bytecode and pytest's rewritten plugin
    modules cached, as on a user's machine (with it set, every pytest run rewrites them again).
-4. Prints each time and the pytest / evaluate ratio (issue 11: within 2x), then per entry point
-   the cost per sample between consecutive sizes (linear growth: about the same at every size).
+   The entry points alternate run by run (evaluate, pytest, evaluate, ...), so that drift in the
+   machine's load falls on both.
+4. Prints each median wall time and CPU time (user + system of the command: what other load on
+   the machine changes least), the pytest / evaluate ratio of each (issue 11: within 2x), then
+   per entry point the CPU cost per sample between consecutive sizes (linear growth: about the
+   same at every size).
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from benchmarks.bench_harness import ROOT, judged_problems, read_jsonl, run_command, run_in_workdir, write_jsonl
+from benchmarks.bench_harness import ROOT, judged_problems, read_jsonl, run_in_workdir, run_measured, write_jsonl
 from benchmarks.mutants import KINDS, mutants
 
 WORKLOADS = {"mutants": KINDS, "failing": ("exception",)}
@@ -75,19 +79,22 @@ def run(a, work: Path) -> None:
     canonical = write_jsonl(work / "canonical.jsonl",
                             [dict(task_id=p["task_id"], completion=p["canonical_solution"]) for p in problems])  # fmt: skip
     for name, cmd in commands(path, canonical).items():
-        print(f"{name}: warm-up on the {len(problems)} canonical solutions {timed(cmd, env, work, 1):.2f} s")
-    seconds = {}  # (workload, size, entry point): wall seconds
+        print(f"{name}: warm-up on the {len(problems)} canonical solutions {run_measured(cmd, env, work)[0]:.2f} s")
+    times = {}  # (workload, size, entry point): (median wall seconds, median CPU seconds)
     for workload in a.workloads:
         for size in a.sizes:
             samples = write_jsonl(work / f"{workload}_{size}.jsonl", build(problems, workload, size, a.seed))
-            results = {}
-            for name, cmd in commands(path, samples).items():
-                seconds[(workload, size, name)] = timed(cmd, env, work, a.repeats)
-                results[name] = read_jsonl(Path(f"{samples}_results.jsonl"))
+            runs, results = {name: [] for name in commands(path, samples)}, {}
+            for _ in range(a.repeats):  # the entry points alternate, run by run
+                for name, cmd in commands(path, samples).items():
+                    runs[name].append(run_measured(cmd, env, work, ok=(0, 1)))  # pytest: 1 when a sample failed
+                    results[name] = read_jsonl(Path(f"{samples}_results.jsonl"))
+            for name, measured in runs.items():
+                times[(workload, size, name)] = tuple(statistics.median(m[i] for m in measured) for i in (0, 1))
             check_same(results, samples)
-    print(f"{len(problems)} problems; samples dealt round-robin (seed {a.seed}); wall time, whole command, "
-          f"median of {a.repeats}")  # fmt: skip
-    report(seconds, a.workloads, a.sizes)
+    print(f"{len(problems)} problems; samples dealt round-robin (seed {a.seed}); whole command, median of "
+          f"{a.repeats} (wall s / CPU s)")  # fmt: skip
+    report(times, a.workloads, a.sizes)
 
 
 def build(problems: list[dict], workload: str, size: int, seed: int) -> list[dict]:
@@ -97,11 +104,6 @@ def build(problems: list[dict], workload: str, size: int, seed: int) -> list[dic
              mutants(p["prompt"], p["canonical_solution"], p["entry_point"], p["task_id"], per, seed,
                      WORKLOADS[workload])] for p in problems]  # fmt: skip
     return [made[p][k] for k in range(per) for p in range(len(problems))][:size]
-
-
-def timed(cmd: list[str], env: dict, cwd: Path, repeats: int) -> float:
-    """The median wall seconds of `repeats` runs (pytest exits 1 when a problem has no passing sample)."""
-    return statistics.median(run_command(cmd, env, cwd, ok=(0, 1)) for _ in range(repeats))
 
 
 def check_same(results: dict[str, list[dict]], samples: Path) -> None:
@@ -114,18 +116,19 @@ def check_same(results: dict[str, list[dict]], samples: Path) -> None:
                          f"{len(ra)} vs {len(rb)} records); first at record {i}")  # fmt: skip
 
 
-def report(seconds: dict, workloads: list[str], sizes: list[int]) -> None:
-    print(f"{'workload':<10}{'samples':>9}{'gpucc evaluate':>16}{'pytest':>10}{'pytest / evaluate':>19}")
+def report(times: dict, workloads: list[str], sizes: list[int]) -> None:
+    print(f"{'workload':<10}{'samples':>9}{'gpucc evaluate':>20}{'pytest':>20}{'pytest / evaluate':>24}")
     for workload in workloads:
         for size in sizes:
-            ev, py = seconds[(workload, size, "gpucc evaluate")], seconds[(workload, size, "pytest")]
-            print(f"{workload:<10}{size:>9}{ev:>14.2f} s{py:>8.2f} s{py / ev:>18.2f}x")
+            (ev, ev_cpu), (py, py_cpu) = times[(workload, size, "gpucc evaluate")], times[(workload, size, "pytest")]
+            print(f"{workload:<10}{size:>9}{ev:>9.2f} / {ev_cpu:>6.2f} s{py:>9.2f} / {py_cpu:>6.2f} s"
+                  f"{py / ev:>11.2f}x / {py_cpu / ev_cpu:.2f}x")  # fmt: skip
     if len(sizes) < 2:
         return
-    print("cost per sample between consecutive sizes, ms (linear growth: about the same at every size):")
+    print("CPU cost per sample between consecutive sizes, ms (linear growth: about the same at every size):")
     for workload in workloads:
         for name in ("gpucc evaluate", "pytest"):
-            steps = [(seconds[(workload, m, name)] - seconds[(workload, n, name)]) / (m - n) * 1e3
+            steps = [(times[(workload, m, name)][1] - times[(workload, n, name)][1]) / (m - n) * 1e3
                      for n, m in zip(sizes, sizes[1:])]  # fmt: skip
             spans = ", ".join(f"{n}->{m}: {s:.3f}" for (n, m), s in zip(zip(sizes, sizes[1:]), steps))
             print(f"  {workload:<10}{name:<16}{spans}")
