@@ -33,6 +33,7 @@ from gpucc.compiler.emit import CG_DEPTH, DONE, element_kind, emit, emit_arith, 
 from gpucc.compiler.loop_code import (
     close_list_loop,
     close_range_loop,
+    emit_unpack_value,
     nonzero_literal,
     open_loop,
     store_loop_variable,
@@ -186,7 +187,8 @@ def _after_next(n, owner, tree, types, out, stk, line):
 
 @nrt_free
 def _list_clause(n, st, top, tree, types, out, stk, line):
-    """`for x in xs` (a list or a str): xs into the hidden slots, the loop around the rest."""
+    """`for x in xs` (a list or a str; `for a, (b, c) in xs`: the element unpacked): xs into the
+    hidden slots, the loop around the rest."""
     h = types.slot[n] + 1
     owner = _owner(tree, stk, top)
     if st == 0:
@@ -196,7 +198,11 @@ def _list_clause(n, st, top, tree, types, out, stk, line):
         emit(out, LOAD_INT, 0, line)
         emit(out, STORE_VAR, h + 1, line)
         open_loop(tree, out, stk, top, n, line)
-        store_loop_variable(out, types.slot[n], types.type[tree.first[n]] == T_STR, line)
+        if tree.val[n] > 0:  # for a, (b, c) in xs: the element into the target's names
+            out.cg[CG_DEPTH] += 1
+            emit_unpack_value(tree.val[n], tree, types, out, stk, top + 1, line)
+        else:
+            store_loop_variable(out, types.slot[n], types.type[tree.first[n]] == T_STR, line)
         return _next(n, owner, tree, types, out, stk, line)
     _after_next(n, owner, tree, types, out, stk, line)
     close_list_loop(out, stk, top, h, line)

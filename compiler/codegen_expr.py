@@ -152,13 +152,20 @@ def _binary(n, st, tree, types, out, line):
             emit_convert(out, T_FLOAT, lt, line)
         return c if swap else r
     if late:
-        emit(out, ROT_TWO, 0, line)
-        emit(out, O.UNBOX, 0 if type_is_heap(lt) else 1, line)
-        if to_float:
-            emit_convert(out, T_FLOAT, lt, line)
-        emit(out, ROT_TWO, 0, line)
+        _unbox_under(out, lt, line, to_float)
     emit_arith(out, bop, rt if swap else lt, lt if swap else rt, line)  # the types as pushed
     return DONE
+
+
+@nrt_free
+def _unbox_under(out, t, line, to_float):
+    """The Optional under the top value as its T (of type t), converted to a float if
+    to_float: ROT_TWO, UNBOX, ROT_TWO."""
+    emit(out, ROT_TWO, 0, line)
+    emit(out, O.UNBOX, 0 if type_is_heap(t) else 1, line)
+    if to_float:
+        emit_convert(out, T_FLOAT, t, line)
+    emit(out, ROT_TWO, 0, line)
 
 
 @nrt_free
@@ -285,7 +292,8 @@ def _boolop(n, st, top, tree, types, out, stk, line):
 def _compare(n, st, top, tree, types, out, stk, line, err):
     """a < b < c like CPython: a; b; DUP_TOP; ROT_THREE; COMPARE; JUMP_IF_FALSE_OR_POP
     cleanup; c; COMPARE; JUMP end; cleanup: ROT_TWO; POP_TOP; end:.  `k < x` with a literal
-    k (no chain) is emitted as `x > k`."""
+    k (no chain) is emitted as `x > k`.  An Optional left operand of an ordering is unboxed
+    once its right one ran (UNBOX_LATE, fuzz finding F9)."""
     type_, first, next_ = types.type, tree.first, tree.next
     c = first[n]
     link = next_[c]
@@ -301,7 +309,10 @@ def _compare(n, st, top, tree, types, out, stk, line, err):
         emit_compare(out, MIRRORED[tree.op[link]], type_[link], type_[c], line, err)
         return DONE
     link = stk[top, E_LINK]
-    lt = type_[stk[top, E_LEFT]]
+    left = stk[top, E_LEFT]
+    lt = type_[left]
+    if can_unbox(tree.kind[left]) and tree.val[left] == UNBOX_LATE:  # an Optional left operand, checked
+        _unbox_under(out, lt, line, False)  # once the right one ran
     if next_[link] != -1:  # more links: keep the right operand for the next comparison
         emit(out, DUP_TOP, 0, line)
         emit(out, ROT_THREE, 0, line)

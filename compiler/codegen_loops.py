@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from gpucc.compiler.codegen_branch import emit_branch
 from gpucc.compiler.codegen_expr import DONE, emit_expr
-from gpucc.compiler.codegen_stmt import emit_unpack_value
 from gpucc.compiler.emit import CG_DEPTH, CG_ENTRY, emit, patch, patch_to
 from gpucc.compiler.loop_code import (  # noqa: F401 - LOOP_* and JUMP_FIELD_MAX: the loops' frame, as before
     JUMP_FIELD_MAX,
@@ -25,6 +24,7 @@ from gpucc.compiler.loop_code import (  # noqa: F401 - LOOP_* and JUMP_FIELD_MAX
     LOOP_TOP,
     close_list_loop,
     close_range_loop,
+    emit_unpack_value,
     nonzero_literal,
     open_loop,
     store_loop_variable,

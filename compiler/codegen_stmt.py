@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from gpucc.compiler.codegen_expr import emit_expr
 from gpucc.compiler.emit import concrete, emit, emit_arith, emit_convert, emit_truth, emit_typed
+from gpucc.compiler.loop_code import emit_unpack_value
 from gpucc.compiler.nodes import CMP_IN, N_COMPARE, N_METHOD, N_NAME, N_NONE, N_TUPLE
 from gpucc.compiler.typecheck import S_A, S_B, S_NODE
 from gpucc.compiler.typecheck_calls import count_from
@@ -110,44 +111,6 @@ def emit_unpack(n, top, toks, tree, types, out, scratch, err):
         for _ in range(k):
             a = next_[a]
         emit(out, STORE_VAR, slot[a], line)
-
-
-@nrt_free
-def emit_unpack_value(target, tree, types, out, stk, sp, line):
-    """The value on top (of type type[target]) into the target's names, as CPython assigns
-    them (left to right, depth first): a list's length checked first (UNPACK_CHECK), each item
-    got (LIST_GET; DUP_TOP before all but the last) and stored (or unpacked further).  Walk
-    stack rows from sp: (node, the next item)."""
-    kind, first, next_ = tree.kind, tree.first, tree.next
-    top = sp
-    stk[top, S_NODE] = target
-    stk[top, S_A] = first[target]
-    stk[top, S_B] = 0
-    top += 1
-    if is_list(types.type[target]):
-        emit(out, O.UNPACK_CHECK, count_from(next_, first[target]), line)
-    while top > sp:
-        c = stk[top - 1, S_A]
-        if c == -1:
-            top -= 1
-            continue
-        i = stk[top - 1, S_B]
-        stk[top - 1, S_A] = next_[c]
-        stk[top - 1, S_B] = i + 1
-        if next_[c] != -1:
-            emit(out, DUP_TOP, 0, line)
-        emit(out, LOAD_INT, i, line)
-        emit(out, O.LIST_GET, 0, line)
-        if kind[c] == N_NAME:
-            emit_convert(out, tree.val[c], types.type[c], line)
-            emit(out, STORE_VAR, types.slot[c], line)
-        else:
-            if is_list(types.type[c]):
-                emit(out, O.UNPACK_CHECK, count_from(next_, first[c]), line)
-            stk[top, S_NODE] = c
-            stk[top, S_A] = first[c]
-            stk[top, S_B] = 0
-            top += 1
 
 
 @nrt_free

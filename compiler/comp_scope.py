@@ -19,10 +19,12 @@
        val + FLAG   min / max: an element was seen
        val + VARS + CLAUSE_WIDTH * k    the k-th for clause's variable (slot[clause]), then
                     its hidden loop slots (a list and its index, or a range's three)
+       then         a slot per NAME of the clauses' unpacking targets (`for a, (b, c) in`:
+                    slot[NAME]; the clause's variable holds the element they unpack)
 
-   A clause's target is a variable of the comprehension alone (Python 3): every NAME of that
-   text after the clause (later clauses, the element) gets op NAME_COMP and slot = the
-   variable's; one read before the clause that first binds it (in a later clause's
+   A clause's target (each name of an unpacking one) is a variable of the comprehension alone
+   (Python 3): every NAME of that text after the clause (later clauses, the element) gets op
+   NAME_COMP and slot = the variable's; one read before the clause that first binds it (in a later clause's
    expression) gets NAME_UNBOUND.  The first iterable is the enclosing scope's.  Inner
    comprehensions, bound later, shadow outer ones.  The local table (Scratch.locs) gets each
    variable's name, its type -1 until the type checker types its clause.
@@ -77,6 +79,7 @@ from gpucc.contract.jitable import nrt_free
 # a comprehension's slot block (val[comp] + ...)
 ACC, FLAG, VARS = 0, 1, 2
 CLAUSE_WIDTH = 4  # a for clause's variable and its 3 hidden loop slots
+TARGET_COLUMN = 3  # the walk stack's column target_names fills
 # NAME op: a comprehension's variable (slot[n]); one read before its clause binds it
 NAME_COMP, NAME_UNBOUND = 1, 2
 # COMP_FOR op: + the range() argument count when the clause iterates a range; + this when reversed
@@ -228,9 +231,8 @@ def _mark_names(src, toks, tree, types, root, s, e, mark, slot, stk):
 
 
 @nrt_free
-def _bound_before(src, toks, tree, comp, clause):
-    """Whether a for clause of comp before `clause` has clause's target name."""
-    s, e = toks.start[tree.tok[clause]], toks.end[tree.tok[clause]]
+def _bound_before(src, toks, tree, comp, clause, s, e):
+    """Whether a for clause of comp before `clause` has the target name src[s:e]."""
     c = tree.first[comp]
     while c != clause:
         if tree.kind[c] == N_COMP_FOR and same_name(src, toks.start[tree.tok[c]], toks.end[tree.tok[c]], s, e):
@@ -240,32 +242,74 @@ def _bound_before(src, toks, tree, comp, clause):
 
 
 @nrt_free
+def _bind_name(src, toks, tree, types, comp, c, s, e, var, scratch):
+    """Clause c binds the name src[s:e] to slot var: its reads after c (later clauses, the
+    element) are the variable's; a read before c that no earlier clause binds is unbound."""
+    first, next_, locs, stk = tree.first, tree.next, scratch.locs, scratch.walk
+    locs[var, L_START], locs[var, L_END], locs[var, L_TYPE] = s, e, -1
+    if not _bound_before(src, toks, tree, comp, c, s, e):  # read before it is bound: unbound
+        d = next_[first[comp]] if c != first[comp] else -1
+        while d != -1 and d != next_[c]:
+            _mark_names(src, toks, tree, types, d, s, e, NAME_UNBOUND, -1, stk)
+            d = next_[d]
+    d = next_[c]
+    while d != -1:
+        _mark_names(src, toks, tree, types, d, s, e, NAME_COMP, var, stk)
+        d = next_[d]
+
+
+@nrt_free
+def target_names(tree, target, stk):
+    """The NAMEs of an unpacking target (a TUPLE of NAMEs and TUPLEs) into column TARGET_COLUMN
+    of the walk stack's rows 0 .. count - 1 (in no particular order); returns the count."""
+    kind, first, next_ = tree.kind, tree.first, tree.next
+    names = 0
+    sp = stk.shape[0] - 1  # the open TUPLEs, from the last row down
+    stk[sp, TARGET_COLUMN] = target
+    while sp < stk.shape[0] and names < sp:
+        m = stk[sp, TARGET_COLUMN]
+        sp += 1
+        c = first[m]
+        while c != -1 and names < sp:
+            if kind[c] == N_NAME:
+                stk[names, TARGET_COLUMN] = c
+                names += 1
+            else:
+                sp -= 1
+                stk[sp, TARGET_COLUMN] = c
+            c = next_[c]
+    return names
+
+
+@nrt_free
 def _bind_clauses(src, toks, tree, types, comp, scratch):
     """Give comp's for clauses their variables and bind their names (module docstring)."""
-    first, next_, locs, stk = tree.first, tree.next, scratch.locs, scratch.walk
+    first, next_, stk = tree.first, tree.next, scratch.walk
     var = tree.val[comp] + VARS
+    names = tree.val[comp] + _block_width(tree, comp, False, stk)  # the slots of targets' names
     c = first[comp]
     while c != -1:
         if tree.kind[c] == N_COMP_FOR:
-            s, e = toks.start[tree.tok[c]], toks.end[tree.tok[c]]
             types.slot[c] = var
-            locs[var, L_START], locs[var, L_END], locs[var, L_TYPE] = s, e, -1
-            if not _bound_before(src, toks, tree, comp, c):  # read before it is bound: unbound
-                d = next_[first[comp]] if c != first[comp] else -1
-                while d != -1 and d != next_[c]:
-                    _mark_names(src, toks, tree, types, d, s, e, NAME_UNBOUND, -1, stk)
-                    d = next_[d]
-            d = next_[c]
-            while d != -1:
-                _mark_names(src, toks, tree, types, d, s, e, NAME_COMP, var, stk)
-                d = next_[d]
+            if tree.val[c] > 0:  # an unpacking target: the variable holds the element, each name its item
+                scratch.locs[var, L_START], scratch.locs[var, L_END], scratch.locs[var, L_TYPE] = 0, 0, -1
+                for k in range(target_names(tree, tree.val[c], stk)):
+                    m = stk[k, TARGET_COLUMN]
+                    types.slot[m] = names
+                    _bind_name(src, toks, tree, types, comp, c, toks.start[tree.tok[m]], toks.end[tree.tok[m]],
+                               names, scratch)  # fmt: skip
+                    names += 1
+            else:
+                _bind_name(src, toks, tree, types, comp, c, toks.start[tree.tok[c]], toks.end[tree.tok[c]], var,
+                           scratch)  # fmt: skip
             var += CLAUSE_WIDTH
         c = next_[c]
 
 
 @nrt_free
-def _block_width(tree, comp):
-    """Slots of comp's block: ACC, FLAG and a variable with 3 hidden slots per for clause."""
+def _block_width(tree, comp, targets, stk):
+    """Slots of comp's block: ACC, FLAG and a variable with 3 hidden slots per for clause (and
+    targets: then a slot per name of its clauses' unpacking targets)."""
     if is_bare(tree, comp):
         return VARS + CLAUSE_WIDTH
     width = VARS
@@ -273,6 +317,8 @@ def _block_width(tree, comp):
     while c != -1:
         if tree.kind[c] == N_COMP_FOR:
             width += CLAUSE_WIDTH
+            if targets and tree.val[c] > 0:
+                width += target_names(tree, tree.val[c], stk)
         c = tree.next[c]
     return width
 
@@ -297,7 +343,7 @@ def bind_comprehensions(src, toks, tree, types, scope, f, scratch, err):
         n, at = stk[sp, 0], stk[sp, 1]
         if tree.kind[n] == N_COMP:
             tree.val[n] = at
-            at += _block_width(tree, n)
+            at += _block_width(tree, n, True, stk)
             if at > MAX_LOCALS:
                 return node_fail(err, E_TOO_MANY_LOCALS, toks, tree, n, MAX_LOCALS)
             end = max(end, at)

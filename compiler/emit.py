@@ -208,17 +208,37 @@ def emit_convert(out, want, got, line):
 @nrt_free
 def emit_truth(out, t, line):
     """Make the value on top (of type t) testable by the truth jumps (nonzero = true):
-    a float becomes bool(x) (-0.0 is false), a list or str its length."""
+    a float becomes bool(x) (-0.0 is false), a list or str its length; None is false, an
+    Optional[T] false when None, else its T's truth (DUP_TOP; LOAD_INT NONE_REF; COMPARE_EQ;
+    JUMP_IF_TRUE none; UNBOX; T's truth; JUMP end; none: POP_TOP; LOAD_INT 0; end:)."""
+    optional = is_optional(t)
+    none = -1
+    if optional:
+        emit(out, DUP_TOP, 0, line)
+        emit(out, LOAD_INT, O.NONE_REF, line)
+        emit(out, CMP_OPCODES[O.CMP_EQ], 0, line)
+        none = emit(out, JUMP_IF_TRUE, -1, line)
+        t = t >> 4
+        emit(out, O.UNBOX, 0 if type_is_heap(t) else 1, line)
     if t == T_FLOAT:
         emit(out, O.FLOAT_TRUTH, 0, line)
     elif is_sized(t):
         emit(out, O.LIST_LEN, 0, line)
+    elif t == T_NONE:
+        emit(out, POP_TOP, 0, line)
+        emit(out, LOAD_INT, 0, line)
+    if optional:
+        end = emit(out, JUMP, -1, line)
+        patch(out, none)
+        emit(out, POP_TOP, 0, line)
+        emit(out, LOAD_INT, 0, line)
+        patch(out, end)
 
 
 @nrt_free
 def needs_truth(t):
     """Whether a value of type t is not its own truth value (see emit_truth)."""
-    return t == T_FLOAT or is_sized(t)
+    return t == T_FLOAT or is_sized(t) or is_optional(t) or t == T_NONE
 
 
 @nrt_free

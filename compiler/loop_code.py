@@ -1,15 +1,19 @@
 """Code generator, the parts every for loop is made of (statements, compiler/codegen_loops.py;
 comprehension clauses, compiler/codegen_comp.py): the loop's frame columns, its top (the
-entry jump to the test, the value the test pushed stored in the loop variable) and its
-bottom (the test: FOR_LOOP over a range, FOR_LIST over a list or a str).  Kernel bodies.
+entry jump to the test, the value the test pushed stored in the loop variable or unpacked
+into its target's names, as an unpacking assignment's) and its bottom (the test: FOR_LOOP
+over a range, FOR_LIST over a list or a str).  Kernel bodies.
 """
 
 from __future__ import annotations
 
-from gpucc.compiler.emit import CG_DEPTH, CG_ENTRY, CG_PC, emit, patch
-from gpucc.compiler.nodes import N_BOOL, N_INT, N_UNARY, N_WHILE, UN_NOT
-from gpucc.compiler.typecheck_base import S_A, S_B, S_C, is_const_true
-from gpucc.contract.isa import FOR_LIST, FOR_LOOP, FOR_RANGE, JUMP, STORE_VAR, STR_CHR
+from gpucc.compiler.emit import CG_DEPTH, CG_ENTRY, CG_PC, emit, emit_convert, patch
+from gpucc.compiler.nodes import N_BOOL, N_INT, N_NAME, N_UNARY, N_WHILE, UN_NOT
+from gpucc.compiler.typecheck_base import S_A, S_B, S_C, S_NODE, is_const_true
+from gpucc.compiler.typecheck_calls import count_from
+from gpucc.compiler.typerules import is_list
+from gpucc.contract import isa as O
+from gpucc.contract.isa import DUP_TOP, FOR_LIST, FOR_LOOP, FOR_RANGE, JUMP, LOAD_INT, STORE_VAR, STR_CHR
 from gpucc.contract.jitable import nrt_free, pack_fields
 
 # a loop's frame columns on a walk (the statement walk, a comprehension's clause frames),
@@ -87,3 +91,41 @@ def close_list_loop(out, stk, top, h, line):
     _step_or_exit(out, stk, top, FOR_LIST, h, stk[top, LOOP_TOP] - out.cg[CG_ENTRY], line)
     out.cg[CG_DEPTH] -= 1
     patch(out, stk[top, LOOP_EXIT])
+
+
+@nrt_free
+def emit_unpack_value(target, tree, types, out, stk, sp, line):
+    """The value on top (of type type[target]) into the target's names, as CPython assigns
+    them (left to right, depth first): a list's length checked first (UNPACK_CHECK), each item
+    got (LIST_GET; DUP_TOP before all but the last) and stored (or unpacked further).  Walk
+    stack rows from sp: (node, the next item)."""
+    kind, first, next_ = tree.kind, tree.first, tree.next
+    top = sp
+    stk[top, S_NODE] = target
+    stk[top, S_A] = first[target]
+    stk[top, S_B] = 0
+    top += 1
+    if is_list(types.type[target]):
+        emit(out, O.UNPACK_CHECK, count_from(next_, first[target]), line)
+    while top > sp:
+        c = stk[top - 1, S_A]
+        if c == -1:
+            top -= 1
+            continue
+        i = stk[top - 1, S_B]
+        stk[top - 1, S_A] = next_[c]
+        stk[top - 1, S_B] = i + 1
+        if next_[c] != -1:
+            emit(out, DUP_TOP, 0, line)
+        emit(out, LOAD_INT, i, line)
+        emit(out, O.LIST_GET, 0, line)
+        if kind[c] == N_NAME:
+            emit_convert(out, tree.val[c], types.type[c], line)
+            emit(out, STORE_VAR, types.slot[c], line)
+        else:
+            if is_list(types.type[c]):
+                emit(out, O.UNPACK_CHECK, count_from(next_, first[c]), line)
+            stk[top, S_NODE] = c
+            stk[top, S_A] = first[c]
+            stk[top, S_B] = 0
+            top += 1

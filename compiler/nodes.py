@@ -55,7 +55,8 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
                                         parser sets COMP_LIST or COMP_GEN), val = its first slot
                                         (compiler/comp_scope.py's layout)
     COMP_FOR   iterable | arg arg? arg?  `for x in iterable`, tok = x; op = 0, or the number of
-                                        range() arguments once the type checker saw range(...)
+                                        range() arguments once the type checker saw range(...);
+                                        `for a, (b, c) in ...`: val = its target TUPLE (not a child)
     COMP_IF    cond                     `if cond`
     TUPLE      element*                 a tuple display `(a, b)`, `a, b`; as a target (UNPACK,
                                         FOR_LIST) its elements are NAMEs and TUPLEs

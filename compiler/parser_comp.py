@@ -7,8 +7,9 @@ the item becomes its element, and an X_COMP entry goes on the operator stack abo
 bracket (a bracket itself: the clauses' expressions end at it).  Each `for` / `if` at X_COMP
 ends the clause before it (its expression becomes the clause's child) and opens the next;
 the closing bracket ends the last one.  A list comprehension replaces the list literal's
-node; a generator expression is its call's one argument.  Only a name is a target (tuple
-targets wait for tuples); a generator expression in parentheses of its own is a located error.
+node; a generator expression is its call's one argument.  A clause's target is a name or an
+unpacking target (`for i, (a, b) in xs`); a generator expression in parentheses of its own is
+a located error.
 
 Kernel bodies: each returns the next token (or a node) and -1 with err set.
 """
@@ -16,10 +17,11 @@ Kernel bodies: each returns the next token (or a node) and -1 with err set.
 from __future__ import annotations
 
 from gpucc.compiler import errors, tokens
-from gpucc.compiler.errors import E_EXPECTED_NAME, E_PROGRAM_TOO_LARGE, E_SYNTAX, E_UNSUPPORTED
-from gpucc.compiler.nodes import COMP_GEN, COMP_LIST, N_COMP, N_COMP_FOR, N_COMP_IF, N_METHOD
+from gpucc.compiler.errors import E_PROGRAM_TOO_LARGE, E_SYNTAX, E_UNSUPPORTED
+from gpucc.compiler.nodes import COMP_GEN, COMP_LIST, N_COMP, N_COMP_FOR, N_COMP_IF, N_METHOD, N_TUPLE
 from gpucc.compiler.parser_opstack import add_arg, close, pop_val, push_op, push_val, top_entry, top_op
 from gpucc.compiler.parser_tables import X_CALL, X_COMP, X_IFC, X_LIST, X_PAREN
+from gpucc.compiler.parser_targets import for_target
 from gpucc.compiler.parser_util import MAX_NESTING, O_LAST, O_NODE, S_NOPS, fail_tok, is_kw, is_op, new_node
 from gpucc.compiler.tokens import TK_NAME
 from gpucc.contract.jitable import nrt_free
@@ -44,18 +46,21 @@ def _end_clause(tree, st):
 
 @nrt_free
 def _for_clause(toks, i, tree, st, err):
-    """`for NAME in` at token i (X_COMP on top): a COMP_FOR clause; its iterable starts after `in`."""
-    if toks.kind[i + 1] != TK_NAME:
-        return fail_tok(err, toks, i + 1, i + 1, E_EXPECTED_NAME, 0)
-    if is_op(toks, i + 2, T.OP_COMMA):
-        return fail_tok(err, toks, i + 1, i + 2, E_UNSUPPORTED, errors.C_TUPLES)
-    if not is_kw(toks, i + 2, T.KW_IN):
-        return fail_tok(err, toks, i + 2, i + 2, E_SYNTAX, 0)
-    clause = new_node(tree, st, N_COMP_FOR, 0, i + 1, 0)
+    """`for NAME in` or `for a, (b, c) in` at token i (X_COMP on top): a COMP_FOR clause (val:
+    its target TUPLE, parser_targets.for_target; 0 for a NAME); its iterable starts after `in`."""
+    target, j = -1, i + 2
+    if toks.kind[i + 1] != TK_NAME or not is_kw(toks, i + 2, T.KW_IN):
+        target, j = for_target(toks, i + 1, tree, st, err)
+        if target < 0:
+            return -1
+    tok = i + 1 if target < 0 else tree.tok[target]  # the variable (or the target's first token)
+    clause = new_node(tree, st, N_COMP_FOR, 0, tok, 0)
     if clause < 0:
         return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0)
+    if target >= 0 and tree.kind[target] == N_TUPLE:
+        tree.val[clause] = target
     _link_clause(tree, st, clause)
-    return i + 3
+    return j + 1
 
 
 @nrt_free

@@ -1,7 +1,8 @@
 """Simple statements for compiler.parser: the one-line statements (assignments, augmented and
 subscript assignments, expression statements, return, assert, pass, break, continue, `...`,
 docstrings), each a node appended to the innermost block with its value expression
-(compiler.parser_expr) as child, ending at NEWLINE.  Kernel bodies (numba subset): nothing
+(compiler.parser_expr; `return a, b` and `x = a, b`: expression_list) as child, ending at
+NEWLINE.  Kernel bodies (numba subset): nothing
 allocates, raises or recurses.
 """
 
@@ -11,7 +12,7 @@ from gpucc.compiler import errors, nodes, tokens
 from gpucc.compiler.errors import E_EXPECTED_OP, E_PROGRAM_TOO_LARGE, E_UNSUPPORTED
 from gpucc.compiler.parser_expr import parse_expr
 from gpucc.compiler.parser_tables import AUGMENTED_OF_OP, AUGMENTED_UNSUPPORTED
-from gpucc.compiler.parser_targets import as_target, expression_list
+from gpucc.compiler.parser_targets import as_target, link_child
 from gpucc.compiler.parser_types import annotation
 from gpucc.compiler.parser_util import append_statement, fail_tok, is_op, new_node
 from gpucc.compiler.tokens import TK_NEWLINE, TK_OP
@@ -19,6 +20,27 @@ from gpucc.contract.jitable import nrt_free
 
 T = tokens
 N = nodes
+
+
+@nrt_free
+def expression_list(toks, i, tree, st, err):
+    """An expression, or the tuple `a, b[,]` of several (a TUPLE node): (node, next token);
+    node -1 on error."""
+    e, j = parse_expr(toks, i, tree, st, err)
+    if e < 0 or not is_op(toks, j, T.OP_COMMA):
+        return e, j
+    node = new_node(tree, st, N.N_TUPLE, 0, i, 0)
+    if node < 0:
+        return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0), j
+    last = link_child(tree, node, -1, e)
+    while is_op(toks, j, T.OP_COMMA) and toks.kind[j + 1] != TK_NEWLINE and not is_op(toks, j + 1, T.OP_ASSIGN):
+        e, j = parse_expr(toks, j + 1, tree, st, err)
+        if e < 0:
+            return -1, j
+        last = link_child(tree, node, last, e)
+    if is_op(toks, j, T.OP_COMMA):  # a trailing comma
+        j += 1
+    return node, j
 
 
 @nrt_free

@@ -1,8 +1,7 @@
-"""Tuples without parentheses and unpacking targets for the statement parser: `return a, b`,
-`x = a, b` (expression_list), the target of `a, (b, c) = value` (as_target) and of
-`for i, (a, b) in xs:` (for_target).  A target is a TUPLE whose items are NAMEs and TUPLEs.
-Kernel bodies (numba subset, no recursion: the walks use the parser scratch's operand
-stack, free between expressions).
+"""Unpacking targets for the parsers: the target of `a, (b, c) = value` (as_target) and of
+`for i, (a, b) in xs:` or a comprehension's `for i, (a, b) in xs` (for_target).  A target is a
+TUPLE whose items are NAMEs and TUPLEs.  Kernel bodies (numba subset, no recursion: the walks
+use the parser scratch's operand stack above its operands).
 """
 
 from __future__ import annotations
@@ -10,43 +9,21 @@ from __future__ import annotations
 from gpucc.compiler import tokens
 from gpucc.compiler.errors import E_EXPECTED_NAME, E_NESTING_TOO_DEEP, E_PROGRAM_TOO_LARGE, E_SYNTAX
 from gpucc.compiler.nodes import N_LIST, N_NAME, N_TUPLE
-from gpucc.compiler.parser_expr import parse_expr
-from gpucc.compiler.parser_util import MAX_NESTING, S_VALS, fail_tok, is_kw, is_op, new_node
-from gpucc.compiler.tokens import TK_NAME, TK_NEWLINE
+from gpucc.compiler.parser_util import MAX_NESTING, S_NVALS, S_VALS, fail_tok, is_kw, is_op, new_node
+from gpucc.compiler.tokens import TK_NAME
 from gpucc.contract.jitable import nrt_free
 
 T = tokens
 
 
 @nrt_free
-def _link(tree, parent, last, c):
+def link_child(tree, parent, last, c):
     """Link node c after `last` among parent's children (-1: as the first); returns c."""
     if last < 0:
         tree.first[parent] = c
     else:
         tree.next[last] = c
     return c
-
-
-@nrt_free
-def expression_list(toks, i, tree, st, err):
-    """An expression, or the tuple `a, b[,]` of several (a TUPLE node): (node, next token);
-    node -1 on error."""
-    e, j = parse_expr(toks, i, tree, st, err)
-    if e < 0 or not is_op(toks, j, T.OP_COMMA):
-        return e, j
-    node = new_node(tree, st, N_TUPLE, 0, i, 0)
-    if node < 0:
-        return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0), j
-    last = _link(tree, node, -1, e)
-    while is_op(toks, j, T.OP_COMMA) and toks.kind[j + 1] != TK_NEWLINE and not is_op(toks, j + 1, T.OP_ASSIGN):
-        e, j = parse_expr(toks, j + 1, tree, st, err)
-        if e < 0:
-            return -1, j
-        last = _link(tree, node, last, e)
-    if is_op(toks, j, T.OP_COMMA):  # a trailing comma
-        j += 1
-    return node, j
 
 
 @nrt_free
@@ -91,20 +68,21 @@ def for_target(toks, i, tree, st, err):
     outer = new_node(tree, st, N_TUPLE, 0, i, 0)  # the unparenthesized list: a tuple if it has a comma
     if outer < 0:
         return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0), i
-    st[S_VALS] = outer  # the open tuples, innermost last, and their last items
-    st[S_VALS + 1] = -1
+    base = S_VALS + st[S_NVALS]  # above the operands of an expression being parsed (a comprehension's)
+    st[base] = outer  # the open tuples, innermost last, and their last items
+    st[base + 1] = -1
     depth = 1
     commas = 0
     j = i
     while True:
-        top = S_VALS + 2 * (depth - 1)
+        top = base + 2 * (depth - 1)
         if is_op(toks, j, T.OP_LPAR) or is_op(toks, j, T.OP_LSQB):
-            if 2 * (depth + 1) > MAX_NESTING:
+            if st[S_NVALS] + 2 * (depth + 1) > MAX_NESTING:
                 return fail_tok(err, toks, j, j, E_NESTING_TOO_DEEP, MAX_NESTING), j
             node = new_node(tree, st, N_TUPLE, 0, j, 0)
             if node < 0:
                 return fail_tok(err, toks, j, j, E_PROGRAM_TOO_LARGE, 0), j
-            st[top + 1] = _link(tree, st[top], st[top + 1], node)
+            st[top + 1] = link_child(tree, st[top], st[top + 1], node)
             st[top + 2] = node
             st[top + 3] = -1
             depth += 1
@@ -115,7 +93,7 @@ def for_target(toks, i, tree, st, err):
         node = new_node(tree, st, N_NAME, 0, j, 0)
         if node < 0:
             return fail_tok(err, toks, j, j, E_PROGRAM_TOO_LARGE, 0), j
-        st[top + 1] = _link(tree, st[top], st[top + 1], node)
+        st[top + 1] = link_child(tree, st[top], st[top + 1], node)
         j += 1
         while depth > 1 and (is_op(toks, j, T.OP_RPAR) or is_op(toks, j, T.OP_RSQB)):  # (a, b) closes
             depth -= 1

@@ -36,6 +36,16 @@ from gpucc.compiler.errors import (
     E_TYPE_MISMATCH,
 )
 from gpucc.compiler.limits import MAX_LOCALS, MAX_NESTING
+from gpucc.compiler.narrowing import (
+    NARROW_WIDTH,
+    after_statement,
+    enter_loop,
+    join_branches,
+    leave_loop,
+    open_body,
+    open_else,
+    start_function,
+)
 from gpucc.compiler.nodes import (
     N_ASSERT,
     N_ASSIGN,
@@ -106,12 +116,13 @@ FRESH, IN_BODY, IN_ELSE = range(3)
 # a BLOCK frame, after S_NODE and S_STATE:
 BLOCK_NEXT = S_A  # the next statement to check
 # an IF / loop frame, after S_NODE and S_STATE (its definite-assignment masks: the masks row
-# of the same index, Scratch.masks: uint64[scratch_rows, MASK_WIDTH]):
+# of the same index, Scratch.masks: uint64[scratch_rows, MASK_WIDTH]; the columns after these
+# two are compiler/narrowing.py's):
 LIVE_AT_JOIN = S_B  # control reaches the join from inside: the then-branch's end; a break
 LIVE_BEFORE = S_C  # control reaches the statement
 MASK_BEFORE = 0  # the mask before the statement (its body starts from it)
 MASK_JOIN = 1  # the AND of the masks where control joins from inside (as LIVE_AT_JOIN)
-MASK_WIDTH = 2
+MASK_WIDTH = NARROW_WIDTH
 
 
 @nrt_free
@@ -145,6 +156,7 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
     nslots = bind_comprehensions(src, toks, tree, types, scope, f, scratch, err)
     if nslots < 0:
         return -1
+    start_function(scratch)
     mask = ZERO
     for p in range(fn[f, F_NPARAMS]):
         mask |= bit(p)
@@ -163,6 +175,7 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
             r, mask, live = check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, err)
             if r <= -2:
                 return r
+            after_statement(n, r == 0, src, toks, tree, types, scope, scratch, top + 1)
             types.type[n] = live
             sp = top
         elif st == FRESH:
@@ -207,6 +220,8 @@ def _open_branches(n, top, src, toks, tree, types, scope, mask, live, depth, scr
     push the body.  Returns (sp, mask, depth) for the body: sp the new stack size, or -1 (the
     walk ends, err set) or a widen request (-2 - v)."""
     k = tree.kind[n]
+    if k == N_WHILE:  # its condition runs again after its body
+        enter_loop(n, tree, types, scratch, top + 1)
     if k == N_FOR_RANGE:
         r = _range_header(n, src, toks, tree, types, scope, mask, scratch, top + 1, err)
     elif k == N_FOR_LIST:
@@ -220,6 +235,8 @@ def _open_branches(n, top, src, toks, tree, types, scope, mask, live, depth, scr
         if r < 0:
             return r, mask, depth
         depth += 1
+        enter_loop(n, tree, types, scratch, top + 1)
+    open_body(n, top, src, toks, tree, types, scope, scratch, top + 1)
     stk, masks = scratch.walk, scratch.masks
     masks[top, MASK_BEFORE] = mask
     masks[top, MASK_JOIN] = ALL
@@ -309,6 +326,7 @@ def _open_else(n, top, mask, live, toks, tree, scratch, err):
     masks[top, MASK_JOIN] = mask
     stk[top, LIVE_AT_JOIN] = live
     stk[top, S_STATE] = IN_ELSE
+    open_else(top, scratch)
     els = tree.next[tree.next[tree.first[n]]]
     sp = top + 1 if els == -1 else push_frame(stk, top + 1, els, toks, tree, err)
     return sp, masks[top, MASK_BEFORE], stk[top, LIVE_BEFORE]
@@ -321,6 +339,7 @@ def _join_branches(n, top, mask, live, tree, scratch):
     their body no time."""
     stk, masks = scratch.walk, scratch.masks
     k = tree.kind[n]
+    join_branches(n, top, tree, scratch)
     if k == N_IF:
         return mask & masks[top, MASK_JOIN], live | stk[top, LIVE_AT_JOIN]
     if k == N_WHILE and is_const_true(tree, tree.first[n]):
@@ -374,6 +393,7 @@ def _check_loop_exit(n, top, mask, live, toks, tree, scratch, err):
         return node_fail(err, E_BREAK_OUTSIDE_LOOP, toks, tree, n, 0)
     if kind[n] == N_BREAK:
         scratch.masks[j, MASK_JOIN] &= mask
+        leave_loop(j, scratch)
         stk[j, LIVE_AT_JOIN] |= live
     return 0
 

@@ -13,12 +13,24 @@ from __future__ import annotations
 
 from gpucc.compiler import errors
 from gpucc.compiler.comp_scope import NAME_UNBOUND, REVERSED_RANGE, is_bare
-from gpucc.compiler.errors import E_OPERAND_TYPES, E_TYPE_MISMATCH, E_UNBOUND, E_UNSUPPORTED
-from gpucc.compiler.nodes import COMP_ALL, COMP_ANY, COMP_GEN, COMP_LIST, COMP_SUM, N_COMP_FOR, N_COMP_IF
+from gpucc.compiler.errors import E_OPERAND_TYPES, E_TYPE_MISMATCH, E_UNBOUND, E_UNPACK, E_UNSUPPORTED
+from gpucc.compiler.narrowing import narrowed_type
+from gpucc.compiler.nodes import COMP_ALL, COMP_ANY, COMP_GEN, COMP_LIST, COMP_SUM, N_COMP_FOR, N_COMP_IF, N_NAME
 from gpucc.compiler.scope import L_TYPE, last_child
-from gpucc.compiler.typecheck_base import expr_fail_types, node_fail, node_fail_types
-from gpucc.compiler.typerules import LIST_INT, element_type, is_integral, is_number, is_sized
-from gpucc.contract.jitable import nrt_free, type_list_of
+from gpucc.compiler.typecheck_base import S_NODE, expr_fail_types, node_fail, node_fail_types
+from gpucc.compiler.typecheck_calls import count_from
+from gpucc.compiler.typerules import (
+    EMPTY_LIST,
+    LIST_INT,
+    element_type,
+    is_integral,
+    is_list,
+    is_number,
+    is_sized,
+    is_tuple,
+)
+from gpucc.compiler.typeshapes import known
+from gpucc.contract.jitable import nrt_free, type_arity, type_field, type_list_of
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_STR
 
 
@@ -53,13 +65,13 @@ def type_comp_name(n, toks, tree, types, scratch, err):
     t = scratch.locs[types.slot[n], L_TYPE]
     if tree.op[n] == NAME_UNBOUND or t < 0:
         return node_fail(err, E_UNBOUND, toks, tree, n, 0)
-    return t
+    return narrowed_type(n, types.slot[n], t, tree, scratch)
 
 
 @nrt_free
-def _type_for(n, toks, tree, types, scratch, err):
+def _type_for(n, toks, tree, types, scratch, sp, err):
     """`for x in xs` (a list or a str: its elements) or over range(args) (integral: ints); x
-    gets the type."""
+    gets the type (the names of `for a, (b, c) in xs` its items')."""
     c = tree.first[n]
     if tree.op[n] == 0:
         t = types.type[c]
@@ -73,7 +85,40 @@ def _type_for(n, toks, tree, types, scratch, err):
             c = tree.next[c]
         et = T_INT
     scratch.locs[types.slot[n], L_TYPE] = et
+    if tree.val[n] > 0 and _bind_names(tree.val[n], et, toks, tree, types, scratch, sp, err) < 0:
+        return -1
     return et
+
+
+@nrt_free
+def _bind_names(target, t, toks, tree, types, scratch, sp, err):
+    """A clause's unpacking target takes an element of type t (walk stack rows from sp): a
+    tuple's fields one to one, a list's elements (their count checked when it runs); each
+    NAME's variable (slot[NAME], compiler/comp_scope.py) gets its item's type (val[NAME]:
+    codegen stores it as it is).  type[m] = the value each target node m takes.  0, or -1."""
+    kind, first, next_, stk = tree.kind, tree.first, tree.next, scratch.walk
+    types.type[target] = t
+    stk[sp, S_NODE] = target
+    top = sp + 1
+    while top > sp:
+        top -= 1
+        m = stk[top, S_NODE]
+        tt = types.type[m]
+        if kind[m] == N_NAME:
+            tt = known(tt)
+            scratch.locs[types.slot[m], L_TYPE] = tt
+            tree.val[m] = tt
+            continue
+        items = count_from(next_, first[m])
+        if not (is_list(tt) and tt != EMPTY_LIST or is_tuple(tt) and type_arity(tt) == items):
+            return node_fail_types(err, E_UNPACK, toks, tree, m, items, tt)
+        c, i = first[m], 0
+        while c != -1 and top < stk.shape[0]:
+            types.type[c] = type_field(tt, i) if is_tuple(tt) else element_type(tt)
+            stk[top, S_NODE] = c
+            top += 1
+            c, i = next_[c], i + 1
+    return 0
 
 
 @nrt_free
@@ -103,11 +148,12 @@ def _type_comp(n, toks, tree, types, err):
 
 
 @nrt_free
-def type_comprehension(n, toks, tree, types, scratch, err):
-    """The type of a COMP, COMP_FOR or COMP_IF node, its children typed; -1 with err set."""
+def type_comprehension(n, toks, tree, types, scratch, sp, err):
+    """The type of a COMP, COMP_FOR or COMP_IF node, its children typed (walk stack rows from
+    sp free); -1 with err set."""
     k = tree.kind[n]
     if k == N_COMP_FOR:
-        return _type_for(n, toks, tree, types, scratch, err)
+        return _type_for(n, toks, tree, types, scratch, sp, err)
     if k == N_COMP_IF:
         return T_BOOL
     return _type_comp(n, toks, tree, types, err)

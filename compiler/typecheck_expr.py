@@ -20,6 +20,7 @@ from gpucc.compiler.errors import (
     E_VOID_VALUE,
 )
 from gpucc.compiler.limits import MAX_NESTING
+from gpucc.compiler.narrowing import as_optional, enter_child, narrowed_type, start_expr
 from gpucc.compiler.nodes import (
     N_BINARY,
     N_BOOL,
@@ -53,7 +54,6 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_C, S_STATE, is_con
     S_NODE,
     S_STATE,
     UNBOX_LATE,
-    UNBOXED,
     ZERO,
     bit,
     can_unbox,
@@ -69,6 +69,7 @@ from gpucc.compiler.typecheck_calls import resolve_call, type_call, type_method
 from gpucc.compiler.typecheck_comp import truth_only, type_comp_name, type_comprehension
 from gpucc.compiler.typerules import (
     COMPARE_RULES,
+    IDENTITY,
     ORDERING,
     binary_type,
     compare_ok,
@@ -136,6 +137,7 @@ def type_expr(root, truth, void_ok, src, toks, tree, types, scope, mask, scratch
     Returns the root's type, -1 with err set, or -2 - v: check the function again with local
     v widened (see typecheck_base.widen_request)."""
     next_, type_, stk = tree.next, types.type, scratch.walk
+    start_expr(root, scratch)
     sp = _open_frame(root, truth, src, toks, tree, types, scope, scratch, sp0, err)
     if sp < 0:
         return -1
@@ -147,35 +149,34 @@ def type_expr(root, truth, void_ok, src, toks, tree, types, scope, mask, scratch
             if sp >= stk.shape[0]:
                 return node_fail(err, E_NESTING_TOO_DEEP, toks, tree, n, MAX_NESTING)
             stk[top, X_CHILD] = next_[c]
+            enter_child(n, c, src, toks, tree, types, scope, scratch, sp)
             sp = _open_frame(c, child_truth(tree, n, c, stk[top, X_TRUTH]), src, toks, tree, types, scope, scratch,
                              sp, err)  # fmt: skip
             if sp < 0:
                 return -1
             continue
         sp = top
-        t = node_type(n, stk[top, X_TRUTH], src, toks, tree, types, scope, mask, scratch, err)
+        t = node_type(n, stk[top, X_TRUTH], src, toks, tree, types, scope, mask, scratch, top, err)
         if t < 0:
             return t
         void = tree.kind[n] == N_CALL or tree.kind[n] == N_METHOD
         if t == T_NONE and void and not (void_ok and n == root):  # a list method, a `-> None` function
             return node_fail(err, E_VOID_VALUE, toks, tree, n, 0)
-        if stk[top, X_TRUTH] and (is_optional(t) or t == T_NONE):  # None's truth, or the value's: not served
-            return expr_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_OPTIONAL_TRUTH)
         type_[n] = t
     return type_[root]
 
 
 @nrt_free
-def node_type(n, truth, src, toks, tree, types, scope, mask, scratch, err):
+def node_type(n, truth, src, toks, tree, types, scope, mask, scratch, sp, err):
     """The type of expression node n, its children typed (truth: only its truth value is
-    used); -1 with err set, or a widen request (-2 - v)."""
+    used; walk stack rows from sp free); -1 with err set, or a widen request (-2 - v)."""
     k = tree.kind[n]
     if k == N_INT:
         return T_INT
     if k == N_BOOL:
         return T_BOOL
     if k == N_COMPARE:
-        return _type_compare(n, toks, tree, types, err)
+        return _type_compare(n, toks, tree, types, scratch, err)
     if k == N_NAME:
         return _type_name(n, src, toks, tree, types, scope, mask, scratch, err)
     if k == N_FLOAT:
@@ -203,22 +204,28 @@ def node_type(n, truth, src, toks, tree, types, scope, mask, scratch, err):
     if k == N_CALL:
         return type_call(toks, tree, types, scope, scratch, n, err)
     if k == N_COMP or k == N_COMP_FOR or k == N_COMP_IF:
-        return type_comprehension(n, toks, tree, types, scratch, err)
+        return type_comprehension(n, toks, tree, types, scratch, sp, err)
     if k == N_NONE:
         return T_NONE
     return node_fail(err, E_SYNTAX, toks, tree, n, 0)
 
 
 @nrt_free
-def _type_compare(n, toks, tree, types, err):
-    """`a < b <= c`: each link's pair is a comparison gpucc has; a bool."""
+def _type_compare(n, toks, tree, types, scratch, err):
+    """`a < b <= c`: each link's pair is a comparison gpucc has; a bool.  An Optional left
+    operand of an ordering is unboxed after its right one ran (UNBOX_LATE, as _type_binary);
+    a narrowed read compared with None compares as its Optional (narrowing.as_optional)."""
     first, next_, type_ = tree.first, tree.next, types.type
     left = first[n]
     link = next_[left]
     while link != -1:
-        if COMPARE_RULES[tree.op[link]] == ORDERING:  # None < x: TypeError
-            unboxed(tree, types, left)
+        rule = COMPARE_RULES[tree.op[link]]
+        if rule == ORDERING:  # None < x: TypeError
+            _unbox_late(tree, types, left)
             type_[link] = unboxed(tree, types, first[link])
+        elif rule == IDENTITY or tree.kind[left] == N_NONE or tree.kind[first[link]] == N_NONE:
+            as_optional(left, tree, types, scratch)
+            type_[link] = as_optional(first[link], tree, types, scratch)
         if not compare_ok(tree.op[link], type_[left], type_[link]):
             return node_fail_types(err, E_OPERAND_TYPES, toks, tree, link, type_[left], type_[link])
         left = first[link]
@@ -240,7 +247,7 @@ def _type_name(n, src, toks, tree, types, scope, mask, scratch, err):
     if (mask & bit(v)) == ZERO or locs[v, L_TYPE] < 0:
         return fail(err, E_UNBOUND, s, e, 0)
     types.slot[n] = v
-    return locs[v, L_TYPE]
+    return narrowed_type(n, v, locs[v, L_TYPE], tree, scratch)
 
 
 @nrt_free
@@ -255,13 +262,21 @@ def _type_unary(n, toks, tree, types, err):
 @nrt_free
 def _type_binary(n, toks, tree, types, err):
     left = tree.first[n]
-    lt, rt = unboxed(tree, types, left), unboxed(tree, types, tree.next[left])
-    if tree.val[left] == UNBOXED and can_unbox(tree.kind[left]):
-        tree.val[left] = UNBOX_LATE
+    lt, rt = _unbox_late(tree, types, left), unboxed(tree, types, tree.next[left])
     t = binary_type(tree.op[n], lt, rt)
     if t < 0:
         return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, lt, rt)
     return t
+
+
+@nrt_free
+def _unbox_late(tree, types, left):
+    """The type of a left operand where its T is needed: an Optional[T] is unboxed after the
+    right operand ran (UNBOX_LATE: CPython evaluates both before raising TypeError on None)."""
+    if is_optional(types.type[left]) and can_unbox(tree.kind[left]):
+        unboxed(tree, types, left)
+        tree.val[left] = UNBOX_LATE
+    return types.type[left]
 
 
 @nrt_free

@@ -171,7 +171,7 @@ def takes(arg, t):
         return is_list(t) and is_number(element_type(t))
     if arg == A_STR:
         return t == T_STR
-    return not is_optional(t) and t != NONE
+    return True  # A_ANY: any value has a truth (None's is false, an Optional's None's or its T's)
 
 
 @nrt_free

@@ -13,7 +13,9 @@ of Optionals, and an Optional used as its int (`o + e`, `-o`, `o < e`: TypeError
 CPython).  Statements: swaps `a, b = b, a % b`, unpacking (`u, v = p`, `(u, v), w = p, e`,
 `u, v = m[i]`), `m[i][j] = e`, `m[i][j] op= e`, `append`, `sort()`, `ps[i] = p`, `bs[i] = e`,
 `for a, b in ps`, `for i, (a, b) in ...`, `for row in m`, `for b in bs`, and the Optional
-idioms `if o is None: o = e` / `if o is not None: t += o`.
+idioms narrowing it to its int (`if o is None: o = e`, `if o is not None: t += o`, `t = o` after
+them, `if o: ...`, `o != None and ...`, `while o is not None and o > 0`); its truth (`not o`,
+`bool(o)`, `o if o else e`).
 
 Every type holds ints and bools only: no float in a tuple, so neither nan's identity inside a
 tuple comparison nor the numeric tower's conversions (tests/oracle/tower.py types no tuple)
@@ -219,10 +221,11 @@ class StructGen:
                 return f"sum({self.matrix_expr(d - 1)}[{self.index(d - 1)}])"
             if k == 4:
                 return f"sum({self.bools_expr(d - 1)})"
-            if k == 5 and opt:  # used as its int: TypeError on None
-                o = r.choice(opt)
-                return r.choice([f"({o} {r.choice(['+', '-', '*', '//', '%'])} {self.int_expr(d - 1)})",
-                                 f"({self.int_expr(d - 1)} + {o})", f"-{o}", f"abs({o})", f"max({o}, 0)"])  # fmt: skip
+            if k == 5 and opt:  # used as its int: TypeError on None; or narrowed (never None there)
+                o, e = r.choice(opt), self.int_expr(d - 1)
+                return r.choice([f"({o} {r.choice(['+', '-', '*', '//', '%'])} {e})", f"({e} + {o})", f"-{o}",
+                                 f"abs({o})", f"max({o}, 0)", f"({o} if {o} is not None else {e})",
+                                 f"({e} if {o} is None else {o} * 2)", f"({o} if {o} else {e})"])  # fmt: skip
             if k == 6:
                 head, cp = self._over_pairs(d)
                 element = lambda: f"{cp}[0] {r.choice(['+', '*', '-'])} {cp}[1]"
@@ -241,7 +244,9 @@ class StructGen:
             o = r.choice(opt)
             e = self.int_expr(d - 1)
             return r.choice([f"({o} is None)", f"({o} is not None)", f"({o} == {self.opt_expr(d - 1)})", f"({o} != {e})",
-                             f"({o} {r.choice(['<', '>='])} {e})"])  # fmt: skip
+                             f"({o} {r.choice(['<', '>='])} {e})", f"(not {o})", f"bool({o})",
+                             f"({o} is not None and {o} > {e})", f"({o} is None or {o} < {e})",
+                             f"({o} != None and {e} <= {o} < {self.int_expr(d - 1)})"])  # fmt: skip
         if k == 4:
             t = r.choice((PAIRS, MATRIX, BOOLS))
             return f"({self.struct_expr(t, d - 1)} {r.choice(TUPLE_CMPS)} {self.struct_expr(t, d - 1)})"
@@ -299,9 +304,7 @@ class StructGen:
             o, t = r.choice(s.assignable[OPT]), r.choice(ints or ["_"])
             if r.random() < 0.3 or not ints:
                 return [f"{pad}{o} = {self.opt_expr(2)}"]
-            if r.random() < 0.5:
-                return [f"{pad}if {o} is None:", f"{pad}    {o} = {self.int_expr(1)}"]
-            return [f"{pad}if {o} is not None:", f"{pad}    {t} += {o}"]
+            return self.narrowing_stmt(pad, o, t)
         if k >= 7:
             return self.for_struct(ind, d)
         targets = [(n, t) for t in (PAIR,) + STRUCT_LISTS for n in s.assignable[t]]
@@ -311,6 +314,26 @@ class StructGen:
         if t == PAIR or k == 3:
             return [f"{pad}{name} = {self.struct_expr(t, 2)}"]
         return [pad + self.mutation(name, t)]
+
+    def narrowing_stmt(self, pad: str, o: str, t: str) -> list[str]:
+        """An Optional o narrowed to its int, read where only an int goes (int local t): after
+        `is None` / `is not None` / `!= None` / its truth, in and after an `if`, in a `while`."""
+        r, e = self.r, self.int_expr(1)
+        k = r.randrange(7)
+        if k == 0:
+            return [f"{pad}if {o} is None:", f"{pad}    {o} = {e}"] + ([f"{pad}{t} = {o}"] if r.random() < 0.5 else [])
+        if k == 1:
+            return [f"{pad}if {o} is not None:", f"{pad}    {t} += {o}"]
+        if k == 2:
+            return [f"{pad}if {o} is not None and {o} > {e}:", f"{pad}    {t} = {o}"]
+        if k == 3:
+            return [f"{pad}if {o}:", f"{pad}    {t} = {o} * 2", f"{pad}elif {o} is None:", f"{pad}    {o} = {e}",
+                    f"{pad}else:", f"{pad}    {t} = {o} - 1"]  # fmt: skip
+        if k == 4:
+            return [f"{pad}if {o} != None:", f"{pad}    {t} = {o}", f"{pad}    {o} = None"]
+        if k == 5:
+            return [f"{pad}{t} = {e} if {o} is None else {o}"]
+        return [f"{pad}while {o} is not None and {o} > 0:", f"{pad}    {t} += {o}", f"{pad}    {o} = {o} // 3"]
 
     def mutation(self, name: str, t: str) -> str:
         """An item store, augmented store, append or sort() of list `name` (of type t)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import re
 from dataclasses import replace
 
 import pytest
@@ -146,6 +147,14 @@ def test_generator_covers_every_form_of_the_language():
               + [f"call {b}" for b in ("abs", "min", "max", "int", "float", "bool", "len", "sum", "sorted", "any", "all")]
               + [f"BinOp.{o}" for o in ops] + [f"AugAssign.{o}" for o in ops])  # fmt: skip
     assert [w for w in wanted if forms[w] < 5] == []
+
+
+def test_generator_narrows_optionals():
+    """The narrowing idioms (compiler/narrowing.py) and an Optional's truth appear in the fuzzer's programs."""
+    sources = "\n".join(ProgramGen(seed).program().source for seed in range(300))
+    idioms = [r"if \w+ is not None and \w+ > ", r"if \w+ != None:", r"while \w+ is not None and \w+ > 0:",
+              r"\(not \w+\)", r"if \w+:\n", r"\w+ if \w+ is not None else ", r"is None or \w+ < "]  # fmt: skip
+    assert [i for i in idioms if len(re.findall(i, sources)) < 3] == []
 
 
 def test_structured_forms_only_where_the_shape_asks():

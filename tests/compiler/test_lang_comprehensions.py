@@ -115,6 +115,19 @@ PROGRAMS = {
         "    return sum(bs) * 1000 + len(ls) * 100 + sum(l[1] for l in ls) + (bs == sorted(bs))\n",
         [([1, -2, 3],), ([],), ([2, 2, 0],)],
     ),
+    "unpacking_targets": (  # a clause's target unpacks each element, nested too, in its own scope
+        CODE + "def f(n: int) -> int:\n    ps = [(i, i * i) for i in range(n)]\n    a = 7\n"
+        "    prods = [a * b for a, b in ps]\n    qs = [(k, [k, k * 3]) for k in range(n)]\n"
+        "    nested = [k + a * s for k, (a, s) in qs if a != 2]\n    grid = [[x, x + 1] for x in range(n)]\n"
+        "    flat = [x * 10 + y for x, y in grid for z in range(2) if z < 1]\n"
+        "    t = sum(b - a for a, b in ps) + max([s for _, (a, s) in qs] + [0]) + min([a + b for [a, b] in grid] + [99])\n"
+        "    y = 0\n    return code(prods + nested + flat + [t, a, y])\n",
+        [(1,), (4,)],
+    ),
+    "unpacking_a_list_of_another_length": (  # CPython's ValueError where an element is a list too short
+        "def f(xs: list[list[int]]) -> int:\n    return sum(a * b for a, b in xs)\n",
+        [([[1, 2], [3, 4]],), ([[1, 2], [3]],), ([],)],
+    ),
     "errors_inside": (
         "def f(xs: list[int]) -> int:\n    return sum(xs[i] // (i - 1) for i in range(len(xs)))\n",
         [([1, 2, 3],), ([5],)],
@@ -140,7 +153,11 @@ def test_parse_tree_clauses_then_element():
         ("def f(xs: list[int]) -> int:\n    g = (x for x in xs)\n    return 0\n", "generator expressions but as"),
         ("def f(xs: list[int]) -> int:\n    return sum(x for x in xs, 1)\n", "invalid syntax"),
         ("def f(xs: list[int]) -> int:\n    return [1, x for x in xs][0]\n", "invalid syntax"),
-        ("def f(xs: list[int]) -> int:\n    return [x for x, y in xs][0]\n", "tuples: not supported"),
+        ("def f(xs: list[int]) -> int:\n    return [x for x, y in xs][0]\n", "cannot unpack a value of type int into 2 names"),
+        ("def f(xs: list[tuple[int, int]]) -> int:\n    return [x for x, y, z in xs][0]\n",
+         "cannot unpack a value of type tuple[int, int] into 3 names"),
+        ("def f(n: int) -> int:\n    return [x for x, y in range(n)][0]\n", "cannot unpack a value of type int into 2 names"),
+        ("def f(xs: list[tuple[int, int]]) -> int:\n    return [x for (x, 1) in xs][0]\n", "expected a name"),
         ("def f(xs: list[int]) -> int:\n    return [y for x in xs for y in range(y)][0]\n",
          "local variable 'y' may be used before it is assigned"),
         ("def f(xs: list[int]) -> int:\n    ys = [x for x in xs]\n    return x\n", "name 'x' is not defined"),

@@ -180,7 +180,7 @@ def test_function_table():
 
 
 def test_frame_columns_are_distinct_and_fit_the_walk_stack():
-    from gpucc.compiler import typecheck, typecheck_expr
+    from gpucc.compiler import narrowing, typecheck, typecheck_expr
     from gpucc.compiler.typecheck_base import S_NODE, S_STATE, WALK_WIDTH
 
     frames = {
@@ -190,5 +190,6 @@ def test_frame_columns_are_distinct_and_fit_the_walk_stack():
     }
     for name, columns in frames.items():
         assert len(set(columns)) == len(columns) and max(columns) < WALK_WIDTH, name
-    masks = (typecheck.MASK_BEFORE, typecheck.MASK_JOIN)
+    masks = (typecheck.MASK_BEFORE, typecheck.MASK_JOIN, narrowing.NN_BEFORE, narrowing.NN_JOIN, narrowing.NODE_NN,
+             narrowing.FACT_TRUE, narrowing.FACT_FALSE)  # fmt: skip
     assert sorted(masks) == list(range(typecheck.MASK_WIDTH))

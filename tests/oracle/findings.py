@@ -33,16 +33,19 @@ FIXED = {
     "F6": Finding("`xs[i] = v` evaluated i before v (Python evaluates v first): an index that raises hid the "
                   "value's exception",
                   "def f(xs: list[int], a: int) -> int:\n    xs[a + a] = xs[5]\n    return 0\n", ([1], 2**62)),
+    "F7": Finding("the truth of an Optional (`if o:`) jumped on the raw slot, None's NONE_REF read as true (a wrong "
+                  "answer; then a located compile error): now None is false, else the value's truth, as CPython",
+                  "def f(a: int) -> int:\n    o = None\n    if a > 0:\n        o = a\n    if o:\n        return 1\n"
+                  "    return 0\n", (0,)),
     "F8": Finding("an Optional left operand of a binary operator raised TypeError on None before the right operand "
                   "ran (UNBOX as it was loaded): now UNBOX_LATE, after the right operand, as CPython evaluates both",
                   "def f(a: int, xs: list[int]) -> int:\n    o = None\n    if a > 0:\n        o = a\n"
                   "    return o + xs[a]\n", (0, [])),
-}
-
-OPEN = {
-    "F9": Finding("F8's comparison form, open: an Optional left operand of a comparison is unboxed as it is loaded, "
-                  "so None raises TypeError before the right operand runs (CPython: the right operand's exception "
-                  "first)",
+    "F9": Finding("F8's comparison form: an Optional left operand of a comparison was unboxed as it was loaded, so "
+                  "None raised TypeError before the right operand ran (CPython: the right operand's exception first); "
+                  "now UNBOX_LATE there too, chains included",
                   "def f(a: int, xs: list[int]) -> bool:\n    o = None\n    if a > 0:\n        o = a\n"
                   "    return o < xs[a]\n", (0, [])),
 }
+
+OPEN: dict[str, Finding] = {}

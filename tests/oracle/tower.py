@@ -135,6 +135,8 @@ def local_types(fn: ast.FunctionDef, funcs: dict[str, str]) -> dict[str, str]:
 
 
 def _to_float(node: ast.expr) -> ast.expr:
+    if isinstance(node, ast.Constant) and node.value is None:  # `None if c else n` of an Optional[float]
+        return node
     return ast.Call(ast.Name("float", ast.Load()), [node], [])
 
 
