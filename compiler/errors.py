@@ -158,6 +158,11 @@ _ROWS = [
     ("E_EXPECTED_ELSE", "expected 'else' in the conditional expression"),
     ("E_BUILTIN_ARGS", "'{text}' takes {expected_count} argument(s), {got_count} given"),
     ("E_UNPACK", "cannot unpack a value of type {got} into {arg} names"),
+    ("E_NEVER_CALLED", "cannot infer the types of '{text}': it has parameters without annotations and no call "
+     "in this file"),
+    ("E_RETURN_UNKNOWN", "cannot infer the return type of '{text}': it is called before any of its returns "
+     "(annotate it: -> type)"),
+    ("E_CLOSURE", "nested functions reading '{text}' of the enclosing function: not supported by gpucc"),
 ]
 
 NAMES = tuple(r[0] for r in _ROWS)
@@ -213,6 +218,9 @@ E_FLOAT_LITERAL = 46
 E_EXPECTED_ELSE = 47
 E_BUILTIN_ARGS = 48
 E_UNPACK = 49
+E_NEVER_CALLED = 50
+E_RETURN_UNKNOWN = 51
+E_CLOSURE = 52
 
 
 def _type_name(code: int) -> str:

@@ -14,7 +14,7 @@ Node 0 is the MODULE.  Children are linked first-child / next-sibling in source 
 Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
 
     MODULE     FUNCDEF*
-    FUNCDEF    PARAM* BLOCK            tok = name, op = return type
+    FUNCDEF    PARAM* BLOCK            tok = name, op = return type, val = enclosing FUNCDEF (-1: none)
     PARAM      -                        tok = name, op = type
     BLOCK      statement*
     ASSIGN     value                    tok = target name, op = annotated type or -1
@@ -135,5 +135,5 @@ CMP_IN, CMP_NOT_IN, CMP_IS, CMP_IS_NOT = 6, 7, 8, 9  # after contract.isa.CMP_NA
 COMP_NAMES = ("list", "gen", "sum", "any", "all", "min", "max")
 COMP_LIST, COMP_GEN, COMP_SUM, COMP_ANY, COMP_ALL, COMP_MIN, COMP_MAX = range(len(COMP_NAMES))
 
-# No annotation on an assignment.
+# No annotation on an assignment, a parameter or a function's return (the op of ASSIGN, PARAM, FUNCDEF).
 NO_TYPE = -1

@@ -43,7 +43,13 @@ MAX_PARAMS, MAX_LOCALS, MAX_FUNCTIONS = limits.MAX_PARAMS, limits.MAX_LOCALS, li
 
 # function-table columns
 F_NODE, F_NPARAMS, F_NLOCALS, F_RET, F_IMPORT, F_NAME_S, F_NAME_E, F_ENTRY, F_MAX_STACK, F_PTYPE = range(10)
-F_WIDTH = F_PTYPE + MAX_PARAMS
+# after the parameter types: the enclosing function of a nested def (-1 at module level), the
+# type checker's progress (typecheck_infer: UNCHECKED, CHECKING, CHECKED) and the function
+# whose check waits for this one's (-1: none)
+F_PARENT = F_PTYPE + MAX_PARAMS
+F_STATE = F_PARENT + 1
+F_WAITER = F_STATE + 1
+F_WIDTH = F_WAITER + 1
 L_START, L_END, L_TYPE, L_PRESET = range(4)  # local-table columns (Scratch.locs: int32[MAX_LOCALS, L_WIDTH])
 L_WIDTH = 4
 
@@ -220,6 +226,12 @@ def collect_functions(src, toks, tree, types, err):
         for p in range(np_, MAX_PARAMS):
             fn[nf, F_PTYPE + p] = T_NONE
         fn[nf, F_NPARAMS] = np_
+        fn[nf, F_PARENT] = -1
+        fn[nf, F_STATE] = 0
+        if tree.val[d] >= 0:  # a nested def: its enclosing function's row (made before it)
+            for g in range(nf):
+                if fn[g, F_NODE] == tree.val[d]:
+                    fn[nf, F_PARENT] = g
         fn[nf, F_NLOCALS] = np_
         fn[nf, F_IMPORT] = 1 if c != -1 and is_stub(tree, c) else 0
         slot[d] = nf

@@ -22,7 +22,6 @@ from gpucc.compiler.scope import (
     B_STR,
     F_NPARAMS,
     F_PTYPE,
-    F_RET,
     N_SUPPORTED_BUILTINS,
     builtin_code,
     find_function,
@@ -58,6 +57,7 @@ from gpucc.compiler.typerules import (
     element_type,
     is_list,
 )  # fmt: skip
+from gpucc.compiler.typecheck_infer import callee_type, param_type, visible
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_STR
 
@@ -93,6 +93,8 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
         return 0
     if nargs != fn[f, F_NPARAMS]:
         return fail(err, E_CALL_ARITY, s, e, fn[f, F_NPARAMS] * 256 + nargs)
+    if visible(fn, scope.f, f, s, toks, tree, err) < 0:
+        return -1
     types.slot[n] = f
     return f
 
@@ -121,7 +123,7 @@ def type_call(toks, tree, types, scope, scratch, n, err):
     c = first[n]
     p = 0
     while c != -1:
-        want = fn[f, F_PTYPE + p]
+        want = param_type(fn, f, p, type_[c])
         r = list_request(tree, types, scope, scratch.locs, c, want)
         if r <= -2:  # `xs = []` passed as a list[str]
             return r
@@ -129,7 +131,7 @@ def type_call(toks, tree, types, scope, scratch, n, err):
             return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, c, want, type_[c])
         p += 1
         c = next_[c]
-    return fn[f, F_RET]
+    return callee_type(fn, f, n, toks, tree, err)
 
 
 @nrt_free
