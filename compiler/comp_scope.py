@@ -64,6 +64,7 @@ from gpucc.compiler.scope import (
     L_TYPE,
     M_JOIN,
     builtin_code,
+    synthetic_builtin,
     find_function,
     find_local,
     last_child,
@@ -97,6 +98,8 @@ def _builtin_of(src, toks, tree, types, scope, scratch, n):
     """The BUILTINS index of the builtin CALL n calls (-1: a function of the unit, a local
     (the type checker's error: Python would call its value) or no builtin)."""
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
+    if synthetic_builtin(toks, tree.tok[n]) >= 0:  # desugar.py's
+        return synthetic_builtin(toks, tree.tok[n])
     if find_function(src, types.fn, scope.nf, s, e) >= 0 or find_local(src, scratch.locs, scope.nloc, s, e) >= 0:
         return -1
     return builtin_code(src, s, e)

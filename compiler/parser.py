@@ -15,6 +15,7 @@ from __future__ import annotations
 from gpucc.compiler import errors, nodes, tokens
 from gpucc.compiler import parser_util as pu
 from gpucc.compiler.arrays import clear_error, fail, fail_types
+from gpucc.compiler.desugar import desugar
 from gpucc.compiler.errors import E_EXPECTED_OP, E_PROGRAM_TOO_LARGE, E_SYNTAX, E_UNSUPPORTED, E_UNSUPPORTED_KEYWORD
 from gpucc.compiler.parser_expr import parse_expr
 from gpucc.compiler.parser_simple import expression_statement, name_statement, simple_statement, statement_node
@@ -124,9 +125,9 @@ def _after_block(toks, i, tree, st, err, owner):
 
 @nrt_free
 def _funcdef(src, toks, i, tree, st, err):
-    """`def name(p: T, ...) -> T:` body, `def` at token i (annotations may be left out: N.NO_TYPE;
-    inside a function: a nested def, val = its enclosing FUNCDEF, else -1).  Returns the next
-    token or -1."""
+    """`def name(p: T = default, ...) -> T:` body, `def` at token i (annotations may be left
+    out: NO_TYPE; inside a function: a nested def, val = its enclosing FUNCDEF, else -1).
+    Returns the next token or -1."""
     tk = toks.kind
     op, first, next_ = tree.op, tree.first, tree.next
     if tk[i + 1] != TK_NAME:
@@ -145,18 +146,18 @@ def _funcdef(src, toks, i, tree, st, err):
             return fail_tok(err, toks, j, j, errors.E_UNSUPPORTED_OPERATOR, T.OP_SLASH)
         if tk[j] != TK_NAME:
             return fail_tok(err, toks, j, j, errors.E_EXPECTED_NAME, 0)
-        if is_op(toks, j + 1, T.OP_ASSIGN):
-            return fail_tok(err, toks, j, j + 1, E_UNSUPPORTED, errors.C_DEFAULTS)
         t, after = N.NO_TYPE, j + 1  # no annotation: typed from the call sites (typecheck_infer.py)
         if is_op(toks, j + 1, T.OP_COLON):
             t, after = annotation(src, toks, j + 2, err)
             if t < 0:
                 return -1
-        if is_op(toks, after, T.OP_ASSIGN):
-            return fail_tok(err, toks, j, after, E_UNSUPPORTED, errors.C_DEFAULTS)
         p = new_node(tree, st, N.N_PARAM, t, j, 0)
         if p < 0:
             return fail_tok(err, toks, j, j, E_PROGRAM_TOO_LARGE, 0)
+        if is_op(toks, after, T.OP_ASSIGN):  # a default value: the PARAM's child (compiler/desugar.py)
+            first[p], after = parse_expr(toks, after + 1, tree, st, err)
+            if first[p] < 0:
+                return -1
         if last < 0:
             first[fn] = p
         else:
@@ -352,7 +353,7 @@ def parse(src, toks, n_tok, tree, stack, err):
         if k == TK_END:
             if st[S_NBLK] != 1:
                 return fail_tok(err, toks, i, i, E_SYNTAX, 0)
-            return st[S_COUNT]
+            return desugar(src, toks, n_tok, tree, st, err)
         if k == TK_DEDENT:
             if st[S_NBLK] <= 1:
                 return fail_tok(err, toks, i, i, E_SYNTAX, 0)

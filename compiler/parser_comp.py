@@ -7,8 +7,8 @@ the item becomes its element, and an X_COMP entry goes on the operator stack abo
 bracket (a bracket itself: the clauses' expressions end at it).  Each `for` / `if` at X_COMP
 ends the clause before it (its expression becomes the clause's child) and opens the next;
 the closing bracket ends the last one.  A list comprehension replaces the list literal's
-node; a generator expression is its call's one argument.  Only a name is a target (tuple
-targets wait for tuples); a generator expression in parentheses of its own is a located error.
+node; a generator expression is its call's one argument.  A target is a name or a tuple of
+names (compiler/desugar.py unpacks it); a generator expression in parentheses of its own is a located error.
 
 Kernel bodies: each returns the next token (or a node) and -1 with err set.
 """
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from gpucc.compiler import errors, tokens
 from gpucc.compiler.errors import E_EXPECTED_NAME, E_PROGRAM_TOO_LARGE, E_SYNTAX, E_UNSUPPORTED
-from gpucc.compiler.nodes import COMP_GEN, COMP_LIST, N_COMP, N_COMP_FOR, N_COMP_IF, N_METHOD
+from gpucc.compiler.nodes import COMP_GEN, COMP_LIST, N_COMP, N_COMP_FOR, N_COMP_IF, N_METHOD, N_NAME, N_TUPLE
 from gpucc.compiler.parser_opstack import add_arg, close, pop_val, push_op, push_val, top_entry, top_op
 from gpucc.compiler.parser_tables import X_CALL, X_COMP, X_IFC, X_LIST, X_PAREN
 from gpucc.compiler.parser_util import MAX_NESTING, O_LAST, O_NODE, S_NOPS, fail_tok, is_kw, is_op, new_node
@@ -44,18 +44,42 @@ def _end_clause(tree, st):
 
 @nrt_free
 def _for_clause(toks, i, tree, st, err):
-    """`for NAME in` at token i (X_COMP on top): a COMP_FOR clause; its iterable starts after `in`."""
-    if toks.kind[i + 1] != TK_NAME:
-        return fail_tok(err, toks, i + 1, i + 1, E_EXPECTED_NAME, 0)
-    if is_op(toks, i + 2, T.OP_COMMA):
-        return fail_tok(err, toks, i + 1, i + 2, E_UNSUPPORTED, errors.C_TUPLES)
-    if not is_kw(toks, i + 2, T.KW_IN):
-        return fail_tok(err, toks, i + 2, i + 2, E_SYNTAX, 0)
+    """`for NAME in` or `for NAME, NAME[, ...] in` at token i (X_COMP on top): a COMP_FOR
+    clause (a tuple target: val = its TUPLE of NAMEs, compiler/desugar.py makes clauses of it);
+    its iterable starts after `in`."""
     clause = new_node(tree, st, N_COMP_FOR, 0, i + 1, 0)
     if clause < 0:
         return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0)
+    j = i + 1
+    last = -1
+    while True:
+        if toks.kind[j] != TK_NAME:
+            return fail_tok(err, toks, j, j, E_UNSUPPORTED if is_op(toks, j, T.OP_LPAR) else E_EXPECTED_NAME,
+                            errors.C_TUPLES)  # fmt: skip
+        if is_kw(toks, j + 1, T.KW_IN) and last < 0:
+            break
+        if last < 0:
+            tree.val[clause] = new_node(tree, st, N_TUPLE, 0, j, 0)
+            if tree.val[clause] < 0:
+                return fail_tok(err, toks, j, j, E_PROGRAM_TOO_LARGE, 0)
+        x = new_node(tree, st, N_NAME, 0, j, 0)
+        if x < 0:
+            return fail_tok(err, toks, j, j, E_PROGRAM_TOO_LARGE, 0)
+        if last < 0:
+            tree.first[tree.val[clause]] = x
+        else:
+            tree.next[last] = x
+        last = x
+        if is_op(toks, j + 1, T.OP_COMMA) and is_kw(toks, j + 2, T.KW_IN):  # for a, in xs
+            j += 1
+            break
+        if is_kw(toks, j + 1, T.KW_IN):
+            break
+        if not is_op(toks, j + 1, T.OP_COMMA):
+            return fail_tok(err, toks, j + 1, j + 1, E_SYNTAX, 0)
+        j += 2
     _link_clause(tree, st, clause)
-    return i + 3
+    return j + 2
 
 
 @nrt_free

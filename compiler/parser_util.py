@@ -38,7 +38,8 @@ S_COUNT, S_NOPS, S_NVALS, S_NBLK = 0, 1, 2, 3  # nodes made; entries on the oper
 S_BLOCK = 4  # the block stack: MAX_NESTING entries of B_WIDTH
 S_OPS = S_BLOCK + B_WIDTH * MAX_NESTING  # the operator stack: MAX_NESTING entries of O_WIDTH
 S_VALS = S_OPS + O_WIDTH * MAX_NESTING  # the operand stack: MAX_NESTING + 2 nodes
-SCRATCH_SIZE = S_VALS + MAX_NESTING + 2
+S_NTOK = S_VALS + MAX_NESTING + 2  # tokens so far, the desugaring pass's synthetic ones included
+SCRATCH_SIZE = S_NTOK + 1
 
 N_FUNCDEF = nodes.N_FUNCDEF
 

@@ -35,7 +35,7 @@ from gpucc.compiler.nodes import (
     N_PARAM,
     N_UNPACK,
 )
-from gpucc.compiler.tokens import _byte_table
+from gpucc.compiler.tokens import TK_NAME, _byte_table
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_NONE
 
@@ -124,6 +124,22 @@ def in_table(src, s, e, table, lens):
 def builtin_code(src, s, e):
     """B_* code (index in BUILTINS) of the name src[s:e], or -1 for a name that is no builtin."""
     return table_index(src, s, e, BUILTIN_BYTES, BUILTIN_LENS)
+
+
+@nrt_free
+def synthetic_builtin(toks, t):
+    """The BUILTINS index a call token made by compiler/desugar.py names (its sub), or -1 for a
+    token of the source (a lexed name's sub is -1)."""
+    return toks.sub[t] if toks.kind[t] == TK_NAME else -1
+
+
+@nrt_free
+def call_builtin(src, toks, tree, n):
+    """The BUILTINS index CALL n's name spells (or its synthetic token names), or -1."""
+    t = tree.tok[n]
+    if synthetic_builtin(toks, t) >= 0:
+        return synthetic_builtin(toks, t)
+    return builtin_code(src, toks.start[t], toks.end[t])
 
 
 @nrt_free

@@ -23,11 +23,12 @@ from gpucc.compiler.scope import (
     F_NPARAMS,
     F_PTYPE,
     N_SUPPORTED_BUILTINS,
-    builtin_code,
+    call_builtin,
     find_function,
     find_local,
     is_builtin,
     method_code,
+    synthetic_builtin,
 )
 from gpucc.compiler.typecheck_base import (
     expr_fail_types,
@@ -79,12 +80,13 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
     it takes.  Returns >= 0, or -1 with err set."""
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
     fn = types.fn
-    if find_local(src, scratch.locs, scope.nloc, s, e) >= 0:  # Python would call the local's value
+    made = synthetic_builtin(toks, tree.tok[n]) >= 0  # desugar.py's call of a builtin
+    if not made and find_local(src, scratch.locs, scope.nloc, s, e) >= 0:  # Python would call the local's value
         return fail(err, E_NOT_A_FUNCTION, s, e, 0)
-    f = find_function(src, fn, scope.nf, s, e)
+    f = -1 if made else find_function(src, fn, scope.nf, s, e)
     nargs = count_from(tree.next, tree.first[n])
     if f < 0:
-        b = builtin_code(src, s, e)
+        b = call_builtin(src, toks, tree, n)
         if b < 0 or b >= N_SUPPORTED_BUILTINS:
             return fail(err, E_NOT_CALLABLE_BUILTIN if is_builtin(src, s, e) else E_UNKNOWN_FUNCTION, s, e, 0)
         if not builtin_arity_ok(b, nargs):

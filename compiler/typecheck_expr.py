@@ -33,6 +33,8 @@ from gpucc.compiler.nodes import (
     N_FLOAT,
     N_IFEXP,
     N_INT,
+    N_KWARG,
+    N_LAMBDA,
     N_LIST,
     N_METHOD,
     N_NAME,
@@ -124,6 +126,9 @@ def _open_frame(n, truth, src, toks, tree, types, scope, scratch, sp, err):
     stk[sp, X_CHILD] = tree.first[n]
     if tree.kind[n] == N_CALL and resolve_call(src, toks, tree, types, scope, scratch, n, err) < 0:
         return -1
+    if tree.kind[n] == N_KWARG or tree.kind[n] == N_LAMBDA:  # what compiler/desugar.py did not take
+        return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_KWARGS if tree.kind[n] == N_KWARG
+                         else errors.C_LAMBDA)  # fmt: skip
     return sp + 1
 
 

@@ -62,7 +62,7 @@ class _Checked(ast.NodeTransformer):
         if isinstance(f, ast.Name) and f.id in ("sum", "sorted"):
             node.func = ast.Name(f"_{f.id}", ast.Load())
         elif isinstance(f, ast.Attribute) and f.attr == "sort":
-            return ast.Call(ast.Name("_sort", ast.Load()), [f.value], [])
+            return ast.Call(ast.Name("_sort", ast.Load()), [f.value], node.keywords)
         return node
 
     def visit_Compare(self, node):
@@ -129,13 +129,15 @@ def _has_nan(xs) -> bool:
     return any(v != v for v in xs)
 
 
-def _sorted(xs):
+def _sorted(xs, key=None, reverse=False):
     xs = list(xs)  # a generator is iterated once
-    return merge_sort(xs) if _has_nan(xs) else sorted(xs)
+    if key is None and not reverse and _has_nan(xs):
+        return merge_sort(xs)
+    return sorted(xs, key=key, reverse=reverse)
 
 
-def _sort(xs) -> None:
-    xs[:] = _sorted(xs)
+def _sort(xs, key=None, reverse=False) -> None:
+    xs[:] = _sorted(xs, key, reverse)
 
 
 def _in(a, xs) -> bool:

@@ -1,0 +1,364 @@
+"""Desugaring (the end of phase 2): the builtins that take functions or make iterators, written
+as the comprehensions and loops the later phases already compile.  A kernel body run once per
+unit after the parser (its scratch and its node / token arrays), in node order.
+
+    map(f, xs)                    (f(v) for v in xs)            a lambda's body with its parameter
+    filter(f, xs)                 (v for v in xs if f(v))       filter(None, xs): `if v`
+    for a, b in xs  (a clause)    for t in xs for a in [t[0]] for b in [t[1]]
+    for i, x in enumerate(xs, s)  for ys in [xs] for k in range(len(ys)) for i in [k + s] for x in [ys[k]]
+    for a, b in zip(xs, ys)       for y0 in [xs] for y1 in [ys] for k in range(min(len(y0), len(y1)))
+                                  for a in [y0[k]] for b in [y1[k]]
+    enumerate(...), zip(...)      as values: ((i, x) for i, x in ...)
+    range(...)                    as a value: [v for v in range(...)]
+
+A `for` statement over enumerate / zip becomes a block: the iterables evaluated once into hidden
+locals, `k = -1`, `while k + 1 < len(ys): k += 1; i = k + s; x = ys[k]; body` -- the list is
+read as it is at each step, as CPython's iterator reads it.  The keyword forms of sorted, min,
+max and list.sort and the calls of the unit's functions with keywords or defaults are
+compiler/desugar_calls.py's.  Hidden names and synthetic builtin calls: desugar_nodes.py.
+"""
+
+from __future__ import annotations
+
+from gpucc.compiler import errors
+from gpucc.compiler.desugar_calls import (
+    B_ENUMERATE,
+    B_FILTER,
+    B_MAP,
+    B_RANGE,
+    B_REVERSED,
+    B_ZIP,
+    desugared,
+    find_def,
+    is_literal,
+    keyword_call,
+    method_keywords,
+    sort_statement,
+)
+from gpucc.compiler.desugar_nodes import (
+    bind_clause,
+    builtin_call,
+    chain,
+    clause,
+    hidden,
+    int_lit,
+    kids,
+    name,
+    node,
+    room,
+    subscript,
+)  # fmt: skip
+from gpucc.compiler.errors import E_PROGRAM_TOO_LARGE, E_RESERVED_NAME, E_UNSUPPORTED
+from gpucc.compiler.nodes import (
+    BIN_ADD,
+    BOOL_AND,
+    COMP_GEN,
+    COMP_LIST,
+    N_ASSIGN,
+    N_AUGASSIGN,
+    N_BINARY,
+    N_BLOCK,
+    N_BOOLOP,
+    N_CALL,
+    N_CMP_LINK,
+    N_COMP,
+    N_COMP_FOR,
+    N_COMP_IF,
+    N_COMPARE,
+    N_EXPR_STMT,
+    N_FOR_LIST,
+    N_FUNCDEF,
+    N_LAMBDA,
+    N_LIST,
+    N_METHOD,
+    N_NAME,
+    N_NONE,
+    N_PARAM,
+    N_PASS,
+    N_TUPLE,
+    N_UNPACK,
+    N_WHILE,
+    NO_TYPE,
+)  # fmt: skip
+from gpucc.compiler.parser_util import S_COUNT, S_NTOK, fail_tok
+from gpucc.compiler.scope import B_LEN, B_MIN, call_builtin
+from gpucc.compiler.typecheck_calls import count_from
+from gpucc.contract.isa import CMP_LT
+from gpucc.contract.jitable import nrt_free
+
+KEEP = -7  # tree.val of a range() call a for clause iterates (comp_scope makes it a range clause)
+
+
+@nrt_free
+def desugar(src, toks, n_tok, tree, st, err):
+    """Rewrite the unit's tree (module docstring).  Returns the node count, or -1 with err set."""
+    kind, first = tree.kind, tree.first
+    st[S_NTOK] = n_tok
+    n_nodes = st[S_COUNT]
+    for n in range(n_nodes):  # range() iterated by a clause stays a call (comp_scope's range clause)
+        if kind[n] == N_COMP_FOR:
+            it = first[n]
+            if kind[it] == N_CALL and call_builtin(src, toks, tree, it) == B_REVERSED and first[it] != -1:
+                it = first[it]
+            if kind[it] == N_CALL and call_builtin(src, toks, tree, it) == B_RANGE:
+                tree.val[it] = KEEP
+    for n in range(n_nodes):
+        k = kind[n]
+        if (k == N_CALL or k == N_FOR_LIST or k == N_COMP_FOR or k == N_EXPR_STMT) and not room(tree, toks, st):
+            return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_PROGRAM_TOO_LARGE, 0)
+        r = 0
+        if k == N_CALL:
+            r = _call(src, toks, tree, st, n, err)
+        elif k == N_FOR_LIST and _iterator(src, toks, tree, first[n]) >= 0:
+            r = _for_statement(src, toks, tree, st, n, err)
+        elif k == N_COMP_FOR and tree.val[n] > 0:
+            r = _unpacking_clause(src, toks, tree, st, n, err)
+        elif k == N_EXPR_STMT:
+            r = sort_statement(src, toks, tree, st, n, err)
+        elif k == N_METHOD:
+            r = method_keywords(src, toks, tree, n, err)
+        elif k == N_PARAM and tree.first[n] >= 0 and not is_literal(tree, tree.first[n]):
+            r = fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_DEFAULTS)
+        elif k == N_FUNCDEF and desugared(call_builtin(src, toks, tree, n)):
+            r = fail_tok(err, toks, tree.tok[n], tree.tok[n], E_RESERVED_NAME, 0)
+        if r < 0:
+            return -1
+    for n in range(st[S_COUNT]):
+        if kind[n] == N_CALL and tree.val[n] == KEEP:
+            tree.val[n] = 0
+    return st[S_COUNT]
+
+
+@nrt_free
+def _iterator(src, toks, tree, n):
+    """B_ENUMERATE or B_ZIP for a call of enumerate or zip, else -1."""
+    if tree.kind[n] != N_CALL:
+        return -1
+    b = call_builtin(src, toks, tree, n)
+    return b if b == B_ENUMERATE or b == B_ZIP else -1
+
+
+@nrt_free
+def _call(src, toks, tree, st, n, err):
+    """CALL n: map / filter, enumerate / zip or range as values, keyword forms.  0, or -1."""
+    b = -1 if find_def(src, toks, tree, n) >= 0 else call_builtin(src, toks, tree, n)
+    nargs = count_from(tree.next, tree.first[n])
+    if (b == B_MAP or b == B_FILTER) and nargs == 2:
+        return _map_filter(toks, tree, st, n, b, err)
+    if b == B_MAP or b == B_FILTER:
+        return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
+    if b == B_ENUMERATE or b == B_ZIP:  # a value: ((a, b) for a, b in zip(...))
+        c = node(tree, st, N_CALL, 0, tree.tok[n], 0)
+        tree.first[c] = tree.first[n]
+        t0, t1 = hidden(toks, st, tree.tok[n], 6), hidden(toks, st, tree.tok[n], 7)
+        target = kids(tree, node(tree, st, N_TUPLE, 0, t0, 0), name(tree, st, t0), name(tree, st, t1), -1)
+        f = clause(tree, st, t0, c)
+        tree.val[f] = target
+        element = kids(tree, node(tree, st, N_TUPLE, 0, t0, 0), name(tree, st, t0), name(tree, st, t1), -1)
+        _become(tree, n, N_COMP, COMP_GEN, f, element)
+        return _unpacking_clause(src, toks, tree, st, f, err)
+    if b == B_RANGE and tree.val[n] != KEEP:  # a value: [v for v in range(...)]
+        c = node(tree, st, N_CALL, 0, tree.tok[n], 0)
+        tree.first[c] = tree.first[n]
+        v = hidden(toks, st, tree.tok[n], 0)
+        _become(tree, n, N_COMP, COMP_LIST, clause(tree, st, v, c), name(tree, st, v))
+        return 0
+    return keyword_call(src, toks, tree, st, n, b, err)
+
+
+@nrt_free
+def _become(tree, n, kind, op, a, b):
+    """Node n (kept where its parent links it) becomes kind / op with children a, b."""
+    tree.kind[n] = kind
+    tree.op[n] = op
+    kids(tree, n, a, b, -1)
+
+
+@nrt_free
+def _map_filter(toks, tree, st, n, b, err):
+    """map(f, xs) / filter(f, xs) as a generator expression (module docstring).  0, or -1."""
+    f = tree.first[n]
+    xs = tree.next[f]
+    if tree.kind[f] == N_LAMBDA and count_from(tree.next, tree.first[f]) == 2:  # one parameter, the body
+        p = tree.first[f]
+        v, body = tree.tok[p], tree.next[p]
+    else:
+        v = hidden(toks, st, tree.tok[n], 0)
+        body = name(tree, st, v)
+        if tree.kind[f] == N_NAME:  # f(v)
+            body = kids(tree, f, body, -1, -1)
+            tree.kind[f] = N_CALL
+        elif tree.kind[f] != N_NONE or b == B_MAP:
+            return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
+    loop = clause(tree, st, v, xs)
+    if b == B_MAP:
+        _become(tree, n, N_COMP, COMP_GEN, loop, body)
+        return 0
+    test = kids(tree, node(tree, st, N_COMP_IF, 0, tree.tok[n], 0), body, -1, -1)
+    tree.kind[n] = N_COMP
+    tree.op[n] = COMP_GEN
+    kids(tree, n, loop, test, name(tree, st, v))
+    return 0
+
+
+@nrt_free
+def _unpacking_clause(src, toks, tree, st, c, err):
+    """A clause with a tuple target (val[c]): clauses binding each name (module docstring).  0, or -1."""
+    target, it, after = tree.val[c], tree.first[c], tree.next[c]
+    tree.val[c] = 0
+    origin = tree.tok[c]
+    names = count_from(tree.next, tree.first[target])
+    b = _iterator(src, toks, tree, it)
+    nargs = count_from(tree.next, tree.first[it]) if b >= 0 else 0
+    if b == B_ENUMERATE and (names != 2 or nargs < 1 or nargs > 2) or b == B_ZIP and (nargs != names or nargs > 3):
+        return fail_tok(err, toks, tree.tok[it], tree.tok[it], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
+    last = c
+    if b < 0:  # for t in xs, then each name from t[i]
+        t = hidden(toks, st, origin, 0)
+        tree.tok[c] = t
+        k = 0
+        x = tree.first[target]
+        while x != -1:
+            nxt = tree.next[x]
+            last = chain(tree, last, bind_clause(tree, st, tree.tok[x], subscript(tree, st, t, name(tree, st, t),
+                                                                                  int_lit(tree, st, t, k))))  # fmt: skip
+            k += 1
+            x = nxt
+        tree.next[last] = after
+        return 0
+    at = tree.tok[it]
+    k = hidden(toks, st, at, 4)
+    a = tree.first[it]
+    ys0, ys1, ys2 = hidden(toks, st, at, 0), hidden(toks, st, at, 1), hidden(toks, st, at, 2)
+    start = tree.next[a] if b == B_ENUMERATE else -1
+    y = tree.next[a] if b == B_ZIP else -1
+    z = tree.next[y] if y >= 0 else -1
+    tree.kind[it] = N_PASS  # consumed
+    tree.tok[c] = ys0
+    kids(tree, c, kids(tree, node(tree, st, N_LIST, 0, ys0, 0), a, -1, -1), -1, -1)  # for ys0 in [xs]
+    if y >= 0:
+        last = chain(tree, last, bind_clause(tree, st, ys1, y))
+    if z >= 0:
+        last = chain(tree, last, bind_clause(tree, st, ys2, z))
+    stop = _stop(toks, tree, st, at, ys0, ys1 if b == B_ZIP else -1, ys2 if b == B_ZIP and nargs == 3 else -1)
+    last = chain(tree, last, clause(tree, st, k, builtin_call(tree, toks, st, B_RANGE, at, stop, -1)))
+    x = tree.first[target]
+    j = 0
+    while x != -1:
+        nxt = tree.next[x]
+        if b == B_ENUMERATE and j == 0:
+            value = _index(tree, st, k, start)
+        else:
+            value = subscript(tree, st, k, name(tree, st, ys0 if j == 0 or b == B_ENUMERATE else (ys1 if j == 1 else ys2)),
+                              name(tree, st, k))  # fmt: skip
+        last = chain(tree, last, bind_clause(tree, st, tree.tok[x], value))
+        j += 1
+        x = nxt
+    tree.next[last] = after
+    return 0
+
+
+@nrt_free
+def _index(tree, st, k, start):
+    """enumerate's count: k, or k + start."""
+    if start < 0:
+        return name(tree, st, k)
+    tree.next[start] = -1
+    return kids(tree, node(tree, st, N_BINARY, BIN_ADD, k, 0), name(tree, st, k), start, -1)
+
+
+@nrt_free
+def _stop(toks, tree, st, at, y0, y1, y2):
+    """len(y0), or min(len(y0), len(y1)[, len(y2)]): where zip stops."""
+    stop = builtin_call(tree, toks, st, B_LEN, at, name(tree, st, y0), -1)  # B_LEN
+    if y1 < 0:
+        return stop
+    call = builtin_call(tree, toks, st, B_MIN, at, stop, builtin_call(tree, toks, st, B_LEN, at, name(tree, st, y1), -1))
+    if y2 >= 0:
+        tree.next[tree.next[stop]] = builtin_call(tree, toks, st, B_LEN, at, name(tree, st, y2), -1)
+    return call
+
+
+@nrt_free
+def _for_statement(src, toks, tree, st, n, err):
+    """`for target in enumerate(...) / zip(...)`: a block of the hidden locals and a while loop
+    (module docstring).  0, or -1."""
+    it = tree.first[n]
+    body = tree.next[it]
+    target = tree.next[body] if tree.op[n] == 1 else -1
+    b = _iterator(src, toks, tree, it)
+    nargs = count_from(tree.next, tree.first[it])
+    names = count_from(tree.next, tree.first[target]) if target >= 0 else 1
+    if b == B_ENUMERATE and (nargs < 1 or nargs > 2 or names > 2) or b == B_ZIP and (nargs < 2 or nargs > 3
+                                                                                      or names != 1 and names != nargs):
+        return fail_tok(err, toks, tree.tok[it], tree.tok[it], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
+    at = tree.tok[it]
+    tree.kind[it] = N_PASS  # consumed
+    k = hidden(toks, st, at, 4)
+    ys = (hidden(toks, st, at, 0), hidden(toks, st, at, 1), hidden(toks, st, at, 2))
+    a = tree.first[it]
+    start = tree.next[a] if b == B_ENUMERATE else -1
+    lists = 1 if b == B_ENUMERATE else nargs
+    first_stmt = -1
+    last = -1
+    x = a
+    for j in range(lists):  # ys_j = the j-th iterable
+        nxt = tree.next[x]
+        s = kids(tree, node(tree, st, N_ASSIGN, NO_TYPE, ys[j], 0), x, -1, -1)
+        if last < 0:
+            first_stmt = s
+        else:
+            chain(tree, last, s)
+        last = s
+        x = nxt
+    if start >= 0:  # enumerate's start, evaluated once
+        last = chain(tree, last, kids(tree, node(tree, st, N_ASSIGN, NO_TYPE, ys[1], 0), start, -1, -1))
+        start = name(tree, st, ys[1])
+    last = chain(tree, last, kids(tree, node(tree, st, N_ASSIGN, NO_TYPE, k, 0), int_lit(tree, st, k, -1), -1, -1))
+    cond = -1
+    for j in range(lists):  # k + 1 < len(ys_j) [and ...]
+        more = kids(tree, node(tree, st, N_BINARY, BIN_ADD, k, 0), name(tree, st, k), int_lit(tree, st, k, 1), -1)
+        size = builtin_call(tree, toks, st, B_LEN, at, name(tree, st, ys[j]), -1)
+        test = kids(tree, node(tree, st, N_COMPARE, 0, k, 0), more, kids(tree, node(tree, st, N_CMP_LINK, CMP_LT, k, 0),
+                                                                          size, -1, -1), -1)  # fmt: skip
+        cond = test if cond < 0 else kids(tree, node(tree, st, N_BOOLOP, BOOL_AND, k, 0), cond, test, -1)
+    loop = kids(tree, node(tree, st, N_WHILE, 0, tree.tok[n], 0), cond, body, -1)
+    chain(tree, last, loop)
+    step = kids(tree, node(tree, st, N_AUGASSIGN, BIN_ADD, k, 0), int_lit(tree, st, k, 1), -1, -1)
+    rest = tree.first[body]
+    tree.first[body] = step
+    last = step
+    values = -1  # the value each target name takes, in order (siblings)
+    vlast = -1
+    for j in range(lists + (1 if b == B_ENUMERATE else 0)):
+        if b == B_ENUMERATE and j == 0:
+            v = _index(tree, st, k, start)
+        else:
+            v = subscript(tree, st, k, name(tree, st, ys[0] if b == B_ENUMERATE else ys[j]), name(tree, st, k))
+        if values < 0:
+            values = v
+        else:
+            chain(tree, vlast, v)
+        vlast = v
+    if target < 0:  # one name: the tuple
+        tup = node(tree, st, N_TUPLE, 0, tree.tok[n], 0)
+        tree.first[tup] = values
+        last = chain(tree, last, kids(tree, node(tree, st, N_ASSIGN, NO_TYPE, tree.tok[n], 0), tup, -1, -1))
+    else:
+        x = tree.first[target]
+        v = values
+        while x != -1:
+            nxt_x, nxt_v = tree.next[x], tree.next[v]
+            if tree.kind[x] == N_TUPLE:
+                s = node(tree, st, N_UNPACK, 0, tree.tok[x], 0)
+                kids(tree, s, x, v, -1)
+            else:
+                s = kids(tree, node(tree, st, N_ASSIGN, NO_TYPE, tree.tok[x], 0), v, -1, -1)
+            last = chain(tree, last, s)
+            x, v = nxt_x, nxt_v
+    tree.next[last] = rest
+    tree.next[body] = -1
+    tree.kind[n] = N_BLOCK
+    tree.op[n] = 0
+    tree.first[n] = first_stmt
+    return 0
