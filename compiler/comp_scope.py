@@ -64,12 +64,12 @@ from gpucc.compiler.scope import (
     L_TYPE,
     M_JOIN,
     builtin_code,
-    synthetic_builtin,
     find_function,
     find_local,
     last_child,
     method_code,
     same_name,
+    synthetic_builtin,
 )  # fmt: skip
 from gpucc.compiler.typecheck_base import node_fail
 from gpucc.compiler.typecheck_calls import count_from

@@ -3,6 +3,7 @@ as the comprehensions and loops the later phases already compile.  A kernel body
 unit after the parser (its scratch and its node / token arrays), in node order.
 
     map(f, xs)                    (f(v) for v in xs)            a lambda's body with its parameter
+                                                                renamed v
     filter(f, xs)                 (v for v in xs if f(v))       filter(None, xs): `if v`
     for a, b in xs  (a clause)    for t in xs for a in [t[0]] for b in [t[1]]
     for i, x in enumerate(xs, s)  for ys in [xs] for k in range(len(ys)) for i in [k + s] for x in [ys[k]]
@@ -10,6 +11,9 @@ unit after the parser (its scratch and its node / token arrays), in node order.
                                   for a in [y0[k]] for b in [y1[k]]
     enumerate(...), zip(...)      as values: ((i, x) for i, x in ...)
     range(...)                    as a value: [v for v in range(...)]
+    divmod(a, b)                  [(p // q, p % q) for p in [a] for q in [b]][0]
+    for x in map / filter(...)    (a clause) its loop spliced in: for v in xs [if c] for x in [f(v)];
+                                  (a statement) for v in xs: [if not c: continue]; x = f(v); body
 
 A `for` statement over enumerate / zip becomes a block: the iterables evaluated once into hidden
 locals, `k = -1`, `while k + 1 < len(ys): k += 1; i = k + s; x = ys[k]; body` -- the list is
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 from gpucc.compiler import errors
 from gpucc.compiler.desugar_calls import (
+    B_DIVMOD,
     B_ENUMERATE,
     B_FILTER,
     B_MAP,
@@ -44,13 +49,17 @@ from gpucc.compiler.desugar_nodes import (
     int_lit,
     kids,
     name,
+    no_room,
     node,
+    rename,
     room,
     subscript,
 )  # fmt: skip
-from gpucc.compiler.errors import E_PROGRAM_TOO_LARGE, E_RESERVED_NAME, E_UNSUPPORTED
+from gpucc.compiler.errors import E_RESERVED_NAME, E_UNSUPPORTED
 from gpucc.compiler.nodes import (
     BIN_ADD,
+    BIN_FLOORDIV,
+    BIN_MOD,
     BOOL_AND,
     COMP_GEN,
     COMP_LIST,
@@ -65,9 +74,11 @@ from gpucc.compiler.nodes import (
     N_COMP_FOR,
     N_COMP_IF,
     N_COMPARE,
+    N_CONTINUE,
     N_EXPR_STMT,
     N_FOR_LIST,
     N_FUNCDEF,
+    N_IF,
     N_LAMBDA,
     N_LIST,
     N_METHOD,
@@ -75,10 +86,13 @@ from gpucc.compiler.nodes import (
     N_NONE,
     N_PARAM,
     N_PASS,
+    N_SUBSCRIPT,
     N_TUPLE,
+    N_UNARY,
     N_UNPACK,
     N_WHILE,
     NO_TYPE,
+    UN_NOT,
 )  # fmt: skip
 from gpucc.compiler.parser_util import S_COUNT, S_NTOK, fail_tok
 from gpucc.compiler.scope import B_LEN, B_MIN, call_builtin
@@ -104,8 +118,6 @@ def desugar(src, toks, n_tok, tree, st, err):
                 tree.val[it] = KEEP
     for n in range(n_nodes):
         k = kind[n]
-        if (k == N_CALL or k == N_FOR_LIST or k == N_COMP_FOR or k == N_EXPR_STMT) and not room(tree, toks, st):
-            return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_PROGRAM_TOO_LARGE, 0)
         r = 0
         if k == N_CALL:
             r = _call(src, toks, tree, st, n, err)
@@ -123,10 +135,89 @@ def desugar(src, toks, n_tok, tree, st, err):
             r = fail_tok(err, toks, tree.tok[n], tree.tok[n], E_RESERVED_NAME, 0)
         if r < 0:
             return -1
-    for n in range(st[S_COUNT]):
+    for n in range(st[S_COUNT]):  # what iterates map / filter: their loops spliced in
         if kind[n] == N_CALL and tree.val[n] == KEEP:
             tree.val[n] = 0
+        while kind[n] == N_COMP_FOR and _generator(tree, first[n]):
+            if not room(tree, toks, st):
+                return no_room(toks, tree, n, err)
+            _splice_clause(tree, st, n)
+        if kind[n] == N_FOR_LIST and _generator(tree, first[n]) and _generator_loop(toks, tree, st, n, err) < 0:
+            return -1
     return st[S_COUNT]
+
+
+@nrt_free
+def _generator(tree, n):
+    return tree.kind[n] == N_COMP and tree.op[n] == COMP_GEN
+
+
+@nrt_free
+def _splice_clause(tree, st, c):
+    """Clause c iterates generator g: g's clauses take c's place, then `for <c's name> in
+    [g's element]` (the generator's loop runs inside the comprehension's, as lazily)."""
+    g = tree.first[c]
+    g1 = tree.first[g]
+    x = g1  # g's last clause (its element follows)
+    while tree.next[tree.next[x]] != -1:
+        x = tree.next[x]
+    bind = bind_clause(tree, st, tree.tok[c], tree.next[x])
+    tree.next[bind] = tree.next[c]
+    tree.kind[c], tree.op[c], tree.tok[c], tree.val[c] = tree.kind[g1], tree.op[g1], tree.tok[g1], tree.val[g1]
+    tree.first[c] = tree.first[g1]
+    if x == g1:
+        tree.next[c] = bind
+    else:
+        tree.next[c] = tree.next[g1]
+        tree.next[x] = bind
+    tree.kind[g1] = N_PASS  # consumed
+    tree.kind[g] = N_PASS
+
+
+@nrt_free
+def _generator_loop(toks, tree, st, n, err):
+    """`for target in map / filter(...)`: a loop over the generator's iterable whose body
+    starts with `if not cond: continue` per condition and `target = element`.  0, or -1."""
+    if not room(tree, toks, st):
+        return no_room(toks, tree, n, err)
+    g = tree.first[n]
+    g1 = tree.first[g]
+    if tree.kind[g1] != N_COMP_FOR:
+        return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
+    body = tree.next[g]
+    target = tree.next[body] if tree.op[n] == 1 else -1
+    rest = tree.first[body]
+    last = -1
+    x = tree.next[g1]
+    while tree.next[x] != -1:  # its conditions, up to the element
+        if tree.kind[x] != N_COMP_IF:
+            return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
+        nxt = tree.next[x]
+        skip = kids(tree, node(tree, st, N_BLOCK, 0, tree.tok[n], 0), node(tree, st, N_CONTINUE, 0, tree.tok[n], 0),
+                    -1, -1)  # fmt: skip
+        test = kids(tree, node(tree, st, N_IF, 0, tree.tok[n], 0), kids(tree, node(
+            tree, st, N_UNARY, UN_NOT, tree.tok[n], 0), tree.first[x], -1, -1), skip, -1)  # fmt: skip
+        if last < 0:
+            tree.first[body] = test
+        else:
+            chain(tree, last, test)
+        last = test
+        x = nxt
+    if target < 0:
+        s = kids(tree, node(tree, st, N_ASSIGN, NO_TYPE, tree.tok[n], 0), x, -1, -1)
+    else:
+        s = kids(tree, node(tree, st, N_UNPACK, 0, tree.tok[target], 0), target, x, -1)
+    if last < 0:
+        tree.first[body] = s
+    else:
+        chain(tree, last, s)
+    tree.next[s] = rest
+    it = tree.first[g1]
+    kids(tree, n, it, body, -1)
+    tree.op[n] = 0
+    tree.tok[n] = tree.tok[g1]
+    tree.kind[g] = N_PASS  # consumed
+    return 0
 
 
 @nrt_free
@@ -143,8 +234,12 @@ def _call(src, toks, tree, st, n, err):
     """CALL n: map / filter, enumerate / zip or range as values, keyword forms.  0, or -1."""
     b = -1 if find_def(src, toks, tree, n) >= 0 else call_builtin(src, toks, tree, n)
     nargs = count_from(tree.next, tree.first[n])
+    rewrite = b == B_MAP or b == B_FILTER or b == B_ENUMERATE or b == B_ZIP or b == B_DIVMOD or (
+        b == B_RANGE and tree.val[n] != KEEP)
+    if rewrite and not room(tree, toks, st):
+        return no_room(toks, tree, n, err)
     if (b == B_MAP or b == B_FILTER) and nargs == 2:
-        return _map_filter(toks, tree, st, n, b, err)
+        return _map_filter(src, toks, tree, st, n, b, err)
     if b == B_MAP or b == B_FILTER:
         return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
     if b == B_ENUMERATE or b == B_ZIP:  # a value: ((a, b) for a, b in zip(...))
@@ -157,6 +252,17 @@ def _call(src, toks, tree, st, n, err):
         element = kids(tree, node(tree, st, N_TUPLE, 0, t0, 0), name(tree, st, t0), name(tree, st, t1), -1)
         _become(tree, n, N_COMP, COMP_GEN, f, element)
         return _unpacking_clause(src, toks, tree, st, f, err)
+    if b == B_DIVMOD and nargs == 2:  # [(p // q, p % q) for p in [a] for q in [b]][0]
+        a = tree.first[n]
+        d = tree.next[a]
+        p, q = hidden(toks, st, tree.tok[n], 0), hidden(toks, st, tree.tok[n], 1)
+        loops = bind_clause(tree, st, p, a)
+        chain(tree, loops, bind_clause(tree, st, q, d))
+        pair = kids(tree, node(tree, st, N_TUPLE, 0, tree.tok[n], 0), _binary(tree, st, BIN_FLOORDIV, p, q),
+                    _binary(tree, st, BIN_MOD, p, q), -1)  # fmt: skip
+        one = kids(tree, node(tree, st, N_COMP, COMP_LIST, tree.tok[n], 0), loops, tree.next[loops], pair)
+        _become(tree, n, N_SUBSCRIPT, 0, one, int_lit(tree, st, tree.tok[n], 0))
+        return 0
     if b == B_RANGE and tree.val[n] != KEEP:  # a value: [v for v in range(...)]
         c = node(tree, st, N_CALL, 0, tree.tok[n], 0)
         tree.first[c] = tree.first[n]
@@ -164,6 +270,12 @@ def _call(src, toks, tree, st, n, err):
         _become(tree, n, N_COMP, COMP_LIST, clause(tree, st, v, c), name(tree, st, v))
         return 0
     return keyword_call(src, toks, tree, st, n, b, err)
+
+
+@nrt_free
+def _binary(tree, st, bop, p, q):
+    """`p bop q` of two hidden names."""
+    return kids(tree, node(tree, st, N_BINARY, bop, p, 0), name(tree, st, p), name(tree, st, q), -1)
 
 
 @nrt_free
@@ -175,13 +287,15 @@ def _become(tree, n, kind, op, a, b):
 
 
 @nrt_free
-def _map_filter(toks, tree, st, n, b, err):
+def _map_filter(src, toks, tree, st, n, b, err):
     """map(f, xs) / filter(f, xs) as a generator expression (module docstring).  0, or -1."""
     f = tree.first[n]
     xs = tree.next[f]
     if tree.kind[f] == N_LAMBDA and count_from(tree.next, tree.first[f]) == 2:  # one parameter, the body
         p = tree.first[f]
-        v, body = tree.tok[p], tree.next[p]
+        v, body = hidden(toks, st, tree.tok[n], 0), tree.next[p]
+        if not rename(src, toks, tree, st, body, tree.tok[p], v):
+            return fail_tok(err, toks, tree.tok[f], tree.tok[f], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
     else:
         v = hidden(toks, st, tree.tok[n], 0)
         body = name(tree, st, v)
@@ -204,6 +318,8 @@ def _map_filter(toks, tree, st, n, b, err):
 @nrt_free
 def _unpacking_clause(src, toks, tree, st, c, err):
     """A clause with a tuple target (val[c]): clauses binding each name (module docstring).  0, or -1."""
+    if not room(tree, toks, st):
+        return no_room(toks, tree, c, err)
     target, it, after = tree.val[c], tree.first[c], tree.next[c]
     tree.val[c] = 0
     origin = tree.tok[c]
@@ -220,8 +336,8 @@ def _unpacking_clause(src, toks, tree, st, c, err):
         x = tree.first[target]
         while x != -1:
             nxt = tree.next[x]
-            last = chain(tree, last, bind_clause(tree, st, tree.tok[x], subscript(tree, st, t, name(tree, st, t),
-                                                                                  int_lit(tree, st, t, k))))  # fmt: skip
+            item = subscript(tree, st, t, name(tree, st, t), int_lit(tree, st, t, k))
+            last = chain(tree, last, bind_clause(tree, st, tree.tok[x], item))
             k += 1
             x = nxt
         tree.next[last] = after
@@ -249,8 +365,8 @@ def _unpacking_clause(src, toks, tree, st, c, err):
         if b == B_ENUMERATE and j == 0:
             value = _index(tree, st, k, start)
         else:
-            value = subscript(tree, st, k, name(tree, st, ys0 if j == 0 or b == B_ENUMERATE else (ys1 if j == 1 else ys2)),
-                              name(tree, st, k))  # fmt: skip
+            ys = ys0 if j == 0 or b == B_ENUMERATE else (ys1 if j == 1 else ys2)
+            value = subscript(tree, st, k, name(tree, st, ys), name(tree, st, k))
         last = chain(tree, last, bind_clause(tree, st, tree.tok[x], value))
         j += 1
         x = nxt
@@ -273,7 +389,8 @@ def _stop(toks, tree, st, at, y0, y1, y2):
     stop = builtin_call(tree, toks, st, B_LEN, at, name(tree, st, y0), -1)  # B_LEN
     if y1 < 0:
         return stop
-    call = builtin_call(tree, toks, st, B_MIN, at, stop, builtin_call(tree, toks, st, B_LEN, at, name(tree, st, y1), -1))
+    size1 = builtin_call(tree, toks, st, B_LEN, at, name(tree, st, y1), -1)
+    call = builtin_call(tree, toks, st, B_MIN, at, stop, size1)
     if y2 >= 0:
         tree.next[tree.next[stop]] = builtin_call(tree, toks, st, B_LEN, at, name(tree, st, y2), -1)
     return call
@@ -283,6 +400,8 @@ def _stop(toks, tree, st, at, y0, y1, y2):
 def _for_statement(src, toks, tree, st, n, err):
     """`for target in enumerate(...) / zip(...)`: a block of the hidden locals and a while loop
     (module docstring).  0, or -1."""
+    if not room(tree, toks, st):
+        return no_room(toks, tree, n, err)
     it = tree.first[n]
     body = tree.next[it]
     target = tree.next[body] if tree.op[n] == 1 else -1

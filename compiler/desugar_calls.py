@@ -31,7 +31,10 @@ from gpucc.compiler.desugar_nodes import (
     int_lit,
     kids,
     name,
+    no_room,
     node,
+    rename,
+    room,
     subscript,
 )  # fmt: skip
 from gpucc.compiler.errors import E_CALL_ARITY, E_KEYWORD, E_UNSUPPORTED
@@ -86,8 +89,8 @@ from gpucc.compiler.scope import (
 from gpucc.compiler.typecheck_calls import count_from
 from gpucc.contract.jitable import nrt_free
 
-B_MAP, B_FILTER, B_ENUMERATE, B_ZIP, B_RANGE = (BUILTINS.index(b) for b in ("map", "filter", "enumerate", "zip",
-                                                                            "range"))  # fmt: skip
+B_MAP, B_FILTER, B_ENUMERATE, B_ZIP, B_RANGE, B_DIVMOD = (BUILTINS.index(b) for b in (
+    "map", "filter", "enumerate", "zip", "range", "divmod"))  # fmt: skip
 # the keywords read here, by spelling
 W_START, W_NDIGITS, W_SEP, W_MAXSPLIT, W_KEY, W_REVERSE, W_DEFAULT = (np.frombuffer(w, dtype=np.uint8) for w in (
     b"start", b"ndigits", b"sep", b"maxsplit", b"key", b"reverse", b"default"))  # fmt: skip
@@ -185,13 +188,14 @@ def method_keywords(src, toks, tree, n, err):
 
 
 @nrt_free
-def _key_parts(toks, tree, st, f, origin):
-    """(v, key): the token of the name each element is bound to and the key expression of it
-    (f a one-parameter lambda: its parameter and body; a name: f(v); -1: v itself)."""
+def _key_parts(src, toks, tree, st, f, origin):
+    """(v, key): the hidden name each element is bound to and the key expression of it (f a
+    one-parameter lambda: its body, the parameter renamed v; a name: f(v); -1: v itself);
+    v -1 where the lambda's body binds its parameter's name again."""
+    v = hidden(toks, st, origin, H_V)
     if f >= 0 and tree.kind[f] == N_LAMBDA:
         p = tree.first[f]
-        return tree.tok[p], tree.next[p]
-    v = hidden(toks, st, origin, H_V)
+        return (v if rename(src, toks, tree, st, tree.next[p], tree.tok[p], v) else -1), tree.next[p]
     if f < 0:
         return v, name(tree, st, v)
     tree.kind[f] = N_CALL
@@ -202,22 +206,28 @@ def _key_parts(toks, tree, st, f, origin):
 def _keyed(src, toks, tree, st, dst, n, xs, b, err):
     """sorted / min / max (b) of xs with key= / reverse= / default=, at CALL n: node dst
     becomes the comprehension (module docstring).  0, or -1."""
+    if not room(tree, toks, st):
+        return no_room(toks, tree, n, err)
     key = _kwarg_of(src, toks, tree, n, W_KEY)
     rev = _kwarg_of(src, toks, tree, n, W_REVERSE)
     default = _kwarg_of(src, toks, tree, n, W_DEFAULT)
     given = count_from(tree.next, tree.first[n])
     expected = 1 + (key >= 0) + (rev >= 0) + (default >= 0)
-    if given != expected or tree.kind[xs] == N_KWARG or (b == B_SORTED and default >= 0) or (b != B_SORTED and rev >= 0):
+    misplaced = (b == B_SORTED and default >= 0) or (b != B_SORTED and rev >= 0)
+    if given != expected or tree.kind[xs] == N_KWARG or misplaced:
         return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_KWARGS)
     f = tree.first[key] if key >= 0 else -1
-    if f >= 0 and not (tree.kind[f] == N_NAME or tree.kind[f] == N_LAMBDA and count_from(tree.next, tree.first[f]) == 2):
+    one_parameter = tree.kind[f] == N_LAMBDA and count_from(tree.next, tree.first[f]) == 2 if f >= 0 else False
+    if f >= 0 and not (tree.kind[f] == N_NAME or one_parameter):
         return fail_tok(err, toks, tree.tok[key], tree.tok[key], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
     origin = tree.tok[n]
     ys, k = hidden(toks, st, origin, H_YS), hidden(toks, st, origin, H_K)
     r = tree.first[rev] if rev >= 0 else -1
     static = r < 0 or tree.kind[r] == N_BOOL
     backwards = b == B_MAX or (r >= 0 and static and tree.val[r] != 0)
-    v, kexpr = _key_parts(toks, tree, st, f, origin)
+    v, kexpr = _key_parts(src, toks, tree, st, f, origin)
+    if v < 0:
+        return fail_tok(err, toks, tree.tok[key], tree.tok[key], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
     # the pairs: [(key, k or -k) for k in range(len(ys)) for v in [ys[k]]]
     count = name(tree, st, k)
     if backwards:
@@ -333,7 +343,7 @@ def find_def(src, toks, tree, n):
 def desugared(b):
     """Whether builtin b's calls are rewritten here (a function of the unit may not take its name)."""
     return (b == B_MAP or b == B_FILTER or b == B_ENUMERATE or b == B_ZIP or b == B_SORTED or b == B_MIN
-            or b == B_MAX or b == B_SUM or b == B_ROUND)
+            or b == B_MAX or b == B_SUM or b == B_ROUND or b == B_DIVMOD)
 
 
 @nrt_free
@@ -349,6 +359,8 @@ def _unit_call(src, toks, tree, st, n, d, err):
         p = tree.next[p]
     if not _has_kwargs(tree, n) and given >= params:
         return 0
+    if not room(tree, toks, st):
+        return no_room(toks, tree, n, err)
     c = tree.first[n]  # every keyword names a parameter not given by position
     npos = 0
     while c != -1 and tree.kind[c] != N_KWARG:

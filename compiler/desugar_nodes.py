@@ -11,20 +11,30 @@ the builtin's BUILTINS index (a lexed name's sub is -1): scope.call_builtin read
 
 from __future__ import annotations
 
-from gpucc.compiler.nodes import N_CALL, N_COMP_FOR, N_INT, N_LIST, N_NAME, N_SUBSCRIPT
-from gpucc.compiler.parser_util import S_COUNT, S_NTOK, new_node
+from gpucc.compiler.limits import MAX_NESTING
+from gpucc.compiler.nodes import N_CALL, N_COMP_FOR, N_INT, N_LAMBDA, N_LIST, N_NAME, N_SUBSCRIPT
+from gpucc.compiler.errors import E_PROGRAM_TOO_LARGE
+from gpucc.compiler.parser_util import S_COUNT, S_NTOK, S_VALS, fail_tok, new_node
+from gpucc.compiler.scope import same_name
 from gpucc.compiler.tokens import TK_NAME
 from gpucc.contract.jitable import nrt_free
 
 # what a rewrite may take at most: nodes and synthetic tokens (checked before it starts)
-NODES_PER_REWRITE = 96
-TOKENS_PER_REWRITE = 32
+NODES_PER_REWRITE = 64
+TOKENS_PER_REWRITE = 24
 
 
 @nrt_free
 def room(tree, toks, st):
     """Whether one more rewrite fits in the node and token arrays."""
-    return st[S_COUNT] + NODES_PER_REWRITE <= tree.kind.shape[0] and st[S_NTOK] + TOKENS_PER_REWRITE <= toks.kind.shape[0]
+    nodes_fit = st[S_COUNT] + NODES_PER_REWRITE <= tree.kind.shape[0]
+    return nodes_fit and st[S_NTOK] + TOKENS_PER_REWRITE <= toks.kind.shape[0]
+
+
+@nrt_free
+def no_room(toks, tree, n, err):
+    """The rewrite at node n does not fit: -1 with err set."""
+    return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_PROGRAM_TOO_LARGE, 0)
 
 
 @nrt_free
@@ -105,3 +115,34 @@ def bind_clause(tree, st, t, value):
 def clause(tree, st, t, iterable):
     """`for <token t> in iterable`."""
     return kids(tree, node(tree, st, N_COMP_FOR, 0, t, 0), iterable, -1, -1)
+
+
+@nrt_free
+def rename(src, toks, tree, st, root, old, new):
+    """Every NAME spelled as token old in the subtree at root takes token new (a lambda's
+    parameter made a hidden name).  False where a comprehension or lambda inside binds that
+    name again (or the subtree is nested deeper than the parser nests)."""
+    s, e = toks.start[old], toks.end[old]
+    sp = 0
+    st[S_VALS] = root  # the walk keeps one pending sibling per level (the parser's operand stack)
+    sp = 1
+    while sp > 0:
+        sp -= 1
+        x = st[S_VALS + sp]
+        while x != -1:
+            k = tree.kind[x]
+            same = same_name(src, toks.start[tree.tok[x]], toks.end[tree.tok[x]], s, e)
+            if k == N_NAME and same:
+                tree.tok[x] = new
+            elif (k == N_COMP_FOR and (same or tree.val[x] > 0)) or k == N_LAMBDA:
+                return False
+            if tree.first[x] == -1:
+                x = tree.next[x] if x != root else -1
+                continue
+            if x != root and tree.next[x] != -1:
+                if sp >= MAX_NESTING:
+                    return False
+                st[S_VALS + sp] = tree.next[x]
+                sp += 1
+            x = tree.first[x]
+    return True

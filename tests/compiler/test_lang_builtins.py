@@ -50,6 +50,18 @@ ITERATION = {
         "    for i in reversed(range(n)):\n        t = t * 2 + i\n    return t + sum(xs) * 7 + sum(ys) * 11\n",
         [(0,), (1,), (6,)],
     ),
+    "map_filter_loops": (
+        "def f(n: int) -> int:\n    x = 100\n    t = 0\n    for v in map(lambda x: x * 2, range(n)):\n        t += v + x\n"
+        "    for w in filter(lambda v: v % 3 == 0, [x, n, 9]):\n        t = t * 2 + w\n"
+        "    for a, b in map(lambda i: (i, i * i), range(3)):\n        t += a * b\n"
+        "    ys = [x + y for y in map(lambda x: x + 1, range(n))]\n    return t + sum(ys) + x\n",
+        [(0,), (3,), (7,)],
+    ),
+    "divmod": (
+        "def f(a: int, b: int) -> int:\n    q, r = divmod(a, b)\n    t = divmod(a * 1.5, 2)\n"
+        "    return q * 1000 + r * 10 + int(t[0]) + int(t[1] * 4)\n",
+        [(7, 2), (-7, 2), (7, -3), (5, 0)],
+    ),
     "tuple_targets_in_comprehensions": (
         "def f(n: int) -> int:\n    ps = [(i, i * i) for i in range(n)]\n    return sum(a * b for a, b in ps) + len([a for a, b in ps if b > 3])\n",
         [(0,), (5,)],
@@ -117,11 +129,13 @@ def test_builtins_match_cpython(programs, backend):
     ("def g(a: int, b: int = 2) -> int:\n    return a + b\n\ndef f(n: int) -> int:\n    return g(n, c=1)\n",
      "'c' is no parameter of the function called"),
     ("def g(a: int, b: int) -> int:\n    return a + b\n\ndef f(n: int) -> int:\n    return g(b=n)\n",
-     "'g' takes 2 argument(s), 0 given"),
+     "'g' takes 2 argument(s), 1 given"),
     ("def g(a: int, b: list[int] = []) -> int:\n    return a\n\ndef f(n: int) -> int:\n    return g(n)\n",
      "default parameter values other than literals"),
     ("def zip(a: int) -> int:\n    return a\n\ndef f(n: int) -> int:\n    return zip(n)\n", "cannot be redefined"),
     ("def f(n: int) -> int:\n    xs = [n]\n    ys = [xs]\n    ys[0].sort(key=abs)\n    return n\n", "this form of"),
+    ("def f(n: int) -> int:\n    def g(k):\n        return k + n\n    return g(1)\n",
+     "nested functions reading 'n' of the enclosing function: not supported"),
 ])  # fmt: skip
 def test_what_is_still_out_is_located(src, message):
     batch = compile_batch([src])

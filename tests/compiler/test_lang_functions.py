@@ -101,7 +101,7 @@ def test_functions_match_cpython(programs, backend):
     ("def f(n: int) -> int:\n    m = g(n)\n    def g(k):\n        return k\n    return m\n",
      "local variable 'g' may be used before it is assigned"),
     ("def f(n: int) -> int:\n    def g(k):\n        return k + n\n    return g(1)\n",
-     "name 'n' is not defined"),
+     "nested functions reading 'n' of the enclosing function"),
 ])  # fmt: skip
 def test_what_is_still_out_is_located(src, message):
     batch = compile_batch([src])
