@@ -40,6 +40,7 @@ from gpucc.compiler.desugar_calls import (
     method_keywords,
     sort_statement,
 )
+from gpucc.compiler.desugar_closures import closures
 from gpucc.compiler.desugar_nodes import (
     bind_clause,
     builtin_call,
@@ -144,6 +145,8 @@ def desugar(src, toks, n_tok, tree, st, err):
             _splice_clause(tree, st, n)
         if kind[n] == N_FOR_LIST and _generator(tree, first[n]) and _generator_loop(toks, tree, st, n, err) < 0:
             return -1
+    if closures(src, toks, tree, st, err) < 0:
+        return -1
     return st[S_COUNT]
 
 

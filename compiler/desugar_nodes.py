@@ -19,6 +19,7 @@ from gpucc.compiler.scope import same_name
 from gpucc.compiler.tokens import TK_NAME
 from gpucc.contract.jitable import nrt_free
 
+WALK_DEPTH = MAX_NESTING  # pending siblings a preorder walk keeps (the operand stack's size at least)
 # what a rewrite may take at most: nodes and synthetic tokens (checked before it starts)
 NODES_PER_REWRITE = 64
 TOKENS_PER_REWRITE = 24
@@ -118,31 +119,38 @@ def clause(tree, st, t, iterable):
 
 
 @nrt_free
+def preorder_next(tree, st, base, root, x, sp):
+    """The node after x in a preorder walk of root's subtree (-1 at its end) and the walk's
+    stack size (its stack: st[base ...]); sp -1 when the stack is full."""
+    if tree.first[x] != -1:
+        if x != root and tree.next[x] != -1:
+            if sp >= WALK_DEPTH:
+                return -1, -1
+            st[base + sp] = tree.next[x]
+            sp += 1
+        return tree.first[x], sp
+    if x != root and tree.next[x] != -1:
+        return tree.next[x], sp
+    if sp > 0:
+        return st[base + sp - 1], sp - 1
+    return -1, sp
+
+
+@nrt_free
 def rename(src, toks, tree, st, root, old, new):
     """Every NAME spelled as token old in the subtree at root takes token new (a lambda's
     parameter made a hidden name).  False where a comprehension or lambda inside binds that
-    name again (or the subtree is nested deeper than the parser nests)."""
+    name again (or the subtree is nested deeper than WALK_DEPTH)."""
     s, e = toks.start[old], toks.end[old]
-    sp = 0
-    st[S_VALS] = root  # the walk keeps one pending sibling per level (the parser's operand stack)
-    sp = 1
-    while sp > 0:
-        sp -= 1
-        x = st[S_VALS + sp]
-        while x != -1:
-            k = tree.kind[x]
-            same = same_name(src, toks.start[tree.tok[x]], toks.end[tree.tok[x]], s, e)
-            if k == N_NAME and same:
-                tree.tok[x] = new
-            elif (k == N_COMP_FOR and (same or tree.val[x] > 0)) or k == N_LAMBDA:
-                return False
-            if tree.first[x] == -1:
-                x = tree.next[x] if x != root else -1
-                continue
-            if x != root and tree.next[x] != -1:
-                if sp >= MAX_NESTING:
-                    return False
-                st[S_VALS + sp] = tree.next[x]
-                sp += 1
-            x = tree.first[x]
+    x, sp = root, 0  # the walk's stack: the parser's operand stack
+    while x != -1:
+        k = tree.kind[x]
+        same = same_name(src, toks.start[tree.tok[x]], toks.end[tree.tok[x]], s, e)
+        if k == N_NAME and same:
+            tree.tok[x] = new
+        elif (k == N_COMP_FOR and (same or tree.val[x] > 0)) or k == N_LAMBDA:
+            return False
+        x, sp = preorder_next(tree, st, S_VALS, root, x, sp)
+        if sp < 0:
+            return False
     return True

@@ -166,7 +166,8 @@ _ROWS = [
      "in this file"),
     ("E_RETURN_UNKNOWN", "cannot infer the return type of '{text}': it is called before any of its returns "
      "(annotate it: -> type)"),
-    ("E_CLOSURE", "nested functions reading '{text}' of the enclosing function: not supported by gpucc"),
+    ("E_CLOSURE", "'{text}' is not defined here (a nested def may read its own names and its enclosing function's, "
+     "and be called there)"),
     ("E_KEYWORD", "'{text}' is no parameter of the function called, or it is given twice"),
 ]
 

@@ -86,9 +86,8 @@ def push_block(st, blk, owner, single):
 
 
 @nrt_free
-def append_statement(tree, st, node):
-    """Append statement node to the innermost open block."""
-    d = top_block(st)
+def _append(tree, st, d, node):
+    """Append statement node to the block of block-stack entry d."""
     if st[d + B_LAST] < 0:
         tree.first[st[d + B_NODE]] = node
     else:
@@ -97,15 +96,16 @@ def append_statement(tree, st, node):
 
 
 @nrt_free
+def append_statement(tree, st, node):
+    """Append statement node to the innermost open block."""
+    _append(tree, st, top_block(st), node)
+
+
+@nrt_free
 def append_to_module(tree, st, node):
     """Append a FUNCDEF to the module's statements, whatever block is open (a nested def is
     hoisted: compiler/typecheck_infer.py checks where its name is visible)."""
-    d = S_BLOCK  # the module's entry: the first on the block stack
-    if st[d + B_LAST] < 0:
-        tree.first[st[d + B_NODE]] = node
-    else:
-        tree.next[st[d + B_LAST]] = node
-    st[d + B_LAST] = node
+    _append(tree, st, S_BLOCK, node)  # the module's entry: the first on the block stack
 
 
 @nrt_free

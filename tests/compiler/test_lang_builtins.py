@@ -134,8 +134,7 @@ def test_builtins_match_cpython(programs, backend):
      "default parameter values other than literals"),
     ("def zip(a: int) -> int:\n    return a\n\ndef f(n: int) -> int:\n    return zip(n)\n", "cannot be redefined"),
     ("def f(n: int) -> int:\n    xs = [n]\n    ys = [xs]\n    ys[0].sort(key=abs)\n    return n\n", "this form of"),
-    ("def f(n: int) -> int:\n    def g(k):\n        return k + n\n    return g(1)\n",
-     "nested functions reading 'n' of the enclosing function: not supported"),
+
 ])  # fmt: skip
 def test_what_is_still_out_is_located(src, message):
     batch = compile_batch([src])

@@ -75,6 +75,18 @@ NESTED = {
         "    return len('Yes' if both('(' * a, ')' * b) else 'No')\n",
         [(1, 1), (2, 1), (0, 0)],
     ),
+    "closure": (
+        "def f(n: int, s: str) -> int:\n    k = n * 2\n    def add(x):\n        return x + k + n\n"
+        "    def count(c):\n        t = 0\n        for ch in s:\n            t += ch == c\n        return t\n"
+        "    k = k + 1\n    return add(3) * 100 + count('a') + len([add(i) for i in range(n)])\n",
+        [(0, ""), (4, "banana")],
+    ),
+    "closure_key_and_recursion": (
+        "def f(xs: list[int], m: int) -> int:\n    def key(x):\n        return x % m\n"
+        "    def depth(k):\n        if k < m:\n            return 0\n        return 1 + depth(k // m)\n"
+        "    ys = sorted(xs, key=key)\n    return sum(i * y for i, y in enumerate(ys)) * 10 + depth(sum(xs))\n",
+        [([5, 3, 8, 1], 3), ([], 2)],
+    ),
     "recursive_nested": (
         "def f(n: int) -> int:\n    def fact(k):\n        if k <= 1:\n            return 1\n        return k * fact(k - 1)\n"
         "    return fact(n)\n",
@@ -100,8 +112,10 @@ def test_functions_match_cpython(programs, backend):
      "    return g(n)\n", "'g' is not a function defined in this file"),
     ("def f(n: int) -> int:\n    m = g(n)\n    def g(k):\n        return k\n    return m\n",
      "local variable 'g' may be used before it is assigned"),
-    ("def f(n: int) -> int:\n    def g(k):\n        return k + n\n    return g(1)\n",
-     "nested functions reading 'n' of the enclosing function"),
+    ("def f(n: int) -> int:\n    def g(k):\n        return k + n\n    def h(k):\n        return g(k)\n    return h(1)\n",
+     "'g' is not defined here (a nested def may read its own names and its enclosing function's"),
+    ("def f(n: int) -> int:\n    def g(k):\n        def h():\n            return n\n        return h()\n    return g(1)\n",
+     "'n' is not defined here"),
 ])  # fmt: skip
 def test_what_is_still_out_is_located(src, message):
     batch = compile_batch([src])
