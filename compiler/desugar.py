@@ -166,7 +166,10 @@ def _splice_clause(tree, st, c):
         x = tree.next[x]
     bind = bind_clause(tree, st, tree.tok[c], tree.next[x])
     tree.next[bind] = tree.next[c]
-    tree.kind[c], tree.op[c], tree.tok[c], tree.val[c] = tree.kind[g1], tree.op[g1], tree.tok[g1], tree.val[g1]
+    tree.kind[c] = tree.kind[g1]
+    tree.op[c] = tree.op[g1]
+    tree.tok[c] = tree.tok[g1]
+    tree.val[c] = tree.val[g1]
     tree.first[c] = tree.first[g1]
     if x == g1:
         tree.next[c] = bind

@@ -155,9 +155,10 @@ def _funcdef(src, toks, i, tree, st, err):
         if p < 0:
             return fail_tok(err, toks, j, j, E_PROGRAM_TOO_LARGE, 0)
         if is_op(toks, after, T.OP_ASSIGN):  # a default value: the PARAM's child (compiler/desugar.py)
-            first[p], after = parse_expr(toks, after + 1, tree, st, err)
-            if first[p] < 0:
+            default, after = parse_expr(toks, after + 1, tree, st, err)
+            if default < 0:
                 return -1
+            first[p] = default
         if last < 0:
             first[fn] = p
         else:
