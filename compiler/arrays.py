@@ -57,9 +57,10 @@ Output = namedtuple("Output", ("code", "lines", "consts", "cg"))
 Scratch = namedtuple("Scratch", ("parse", "walk", "masks", "locs"))
 
 # the type checker's view of the function it checks (scalars, fixed for one pass over it):
-# the unit's function count, the function's local slots, its return type, the bits of the
-# locals checked as floats (typecheck.py's widening) and of the `[]` locals checked as list[str]
-Scope = namedtuple("Scope", ("nf", "nloc", "ret", "widen", "strs"))
+# the unit's function count, the function's local slots, its index (fn row: its return type),
+# the bits of the locals checked as floats (typecheck.py's widening) and of the `[]` locals
+# checked as list[str]
+Scope = namedtuple("Scope", ("nf", "nloc", "f", "widen", "strs"))
 
 Regions = namedtuple("Regions", ("src", "code", "consts", "fn"))
 BatchOutput = namedtuple("BatchOutput", ("code", "lines", "consts", "fn", "counts", "errs"))

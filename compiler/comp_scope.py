@@ -71,6 +71,7 @@ from gpucc.compiler.scope import (
     last_child,
     method_code,
     same_name,
+    synthetic_builtin,
 )  # fmt: skip
 from gpucc.compiler.typecheck_base import node_fail
 from gpucc.compiler.typecheck_calls import count_from
@@ -100,6 +101,8 @@ def _builtin_of(src, toks, tree, types, scope, scratch, n):
     """The BUILTINS index of the builtin CALL n calls (-1: a function of the unit, a local
     (the type checker's error: Python would call its value) or no builtin)."""
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
+    if synthetic_builtin(toks, tree.tok[n]) >= 0:  # desugar.py's
+        return synthetic_builtin(toks, tree.tok[n])
     if find_function(src, types.fn, scope.nf, s, e) >= 0 or find_local(src, scratch.locs, scope.nloc, s, e) >= 0:
         return -1
     return builtin_code(src, s, e)

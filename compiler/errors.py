@@ -22,7 +22,7 @@ from gpucc.contract import typecodes
 # Constructs outside the language that the parser names in E_UNSUPPORTED (arg = index).
 _CONSTRUCT_ROWS = [
     ("C_KWARGS", "keyword arguments"),
-    ("C_DEFAULTS", "default parameter values"),
+    ("C_DEFAULTS", "default parameter values other than literals (int, float, bool, str, None, tuples of them)"),
     ("C_STARARGS", "*args / **kwargs"),
     ("C_TUPLES", "tuples"),
     ("C_LISTS", "list literals"),
@@ -62,6 +62,9 @@ _CONSTRUCT_ROWS = [
     ("C_TYPE_TOO_LARGE",
      "types this large (at most 7 parts, constructors and leaves: list[tuple[int, int, int, int]])"),
     ("C_OPTIONAL_TRUTH", "the truth value of None or an Optional (test `x is not None` first)"),
+    ("C_BUILTIN_FORM", "this form of map, filter, enumerate, zip or key= (map / filter: a name or a one-parameter "
+     "lambda and one iterable; enumerate: two names or a value; zip: 2 or 3 iterables; key: a name or a "
+     "one-parameter lambda; xs.sort(key=...) of a name)"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -103,6 +106,7 @@ C_ROUND_DIGITS = 34
 C_TUPLE_INDEX = 35
 C_TYPE_TOO_LARGE = 36
 C_OPTIONAL_TRUTH = 37
+C_BUILTIN_FORM = 38
 
 # name, message template
 _ROWS = [
@@ -158,6 +162,13 @@ _ROWS = [
     ("E_EXPECTED_ELSE", "expected 'else' in the conditional expression"),
     ("E_BUILTIN_ARGS", "'{text}' takes {expected_count} argument(s), {got_count} given"),
     ("E_UNPACK", "cannot unpack a value of type {got} into {arg} names"),
+    ("E_NEVER_CALLED", "cannot infer the types of '{text}': it has parameters without annotations and no call "
+     "in this file"),
+    ("E_RETURN_UNKNOWN", "cannot infer the return type of '{text}': it is called before any of its returns "
+     "(annotate it: -> type)"),
+    ("E_CLOSURE", "'{text}' is not defined here (a nested def may read its own names and its enclosing function's, "
+     "and be called there)"),
+    ("E_KEYWORD", "'{text}' is no parameter of the function called, or it is given twice"),
 ]
 
 NAMES = tuple(r[0] for r in _ROWS)
@@ -213,6 +224,10 @@ E_FLOAT_LITERAL = 46
 E_EXPECTED_ELSE = 47
 E_BUILTIN_ARGS = 48
 E_UNPACK = 49
+E_NEVER_CALLED = 50
+E_RETURN_UNKNOWN = 51
+E_CLOSURE = 52
+E_KEYWORD = 53
 
 
 def _type_name(code: int) -> str:

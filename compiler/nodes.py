@@ -14,8 +14,8 @@ Node 0 is the MODULE.  Children are linked first-child / next-sibling in source 
 Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
 
     MODULE     FUNCDEF*
-    FUNCDEF    PARAM* BLOCK            tok = name, op = return type
-    PARAM      -                        tok = name, op = type
+    FUNCDEF    PARAM* BLOCK            tok = name, op = return type, val = enclosing FUNCDEF (-1: none)
+    PARAM      [default]                tok = name, op = type (NO_TYPE: none given)
     BLOCK      statement*
     ASSIGN     value                    tok = target name, op = annotated type or -1
     AUGASSIGN  value                    tok = target name, op = BIN_* code
@@ -61,6 +61,9 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     TUPLE      element*                 a tuple display `(a, b)`, `a, b`; as a target (UNPACK,
                                         FOR_LIST) its elements are NAMEs and TUPLEs
     UNPACK     TUPLE value              `a, (b, c) = value`: the target, then the value
+    KWARG      value                    `name=value` among a call's or method's arguments, tok = name
+    LAMBDA     NAME* body               `lambda a, b: body`, tok = `lambda`; the NAMEs are its parameters
+                                        (what takes a lambda: compiler/typecheck_builtins.py)
 
 COMPARE links also take CMP_IN / CMP_NOT_IN (`x in xs`, `x not in xs`) and CMP_IS /
 CMP_IS_NOT (`x is None`, `x is not None`) after contract.isa' six comparison codes.
@@ -73,7 +76,7 @@ KIND_NAMES = (
     "FOR_RANGE", "BREAK", "CONTINUE", "PASS", "DOCSTRING", "ELLIPSIS", "RETURN", "ASSERT",
     "INT", "BOOL", "NONE", "NAME", "UNARY", "BINARY", "BOOLOP", "COMPARE", "CMP_LINK", "CALL",
     "FLOAT", "IFEXP", "LIST", "SUBSCRIPT", "SLICE", "METHOD", "FOR_LIST", "SETITEM", "STR", "COMP",
-    "COMP_FOR", "COMP_IF", "TUPLE", "UNPACK",
+    "COMP_FOR", "COMP_IF", "TUPLE", "UNPACK", "KWARG", "LAMBDA",
 )  # fmt: skip
 # node kinds as plain names (tests/contract/test_named_constants.py keeps them equal to KIND_NAMES)
 N_MODULE = 0
@@ -117,6 +120,8 @@ N_COMP_FOR = 37
 N_COMP_IF = 38
 N_TUPLE = 39
 N_UNPACK = 40
+N_KWARG = 41
+N_LAMBDA = 42
 
 BIN_NAMES = ("+", "-", "*", "//", "%", "/", "**", "&", "|", "^", "<<", ">>")
 BIN_ADD, BIN_SUB, BIN_MUL, BIN_FLOORDIV, BIN_MOD, BIN_DIV, BIN_POW, BIN_AND, BIN_OR, BIN_XOR, BIN_LSHIFT, BIN_RSHIFT = (
@@ -136,5 +141,5 @@ CMP_IN, CMP_NOT_IN, CMP_IS, CMP_IS_NOT = 6, 7, 8, 9  # after contract.isa.CMP_NA
 COMP_NAMES = ("list", "gen", "sum", "any", "all", "min", "max")
 COMP_LIST, COMP_GEN, COMP_SUM, COMP_ANY, COMP_ALL, COMP_MIN, COMP_MAX = range(len(COMP_NAMES))
 
-# No annotation on an assignment.
+# No annotation on an assignment, a parameter or a function's return (the op of ASSIGN, PARAM, FUNCDEF).
 NO_TYPE = -1

@@ -15,6 +15,7 @@ from __future__ import annotations
 from gpucc.compiler import errors, nodes, tokens
 from gpucc.compiler import parser_util as pu
 from gpucc.compiler.arrays import clear_error, fail, fail_types
+from gpucc.compiler.desugar import desugar
 from gpucc.compiler.errors import E_EXPECTED_OP, E_PROGRAM_TOO_LARGE, E_SYNTAX, E_UNSUPPORTED, E_UNSUPPORTED_KEYWORD
 from gpucc.compiler.parser_expr import parse_expr
 from gpucc.compiler.parser_simple import expression_statement, name_statement, simple_statement, statement_node
@@ -29,6 +30,8 @@ from gpucc.compiler.parser_util import (
     S_NBLK,
     WORD_RANGE,
     append_statement,
+    append_to_module,
+    enclosing_function,
     fail_tok,
     is_kw,
     is_op,
@@ -122,14 +125,16 @@ def _after_block(toks, i, tree, st, err, owner):
 
 @nrt_free
 def _funcdef(src, toks, i, tree, st, err):
-    """`def name(p: T, ...) -> T:` body, `def` at token i.  Returns the next token or -1."""
+    """`def name(p: T = default, ...) -> T:` body, `def` at token i (annotations may be left
+    out: NO_TYPE; inside a function: a nested def, val = its enclosing FUNCDEF, else -1).
+    Returns the next token or -1."""
     tk = toks.kind
     op, first, next_ = tree.op, tree.first, tree.next
     if tk[i + 1] != TK_NAME:
         return fail_tok(err, toks, i + 1, i + 1, errors.E_EXPECTED_NAME, 0)
     if not is_op(toks, i + 2, T.OP_LPAR):
         return fail_tok(err, toks, i + 2, i + 2, E_EXPECTED_OP, T.OP_LPAR)
-    fn = new_node(tree, st, N.N_FUNCDEF, -1, i + 1, 0)
+    fn = new_node(tree, st, N.N_FUNCDEF, N.NO_TYPE, i + 1, 0)  # op: the return type, N.NO_TYPE until annotated
     if fn < 0:
         return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0)
     last = -1
@@ -141,18 +146,19 @@ def _funcdef(src, toks, i, tree, st, err):
             return fail_tok(err, toks, j, j, errors.E_UNSUPPORTED_OPERATOR, T.OP_SLASH)
         if tk[j] != TK_NAME:
             return fail_tok(err, toks, j, j, errors.E_EXPECTED_NAME, 0)
-        if is_op(toks, j + 1, T.OP_ASSIGN):
-            return fail_tok(err, toks, j, j + 1, E_UNSUPPORTED, errors.C_DEFAULTS)
-        if not is_op(toks, j + 1, T.OP_COLON):
-            return fail_tok(err, toks, j, j, errors.E_MISSING_ANNOTATION, 0)
-        t, after = annotation(src, toks, j + 2, err)
-        if t < 0:
-            return -1
-        if is_op(toks, after, T.OP_ASSIGN):
-            return fail_tok(err, toks, j, after, E_UNSUPPORTED, errors.C_DEFAULTS)
+        t, after = N.NO_TYPE, j + 1  # no annotation: typed from the call sites (typecheck_infer.py)
+        if is_op(toks, j + 1, T.OP_COLON):
+            t, after = annotation(src, toks, j + 2, err)
+            if t < 0:
+                return -1
         p = new_node(tree, st, N.N_PARAM, t, j, 0)
         if p < 0:
             return fail_tok(err, toks, j, j, E_PROGRAM_TOO_LARGE, 0)
+        if is_op(toks, after, T.OP_ASSIGN):  # a default value: the PARAM's child (compiler/desugar.py)
+            default, after = parse_expr(toks, after + 1, tree, st, err)
+            if default < 0:
+                return -1
+            first[p] = default
         if last < 0:
             first[fn] = p
         else:
@@ -169,11 +175,10 @@ def _funcdef(src, toks, i, tree, st, err):
         if t < 0:
             return -1
         op[fn] = t
-    elif is_op(toks, j, T.OP_COLON):
-        return fail_tok(err, toks, i + 1, i + 1, errors.E_MISSING_RETURN_ANNOTATION, 0)
     if not is_op(toks, j, T.OP_COLON):
         return fail_tok(err, toks, j, j, E_EXPECTED_OP, T.OP_COLON)
-    append_statement(tree, st, fn)
+    tree.val[fn] = enclosing_function(tree, st)
+    append_to_module(tree, st, fn)  # a nested def too: hoisted, its scope checked by typecheck_infer
     blk, j = _open_body(toks, j + 1, tree, st, err, fn)
     if blk < 0:
         return -1
@@ -279,7 +284,7 @@ def _keyword_statement(src, toks, i, tree, st, err):
         nk = N.N_PASS if s == T.KW_PASS else (N.N_BREAK if s == T.KW_BREAK else N.N_CONTINUE)
         return simple_statement(toks, i + 1, tree, st, err, nk, 0, i, -1)
     if s == T.KW_DEF:
-        return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_NESTED_DEF)
+        return _funcdef(src, toks, i, tree, st, err)
     if s == T.KW_ELIF or s == T.KW_ELSE:
         return fail_tok(err, toks, i, i, E_SYNTAX, 0)
     if kw_unsupported(s) and s != T.KW_AWAIT and s != T.KW_YIELD:
@@ -349,7 +354,7 @@ def parse(src, toks, n_tok, tree, stack, err):
         if k == TK_END:
             if st[S_NBLK] != 1:
                 return fail_tok(err, toks, i, i, E_SYNTAX, 0)
-            return st[S_COUNT]
+            return desugar(src, toks, n_tok, tree, st, err)
         if k == TK_DEDENT:
             if st[S_NBLK] <= 1:
                 return fail_tok(err, toks, i, i, E_SYNTAX, 0)

@@ -47,6 +47,8 @@ from gpucc.compiler.nodes import (
     N_CALL,
     N_FLOAT,
     N_INT,
+    N_KWARG,
+    N_LAMBDA,
     N_LIST,
     N_METHOD,
     N_NAME,
@@ -84,6 +86,8 @@ from gpucc.compiler.parser_tables import (
     X_COMP,
     X_IFC,
     X_IFE,
+    X_KWARG,
+    X_LAMBDA,
     X_LIST,
     X_NOT,
     X_PAREN,
@@ -227,7 +231,7 @@ def _keyword_operand(toks, i, tree, st, err):
             return _fail(err, toks, i, i, E_SYNTAX, 0)
         return _open(toks, i, st, err, X_NOT, -1, i + 1)
     if s == T.KW_LAMBDA:
-        return _fail(err, toks, i, i, E_UNSUPPORTED, errors.C_LAMBDA)
+        return _lambda(toks, i, tree, st, err)
     if kw_unsupported(s):
         return _fail(err, toks, i, i, E_UNSUPPORTED_KEYWORD, s)
     return _fail(err, toks, i, i, E_EXPECTED_EXPR, 0)
@@ -327,7 +331,7 @@ def _after_operand(toks, i, tree, st, err):
     if s == T.OP_ASSIGN:
         marker = innermost_marker(st)
         if marker == X_CALL:
-            return _fail(err, toks, i - 1, i, E_UNSUPPORTED, errors.C_KWARGS)
+            return _keyword_argument(toks, i, tree, st, err)
         if marker == X_PAREN:
             return _fail(err, toks, i, i, E_SYNTAX, 0)
         return i, END  # the statement's `=`
@@ -367,6 +371,49 @@ def _keyword_after_operand(toks, i, tree, st, err):
     if s == T.KW_NOT:
         return _fail(err, toks, i, i, E_SYNTAX, 0)
     return i, END
+
+
+@nrt_free
+def _keyword_argument(toks, i, tree, st, err):
+    """`name=` at token i - 1 inside a call's parentheses: a KWARG node (its value follows)."""
+    x = st[S_VALS + st[S_NVALS] - 1]
+    if top_op(st) != X_CALL or tree.kind[x] != N_NAME or tree.tok[x] != i - 1:
+        return _fail(err, toks, i, i, E_SYNTAX, 0)  # f(a + b=1): not Python
+    pop_val(st)
+    tree.kind[x] = N_KWARG
+    return _open(toks, i, st, err, X_KWARG, x, i + 1)
+
+
+@nrt_free
+def _lambda(toks, i, tree, st, err):
+    """`lambda a, b:` at token i: a LAMBDA node, its parameters as NAMEs (its body follows)."""
+    node = new_node(tree, st, N_LAMBDA, 0, i, 0)
+    if node < 0:
+        return _too_large(err, toks, i)
+    last = -1
+    j = i + 1
+    while not is_op(toks, j, T.OP_COLON):
+        if toks.kind[j] != TK_NAME:
+            return _fail(err, toks, j, j, E_UNSUPPORTED, errors.C_STARARGS if is_op(toks, j, T.OP_STAR)
+                         or is_op(toks, j, T.OP_DSTAR) else errors.C_DEFAULTS)  # fmt: skip
+        p = new_node(tree, st, N_NAME, 0, j, 0)
+        if p < 0:
+            return _too_large(err, toks, j)
+        if last < 0:
+            tree.first[node] = p
+        else:
+            tree.next[last] = p
+        last = p
+        j += 1
+        if is_op(toks, j, T.OP_COMMA):
+            j += 1
+        elif is_op(toks, j, T.OP_ASSIGN):
+            return _fail(err, toks, j, j, E_UNSUPPORTED, errors.C_DEFAULTS)
+        elif not is_op(toks, j, T.OP_COLON):
+            return _fail(err, toks, j, j, E_SYNTAX, 0)
+    if not push_op(st, X_LAMBDA, i, node, last):
+        return _too_deep(err, toks, i)
+    return j + 1, OPERAND
 
 
 @nrt_free

@@ -27,6 +27,8 @@ from gpucc.compiler.parser_tables import (
     X_COMP,
     X_IFC,
     X_IFE,
+    X_KWARG,
+    X_LAMBDA,
     X_LIST,
     X_PAREN,
     X_SUB,
@@ -173,6 +175,12 @@ def _reduce_top(tree, st):
         return _reduce_compare(tree, st, st[o + O_NODE], st[o + O_LAST], x)
     if code == X_IFE:
         return _reduce_conditional(tree, st, st[o + O_TOKEN], x)
+    if code == X_KWARG or code == X_LAMBDA:  # the value or body: the node's last child
+        if st[o + O_LAST] < 0:
+            tree.first[st[o + O_NODE]] = x
+        else:
+            tree.next[st[o + O_LAST]] = x
+        return push_val(st, st[o + O_NODE])
     return _reduce_operator(tree, st, code, st[o + O_TOKEN], x)
 
 
@@ -229,11 +237,11 @@ def compare_link(tree, st, c, i):
 @nrt_free
 def close(tree, st):
     """Reduce every operator down to the innermost bracket, completed conditional
-    expressions included (at `)`, `,` and the end)."""
+    expressions, keyword arguments and lambdas included (at `)`, `,` and the end)."""
     while True:
         if not reduce_above(tree, st, P_OR):
             return False
-        if top_op(st) != X_IFE:
+        if top_op(st) != X_IFE and top_op(st) != X_KWARG and top_op(st) != X_LAMBDA:
             return True
         if not _reduce_top(tree, st):
             return False

@@ -22,7 +22,11 @@ from gpucc.contract import isa
 # bracket too: compiler/parser_comp.py), above the X_LIST or X_CALL whose element it follows.
 X_PAREN, X_CALL, X_CMP, X_NOT, X_NEG, X_POS, X_AND, X_OR, X_IFC, X_IFE, X_INV, X_LIST, X_SUB, X_TUPLE, X_BIN = range(15)
 X_COMP = X_BIN + len(nodes.BIN_NAMES)
-N_CODES = X_COMP + 1
+# X_KWARG: `name=` waiting for its value (a call's argument); X_LAMBDA: `lambda a, b:` waiting
+# for its body.  Both end with the item (`,` `)`), reduced as X_IFE is: no operator reduces them.
+X_KWARG = X_COMP + 1
+X_LAMBDA = X_KWARG + 1
+N_CODES = X_LAMBDA + 1
 
 # ------------------------------------------------------------------ precedence, loosest first
 # Python's: if-else < or < and < not < comparisons < | < ^ < & < << >> < + - < * / // % < unary

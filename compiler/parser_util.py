@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpucc.compiler import errors, limits, tokens
+from gpucc.compiler import errors, limits, nodes, tokens
 from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import E_SYNTAX, E_UNSUPPORTED
 from gpucc.contract.jitable import nrt_free
@@ -38,7 +38,10 @@ S_COUNT, S_NOPS, S_NVALS, S_NBLK = 0, 1, 2, 3  # nodes made; entries on the oper
 S_BLOCK = 4  # the block stack: MAX_NESTING entries of B_WIDTH
 S_OPS = S_BLOCK + B_WIDTH * MAX_NESTING  # the operator stack: MAX_NESTING entries of O_WIDTH
 S_VALS = S_OPS + O_WIDTH * MAX_NESTING  # the operand stack: MAX_NESTING + 2 nodes
-SCRATCH_SIZE = S_VALS + MAX_NESTING + 2
+S_NTOK = S_VALS + MAX_NESTING + 2  # tokens so far, the desugaring pass's synthetic ones included
+SCRATCH_SIZE = S_NTOK + 1
+
+N_FUNCDEF = nodes.N_FUNCDEF
 
 WORD_RANGE = np.frombuffer(b"range", dtype=np.uint8)
 
@@ -83,14 +86,36 @@ def push_block(st, blk, owner, single):
 
 
 @nrt_free
-def append_statement(tree, st, node):
-    """Append statement node to the innermost open block."""
-    d = top_block(st)
+def _append(tree, st, d, node):
+    """Append statement node to the block of block-stack entry d."""
     if st[d + B_LAST] < 0:
         tree.first[st[d + B_NODE]] = node
     else:
         tree.next[st[d + B_LAST]] = node
     st[d + B_LAST] = node
+
+
+@nrt_free
+def append_statement(tree, st, node):
+    """Append statement node to the innermost open block."""
+    _append(tree, st, top_block(st), node)
+
+
+@nrt_free
+def append_to_module(tree, st, node):
+    """Append a FUNCDEF to the module's statements, whatever block is open (a nested def is
+    hoisted: compiler/typecheck_infer.py checks where its name is visible)."""
+    _append(tree, st, S_BLOCK, node)  # the module's entry: the first on the block stack
+
+
+@nrt_free
+def enclosing_function(tree, st):
+    """The FUNCDEF whose body (or a block inside it) is the innermost open block, or -1."""
+    for b in range(st[S_NBLK] - 1, 0, -1):
+        owner = st[S_BLOCK + B_WIDTH * b + B_OWNER]
+        if owner >= 0 and tree.kind[owner] == N_FUNCDEF:
+            return owner
+    return -1
 
 
 @nrt_free

@@ -35,7 +35,7 @@ from gpucc.compiler.nodes import (
     N_PARAM,
     N_UNPACK,
 )
-from gpucc.compiler.tokens import _byte_table
+from gpucc.compiler.tokens import TK_NAME, _byte_table
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_NONE
 
@@ -43,7 +43,13 @@ MAX_PARAMS, MAX_LOCALS, MAX_FUNCTIONS = limits.MAX_PARAMS, limits.MAX_LOCALS, li
 
 # function-table columns
 F_NODE, F_NPARAMS, F_NLOCALS, F_RET, F_IMPORT, F_NAME_S, F_NAME_E, F_ENTRY, F_MAX_STACK, F_PTYPE = range(10)
-F_WIDTH = F_PTYPE + MAX_PARAMS
+# after the parameter types: the enclosing function of a nested def (-1 at module level), the
+# type checker's progress (typecheck_infer: UNCHECKED, CHECKING, CHECKED) and the function
+# whose check waits for this one's (-1: none)
+F_PARENT = F_PTYPE + MAX_PARAMS
+F_STATE = F_PARENT + 1
+F_WAITER = F_STATE + 1
+F_WIDTH = F_WAITER + 1
 L_START, L_END, L_TYPE, L_PRESET = range(4)  # local-table columns (Scratch.locs: int32[MAX_LOCALS, L_WIDTH])
 L_WIDTH = 4
 
@@ -118,6 +124,22 @@ def in_table(src, s, e, table, lens):
 def builtin_code(src, s, e):
     """B_* code (index in BUILTINS) of the name src[s:e], or -1 for a name that is no builtin."""
     return table_index(src, s, e, BUILTIN_BYTES, BUILTIN_LENS)
+
+
+@nrt_free
+def synthetic_builtin(toks, t):
+    """The BUILTINS index a call token made by compiler/desugar.py names (its sub), or -1 for a
+    token of the source (a lexed name's sub is -1)."""
+    return toks.sub[t] if toks.kind[t] == TK_NAME else -1
+
+
+@nrt_free
+def call_builtin(src, toks, tree, n):
+    """The BUILTINS index CALL n's name spells (or its synthetic token names), or -1."""
+    t = tree.tok[n]
+    if synthetic_builtin(toks, t) >= 0:
+        return synthetic_builtin(toks, t)
+    return builtin_code(src, toks.start[t], toks.end[t])
 
 
 @nrt_free
@@ -220,6 +242,12 @@ def collect_functions(src, toks, tree, types, err):
         for p in range(np_, MAX_PARAMS):
             fn[nf, F_PTYPE + p] = T_NONE
         fn[nf, F_NPARAMS] = np_
+        fn[nf, F_PARENT] = -1
+        fn[nf, F_STATE] = 0
+        if tree.val[d] >= 0:  # a nested def: its enclosing function's row (made before it)
+            for g in range(nf):
+                if fn[g, F_NODE] == tree.val[d]:
+                    fn[nf, F_PARENT] = g
         fn[nf, F_NLOCALS] = np_
         fn[nf, F_IMPORT] = 1 if c != -1 and is_stub(tree, c) else 0
         slot[d] = nf

@@ -26,10 +26,11 @@ compiler/typecheck_stmt.py, expressions by compiler/typecheck_expr.py.
 
 from __future__ import annotations
 
-from gpucc.compiler.arrays import ERR_CODE, Scope, clear_error
+from gpucc.compiler.arrays import ERR_CODE, Scope, clear_error, fail
 from gpucc.compiler.comp_scope import bind_comprehensions
 from gpucc.compiler.errors import (
     E_BREAK_OUTSIDE_LOOP,
+    E_NEVER_CALLED,
     E_NESTING_TOO_DEEP,
     E_SYNTAX,
     E_TOO_MANY_LOCALS,
@@ -47,6 +48,7 @@ from gpucc.compiler.narrowing import (
     start_function,
 )
 from gpucc.compiler.nodes import (
+    NO_TYPE,
     N_ASSERT,
     N_ASSIGN,
     N_AUGASSIGN,
@@ -67,6 +69,10 @@ from gpucc.compiler.nodes import (
 )
 from gpucc.compiler.scope import (
     F_IMPORT,
+    F_NAME_E,
+    F_NAME_S,
+    F_STATE,
+    F_WAITER,
     F_NLOCALS,
     F_NODE,
     F_NPARAMS,
@@ -97,6 +103,7 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_*, WALK_WIDTH, scr
     unboxed,
 )  # fmt: skip
 from gpucc.compiler.typecheck_expr import type_expr
+from gpucc.compiler.typecheck_infer import CALLEE_REQUEST, CHECKED, CHECKING, UNCHECKED, ready
 from gpucc.compiler.typecheck_stmt import (
     bind_target,
     check_assign,
@@ -109,7 +116,7 @@ from gpucc.compiler.typecheck_stmt import (
 )
 from gpucc.compiler.typerules import LIST_INT, element_type, is_integral, is_sized
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_INT
+from gpucc.contract.valuetypes import T_INT, T_NONE
 
 # a statement frame's state (S_STATE): just pushed; its body (then-branch) walked; its else-branch walked
 FRESH, IN_BODY, IN_ELSE = range(3)
@@ -152,7 +159,7 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
     if nloc < 0:
         return -1
     kind, fn, stk = tree.kind, types.fn, scratch.walk
-    scope = Scope(nf, nloc, fn[f, F_RET], widen, strs)
+    scope = Scope(nf, nloc, f, widen, strs)
     nslots = bind_comprehensions(src, toks, tree, types, scope, f, scratch, err)
     if nslots < 0:
         return -1
@@ -403,30 +410,73 @@ def typecheck(src, toks, tree, n_nodes, types, scratch, err):
     """Check one unit's syntax tree (src: the unit's bytes) and fill types (Types: fn has a
     row per function, at least) and tree.val; scratch.walk and scratch.masks have
     scratch_rows(n_nodes) rows.  Returns the number of functions, or -1 with err set."""
-    type_, slot, fn = types.type, types.slot, types.fn
+    type_, slot = types.type, types.slot
     for i in range(n_nodes):
         type_[i] = -1
         slot[i] = -1
     nf = collect_functions(src, toks, tree, types, err)
     if nf < 0:
         return -1
+    return check_all(src, toks, tree, types, nf, scratch, err)
+
+
+@nrt_free
+def check_one(f, src, toks, tree, types, nf, scratch, err):
+    """Check function f, again after each widening request (at most three times per local:
+    each retry widens or presets one more).  Returns 0, -1 (err set) or a CALLEE_REQUEST."""
+    fn = types.fn
+    widen = ZERO
+    strs = ZERO
+    for v in range(scratch.locs.shape[0]):
+        scratch.locs[v, L_PRESET] = -1
+    inferred_ret = tree.op[fn[f, F_NODE]] == NO_TYPE
+    r = -2
+    while r <= -2:
+        if inferred_ret:
+            fn[f, F_RET] = NO_TYPE
+        r = check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err)
+        if r == -1:
+            return -1
+        if r <= -2:  # the errors of this pass are moot: check again, the local widened
+            clear_error(err)
+        if r <= CALLEE_REQUEST:
+            return r
+        if r <= PRESET_REQUEST:
+            continue  # its type is in the local table already
+        if r <= STR_REQUEST:
+            strs |= bit(STR_REQUEST - r)
+        elif r <= -2:
+            widen |= bit(-2 - r)
+    if inferred_ret and fn[f, F_RET] == NO_TYPE:  # no return gives a value
+        fn[f, F_RET] = T_NONE
+    return 0
+
+
+@nrt_free
+def check_all(src, toks, tree, types, nf, scratch, err):
+    """Check every function of the unit, each one a call first needs before its caller
+    (typecheck_infer.py).  Returns nf, or -1 with err set."""
+    fn = types.fn
     for f in range(nf):
-        if fn[f, F_IMPORT] == 0:
-            widen = ZERO
-            strs = ZERO
-            for v in range(scratch.locs.shape[0]):
-                scratch.locs[v, L_PRESET] = -1
-            r = -2
-            while r <= -2:  # at most three times per local: each retry widens or presets one more
-                r = check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err)
-                if r == -1:
-                    return -1
-                if r <= -2:  # the errors of this pass are moot: check again, the local widened
-                    clear_error(err)
-                if r <= PRESET_REQUEST:
-                    continue  # its type is in the local table already
-                if r <= STR_REQUEST:
-                    strs |= bit(STR_REQUEST - r)
-                elif r <= -2:
-                    widen |= bit(-2 - r)
+        fn[f, F_STATE] = CHECKED if fn[f, F_IMPORT] != 0 else UNCHECKED
+    for root in range(nf):
+        if fn[root, F_STATE] != UNCHECKED or not ready(tree, fn, root):
+            continue
+        f = root
+        fn[f, F_WAITER] = -1  # the chain's end
+        while f >= 0:
+            fn[f, F_STATE] = CHECKING
+            r = check_one(f, src, toks, tree, types, nf, scratch, err)
+            if r == -1:
+                return -1
+            if r <= CALLEE_REQUEST:  # check the callee first, then f again
+                g = CALLEE_REQUEST - r
+                fn[g, F_WAITER] = f
+                f = g
+            else:
+                fn[f, F_STATE] = CHECKED
+                f = fn[f, F_WAITER]
+    for f in range(nf):
+        if fn[f, F_STATE] != CHECKED:
+            return fail(err, E_NEVER_CALLED, fn[f, F_NAME_S], fn[f, F_NAME_E], 0)
     return nf

@@ -22,13 +22,13 @@ from gpucc.compiler.scope import (
     B_STR,
     F_NPARAMS,
     F_PTYPE,
-    F_RET,
     N_SUPPORTED_BUILTINS,
-    builtin_code,
+    call_builtin,
     find_function,
     find_local,
     is_builtin,
     method_code,
+    synthetic_builtin,
 )
 from gpucc.compiler.typecheck_base import (
     expr_fail_types,
@@ -58,6 +58,7 @@ from gpucc.compiler.typerules import (
     element_type,
     is_list,
 )  # fmt: skip
+from gpucc.compiler.typecheck_infer import callee_type, param_type, visible
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_STR
 
@@ -79,12 +80,13 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
     it takes.  Returns >= 0, or -1 with err set."""
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
     fn = types.fn
-    if find_local(src, scratch.locs, scope.nloc, s, e) >= 0:  # Python would call the local's value
+    made = synthetic_builtin(toks, tree.tok[n]) >= 0  # desugar.py's call of a builtin
+    if not made and find_local(src, scratch.locs, scope.nloc, s, e) >= 0:  # Python would call the local's value
         return fail(err, E_NOT_A_FUNCTION, s, e, 0)
-    f = find_function(src, fn, scope.nf, s, e)
+    f = -1 if made else find_function(src, fn, scope.nf, s, e)
     nargs = count_from(tree.next, tree.first[n])
     if f < 0:
-        b = builtin_code(src, s, e)
+        b = call_builtin(src, toks, tree, n)
         if b < 0 or b >= N_SUPPORTED_BUILTINS:
             return fail(err, E_NOT_CALLABLE_BUILTIN if is_builtin(src, s, e) else E_UNKNOWN_FUNCTION, s, e, 0)
         if not builtin_arity_ok(b, nargs):
@@ -93,6 +95,8 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
         return 0
     if nargs != fn[f, F_NPARAMS]:
         return fail(err, E_CALL_ARITY, s, e, fn[f, F_NPARAMS] * 256 + nargs)
+    if visible(fn, scope.f, f, s, toks, tree, err) < 0:
+        return -1
     types.slot[n] = f
     return f
 
@@ -121,7 +125,7 @@ def type_call(toks, tree, types, scope, scratch, n, err):
     c = first[n]
     p = 0
     while c != -1:
-        want = fn[f, F_PTYPE + p]
+        want = param_type(fn, f, p, type_[c])
         r = list_request(tree, types, scope, scratch.locs, c, want)
         if r <= -2:  # `xs = []` passed as a list[str]
             return r
@@ -129,7 +133,7 @@ def type_call(toks, tree, types, scope, scratch, n, err):
             return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, c, want, type_[c])
         p += 1
         c = next_[c]
-    return fn[f, F_RET]
+    return callee_type(fn, f, n, toks, tree, err)
 
 
 @nrt_free

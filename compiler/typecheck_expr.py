@@ -10,6 +10,7 @@ from __future__ import annotations
 from gpucc.compiler import errors
 from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import (
+    E_CLOSURE,
     E_NESTING_TOO_DEEP,
     E_OPERAND_TYPES,
     E_SYNTAX,
@@ -34,6 +35,8 @@ from gpucc.compiler.nodes import (
     N_FLOAT,
     N_IFEXP,
     N_INT,
+    N_KWARG,
+    N_LAMBDA,
     N_LIST,
     N_METHOD,
     N_NAME,
@@ -46,7 +49,7 @@ from gpucc.compiler.nodes import (
     UN_NEG,
     UN_NOT,
 )
-from gpucc.compiler.scope import L_TYPE, find_local
+from gpucc.compiler.scope import F_PARENT, L_TYPE, find_local
 from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_C, S_STATE, is_const_true: codegen's, as before
     S_A,
     S_B,
@@ -125,6 +128,9 @@ def _open_frame(n, truth, src, toks, tree, types, scope, scratch, sp, err):
     stk[sp, X_CHILD] = tree.first[n]
     if tree.kind[n] == N_CALL and resolve_call(src, toks, tree, types, scope, scratch, n, err) < 0:
         return -1
+    if tree.kind[n] == N_KWARG or tree.kind[n] == N_LAMBDA:  # what compiler/desugar.py did not take
+        return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_KWARGS if tree.kind[n] == N_KWARG
+                         else errors.C_LAMBDA)  # fmt: skip
     return sp + 1
 
 
@@ -242,8 +248,8 @@ def _type_name(n, src, toks, tree, types, scope, mask, scratch, err):
     locs = scratch.locs
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
     v = find_local(src, locs, scope.nloc, s, e)
-    if v < 0:
-        return fail(err, E_UNDEFINED_NAME, s, e, 0)
+    if v < 0:  # in a nested def: a name of the enclosing function, Python's closure (not served)
+        return fail(err, E_CLOSURE if types.fn[scope.f, F_PARENT] >= 0 else E_UNDEFINED_NAME, s, e, 0)
     if (mask & bit(v)) == ZERO or locs[v, L_TYPE] < 0:
         return fail(err, E_UNBOUND, s, e, 0)
     types.slot[n] = v

@@ -31,7 +31,7 @@ from gpucc.compiler.nodes import (
     N_TUPLE,
     NO_TYPE,
 )
-from gpucc.compiler.scope import L_PRESET, L_TYPE
+from gpucc.compiler.scope import F_RET, L_PRESET, L_TYPE
 from gpucc.compiler.typecheck_base import (
     S_NODE,
     ZERO,
@@ -275,10 +275,11 @@ def check_expression(n, src, toks, tree, types, scope, mask, scratch, sp, err):
 
 @nrt_free
 def check_return(n, src, toks, tree, types, scope, mask, scratch, sp, err):
-    """`return [value]`: the value (None if none) converts to the function's return type;
-    val[n] = the return type."""
+    """`return [value]`: the value (None if none) converts to the function's return type (a
+    function without a return annotation takes its first return's type); val[n] = the return
+    type."""
     c = tree.first[n]
-    ret = scope.ret
+    ret = types.fn[scope.f, F_RET]
     t = T_NONE
     if c != -1 and tree.kind[c] == N_NONE:
         types.type[c] = T_NONE
@@ -286,6 +287,9 @@ def check_return(n, src, toks, tree, types, scope, mask, scratch, sp, err):
         t = type_expr(c, 0, 1 if ret == T_NONE else 0, src, toks, tree, types, scope, mask, scratch, sp, err)
         if t < 0:
             return t
+    if ret == NO_TYPE:
+        ret = LIST_INT if t == EMPTY_LIST else t
+        types.fn[scope.f, F_RET] = ret
     tree.val[n] = ret
     r = list_request(tree, types, scope, scratch.locs, c, ret) if c != -1 else 0
     if r <= -2:  # `xs = []` returned as a list[str]

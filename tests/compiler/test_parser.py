@@ -273,8 +273,6 @@ REJECTIONS = [
     ("return +", errors.E_EXPECTED_EXPR, 0, 13),
     ("if x\n        pass", errors.E_EXPECTED_OP, T.OP_COLON, 9),
     ("x = 1\n        y = 2", errors.E_UNEXPECTED_INDENT, 0, 9),
-    ("!def f(x) -> int:\n    pass", errors.E_MISSING_ANNOTATION, 0, 7),
-    ("!def f(x: int):\n    pass", errors.E_MISSING_RETURN_ANNOTATION, 0, 5),
     ("!def f(x: bytes) -> int:\n    pass", errors.E_UNKNOWN_TYPE, 0, 10),
     ("!def f(x: set[int]) -> int:\n    pass", errors.E_UNKNOWN_TYPE, 0, 10),
     ("!def f(x: object) -> int:\n    pass", errors.E_UNKNOWN_TYPE, 0, 10),

@@ -62,7 +62,7 @@ class _Checked(ast.NodeTransformer):
         if isinstance(f, ast.Name) and f.id in ("sum", "sorted"):
             node.func = ast.Name(f"_{f.id}", ast.Load())
         elif isinstance(f, ast.Attribute) and f.attr == "sort":
-            return ast.Call(ast.Name("_sort", ast.Load()), [f.value], [])
+            return ast.Call(ast.Name("_sort", ast.Load()), [f.value], node.keywords)
         return node
 
     def visit_Compare(self, node):
@@ -129,13 +129,15 @@ def _has_nan(xs) -> bool:
     return any(v != v for v in xs)
 
 
-def _sorted(xs):
+def _sorted(xs, key=None, reverse=False):
     xs = list(xs)  # a generator is iterated once
-    return merge_sort(xs) if _has_nan(xs) else sorted(xs)
+    if key is None and not reverse and _has_nan(xs):
+        return merge_sort(xs)
+    return sorted(xs, key=key, reverse=reverse)
 
 
-def _sort(xs) -> None:
-    xs[:] = _sorted(xs)
+def _sort(xs, key=None, reverse=False) -> None:
+    xs[:] = _sorted(xs, key, reverse)
 
 
 def _in(a, xs) -> bool:
@@ -171,11 +173,25 @@ def _may_return_none(returns: ast.expr | None) -> bool:
     return isinstance(returns, ast.BinOp) and any(map(_may_return_none, (returns.left, returns.right)))
 
 
+def _returns_value(node: ast.FunctionDef) -> bool:
+    """Whether a `return` of node's own body (nested defs and lambdas aside) gives a value."""
+    todo = list(node.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Return) and n.value is not None:
+            return True
+        if not isinstance(n, (ast.FunctionDef, ast.Lambda)):
+            todo.extend(ast.iter_child_nodes(n))
+    return False
+
+
 def _raise_at_ends(tree: ast.Module) -> ast.Module:
     """Every function whose return annotation admits no None ends with `raise _FellOff`
-    (reached only where control falls off its end)."""
+    (reached only where control falls off its end); without an annotation, every function
+    some return of which gives a value (gpucc takes its type: a procedure returns None)."""
     for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and not _may_return_none(node.returns):
+        if isinstance(node, ast.FunctionDef) and not _may_return_none(node.returns) and (
+                node.returns is not None or _returns_value(node)):  # fmt: skip
             node.body.append(ast.Raise(ast.Call(ast.Name("_FellOff", ast.Load()), [], [])))
     return tree
 

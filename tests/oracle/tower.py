@@ -149,13 +149,15 @@ class Tower(ast.NodeTransformer):
         self.ret = ""
 
     def visit_Module(self, node):
-        self.funcs = {f.name: _annotation(f.returns) or "None" for f in node.body if isinstance(f, ast.FunctionDef)}
+        self.funcs = {f.name: _annotation(f.returns) or "None" for f in ast.walk(node) if isinstance(f, ast.FunctionDef)}
         return self.generic_visit(node)
 
     def visit_FunctionDef(self, node):
+        outer = self.names, self.ret  # a nested def's names are its own
         self.names, self.ret = local_types(node, self.funcs), self.funcs[node.name]
         self.generic_visit(node)
         floats = [a.arg for a in node.args.args if self.names[a.arg] == "float"]
+        self.names, self.ret = outer
         convert = [ast.Assign([ast.Name(p, ast.Store())], _to_float(ast.Name(p, ast.Load()))) for p in floats]
         node.body = convert + node.body
         return node

@@ -1,0 +1,479 @@
+"""Desugaring (the end of phase 2): the builtins that take functions or make iterators, written
+as the comprehensions and loops the later phases already compile.  A kernel body run once per
+unit after the parser (its scratch and its node / token arrays), in node order.
+
+    map(f, xs)                    (f(v) for v in xs)            a lambda's body with its parameter
+                                                                renamed v
+    filter(f, xs)                 (v for v in xs if f(v))       filter(None, xs): `if v`
+    for i, x in enumerate(xs, s)  for ys in [xs] for k in range(len(ys)) for i in [k + s] for x in [ys[k]]
+    for a, b in zip(xs, ys)       for y0 in [xs] for y1 in [ys] for k in range(min(len(y0), len(y1)))
+                                  for a in [y0[k]] for b in [y1[k]]
+    enumerate(...), zip(...)      as values: ((i, x) for i, x in ...)
+    range(...)                    as a value: [v for v in range(...)]
+    divmod(a, b)                  [(p // q, p % q) for p in [a] for q in [b]][0]
+    for x in map / filter(...)    (a clause) its loop spliced in: for v in xs [if c] for x in [f(v)];
+                                  (a statement) for v in xs: [if not c: continue]; x = f(v); body
+
+A `for` statement over enumerate / zip becomes a block: the iterables evaluated once into hidden
+locals, `k = -1`, `while k + 1 < len(ys): k += 1; i = k + s; x = ys[k]; body` -- the list is
+read as it is at each step, as CPython's iterator reads it.  The keyword forms of sorted, min,
+max and list.sort and the calls of the unit's functions with keywords or defaults are
+compiler/desugar_calls.py's.  Hidden names and synthetic builtin calls: desugar_nodes.py.
+"""
+
+from __future__ import annotations
+
+from gpucc.compiler import errors
+from gpucc.compiler.desugar_calls import (
+    B_DIVMOD,
+    B_ENUMERATE,
+    B_FILTER,
+    B_MAP,
+    B_RANGE,
+    B_REVERSED,
+    B_ZIP,
+    desugared,
+    find_def,
+    is_literal,
+    keyword_call,
+    method_keywords,
+    sort_statement,
+)
+from gpucc.compiler.desugar_closures import closures
+from gpucc.compiler.desugar_nodes import (
+    bind_clause,
+    builtin_call,
+    chain,
+    clause,
+    hidden,
+    int_lit,
+    kids,
+    name,
+    no_room,
+    node,
+    rename,
+    room,
+    subscript,
+)  # fmt: skip
+from gpucc.compiler.errors import E_RESERVED_NAME, E_UNSUPPORTED
+from gpucc.compiler.nodes import (
+    BIN_ADD,
+    BIN_FLOORDIV,
+    BIN_MOD,
+    BOOL_AND,
+    COMP_GEN,
+    COMP_LIST,
+    N_ASSIGN,
+    N_AUGASSIGN,
+    N_BINARY,
+    N_BLOCK,
+    N_BOOLOP,
+    N_CALL,
+    N_CMP_LINK,
+    N_COMP,
+    N_COMP_FOR,
+    N_COMP_IF,
+    N_COMPARE,
+    N_CONTINUE,
+    N_EXPR_STMT,
+    N_FOR_LIST,
+    N_FUNCDEF,
+    N_IF,
+    N_LAMBDA,
+    N_LIST,
+    N_METHOD,
+    N_NAME,
+    N_NONE,
+    N_PARAM,
+    N_PASS,
+    N_SUBSCRIPT,
+    N_TUPLE,
+    N_UNARY,
+    N_UNPACK,
+    N_WHILE,
+    NO_TYPE,
+    UN_NOT,
+)  # fmt: skip
+from gpucc.compiler.parser_util import S_COUNT, S_NTOK, fail_tok
+from gpucc.compiler.scope import B_LEN, B_MIN, call_builtin
+from gpucc.compiler.typecheck_calls import count_from
+from gpucc.contract.isa import CMP_LT
+from gpucc.contract.jitable import nrt_free
+
+KEEP = -7  # tree.val of a range() call a for clause iterates (comp_scope makes it a range clause)
+
+
+@nrt_free
+def desugar(src, toks, n_tok, tree, st, err):
+    """Rewrite the unit's tree (module docstring).  Returns the node count, or -1 with err set."""
+    kind, first = tree.kind, tree.first
+    st[S_NTOK] = n_tok
+    n_nodes = st[S_COUNT]
+    for n in range(n_nodes):  # range() iterated by a clause stays a call (comp_scope's range clause)
+        if kind[n] == N_COMP_FOR:
+            it = first[n]
+            if kind[it] == N_CALL and call_builtin(src, toks, tree, it) == B_REVERSED and first[it] != -1:
+                it = first[it]
+            if kind[it] == N_CALL and call_builtin(src, toks, tree, it) == B_RANGE:
+                tree.val[it] = KEEP
+    for n in range(n_nodes):
+        k = kind[n]
+        r = 0
+        if k == N_CALL:
+            r = _call(src, toks, tree, st, n, err)
+        elif k == N_FOR_LIST and _iterator(src, toks, tree, first[n]) >= 0:
+            r = _for_statement(src, toks, tree, st, n, err)
+        elif k == N_COMP_FOR and tree.val[n] > 0:
+            r = _unpacking_clause(src, toks, tree, st, n, err)
+        elif k == N_EXPR_STMT:
+            r = sort_statement(src, toks, tree, st, n, err)
+        elif k == N_METHOD:
+            r = method_keywords(src, toks, tree, n, err)
+        elif k == N_PARAM and tree.first[n] >= 0 and not is_literal(tree, tree.first[n]):
+            r = fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_DEFAULTS)
+        elif k == N_FUNCDEF and desugared(call_builtin(src, toks, tree, n)):
+            r = fail_tok(err, toks, tree.tok[n], tree.tok[n], E_RESERVED_NAME, 0)
+        if r < 0:
+            return -1
+    for n in range(st[S_COUNT]):  # what iterates map / filter: their loops spliced in
+        if kind[n] == N_CALL and tree.val[n] == KEEP:
+            tree.val[n] = 0
+        while kind[n] == N_COMP_FOR and _generator(tree, first[n]):
+            if not room(tree, toks, st):
+                return no_room(toks, tree, n, err)
+            _splice_clause(tree, st, n)
+        if kind[n] == N_FOR_LIST and _generator(tree, first[n]) and _generator_loop(toks, tree, st, n, err) < 0:
+            return -1
+    if closures(src, toks, tree, st, err) < 0:
+        return -1
+    return st[S_COUNT]
+
+
+@nrt_free
+def _generator(tree, n):
+    return tree.kind[n] == N_COMP and tree.op[n] == COMP_GEN
+
+
+@nrt_free
+def _splice_clause(tree, st, c):
+    """Clause c iterates generator g: g's clauses take c's place, then `for <c's name> in
+    [g's element]` (the generator's loop runs inside the comprehension's, as lazily)."""
+    g = tree.first[c]
+    g1 = tree.first[g]
+    x = g1  # g's last clause (its element follows)
+    while tree.next[tree.next[x]] != -1:
+        x = tree.next[x]
+    bind = bind_clause(tree, st, tree.tok[c], tree.next[x])
+    tree.next[bind] = tree.next[c]
+    tree.kind[c] = tree.kind[g1]
+    tree.op[c] = tree.op[g1]
+    tree.tok[c] = tree.tok[g1]
+    tree.val[c] = tree.val[g1]
+    tree.first[c] = tree.first[g1]
+    if x == g1:
+        tree.next[c] = bind
+    else:
+        tree.next[c] = tree.next[g1]
+        tree.next[x] = bind
+    tree.kind[g1] = N_PASS  # consumed
+    tree.kind[g] = N_PASS
+
+
+@nrt_free
+def _generator_loop(toks, tree, st, n, err):
+    """`for target in map / filter(...)`: a loop over the generator's iterable whose body
+    starts with `if not cond: continue` per condition and `target = element`.  0, or -1."""
+    if not room(tree, toks, st):
+        return no_room(toks, tree, n, err)
+    g = tree.first[n]
+    g1 = tree.first[g]
+    if tree.kind[g1] != N_COMP_FOR:
+        return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
+    body = tree.next[g]
+    target = tree.next[body] if tree.op[n] == 1 else -1
+    rest = tree.first[body]
+    last = -1
+    x = tree.next[g1]
+    while tree.next[x] != -1:  # its conditions, up to the element
+        if tree.kind[x] != N_COMP_IF:
+            return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
+        nxt = tree.next[x]
+        skip = kids(tree, node(tree, st, N_BLOCK, 0, tree.tok[n], 0), node(tree, st, N_CONTINUE, 0, tree.tok[n], 0),
+                    -1, -1)  # fmt: skip
+        test = kids(tree, node(tree, st, N_IF, 0, tree.tok[n], 0), kids(tree, node(
+            tree, st, N_UNARY, UN_NOT, tree.tok[n], 0), tree.first[x], -1, -1), skip, -1)  # fmt: skip
+        if last < 0:
+            tree.first[body] = test
+        else:
+            chain(tree, last, test)
+        last = test
+        x = nxt
+    if target < 0:
+        s = kids(tree, node(tree, st, N_ASSIGN, NO_TYPE, tree.tok[n], 0), x, -1, -1)
+    else:
+        s = kids(tree, node(tree, st, N_UNPACK, 0, tree.tok[target], 0), target, x, -1)
+    if last < 0:
+        tree.first[body] = s
+    else:
+        chain(tree, last, s)
+    tree.next[s] = rest
+    it = tree.first[g1]
+    kids(tree, n, it, body, -1)
+    tree.op[n] = 0
+    tree.tok[n] = tree.tok[g1]
+    tree.kind[g] = N_PASS  # consumed
+    return 0
+
+
+@nrt_free
+def _iterator(src, toks, tree, n):
+    """B_ENUMERATE or B_ZIP for a call of enumerate or zip, else -1."""
+    if tree.kind[n] != N_CALL:
+        return -1
+    b = call_builtin(src, toks, tree, n)
+    return b if b == B_ENUMERATE or b == B_ZIP else -1
+
+
+@nrt_free
+def _call(src, toks, tree, st, n, err):
+    """CALL n: map / filter, enumerate / zip or range as values, keyword forms.  0, or -1."""
+    b = -1 if find_def(src, toks, tree, n) >= 0 else call_builtin(src, toks, tree, n)
+    nargs = count_from(tree.next, tree.first[n])
+    rewrite = b == B_MAP or b == B_FILTER or b == B_ENUMERATE or b == B_ZIP or b == B_DIVMOD or (
+        b == B_RANGE and tree.val[n] != KEEP)
+    if rewrite and not room(tree, toks, st):
+        return no_room(toks, tree, n, err)
+    if (b == B_MAP or b == B_FILTER) and nargs == 2:
+        return _map_filter(src, toks, tree, st, n, b, err)
+    if b == B_MAP or b == B_FILTER:
+        return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
+    if b == B_ENUMERATE or b == B_ZIP:  # a value: ((a, b) for a, b in zip(...))
+        c = node(tree, st, N_CALL, 0, tree.tok[n], 0)
+        tree.first[c] = tree.first[n]
+        t0, t1 = hidden(toks, st, tree.tok[n], 6), hidden(toks, st, tree.tok[n], 7)
+        target = kids(tree, node(tree, st, N_TUPLE, 0, t0, 0), name(tree, st, t0), name(tree, st, t1), -1)
+        f = clause(tree, st, t0, c)
+        tree.val[f] = target
+        element = kids(tree, node(tree, st, N_TUPLE, 0, t0, 0), name(tree, st, t0), name(tree, st, t1), -1)
+        _become(tree, n, N_COMP, COMP_GEN, f, element)
+        return _unpacking_clause(src, toks, tree, st, f, err)
+    if b == B_DIVMOD and nargs == 2:  # [(p // q, p % q) for p in [a] for q in [b]][0]
+        a = tree.first[n]
+        d = tree.next[a]
+        p, q = hidden(toks, st, tree.tok[n], 0), hidden(toks, st, tree.tok[n], 1)
+        loops = bind_clause(tree, st, p, a)
+        chain(tree, loops, bind_clause(tree, st, q, d))
+        pair = kids(tree, node(tree, st, N_TUPLE, 0, tree.tok[n], 0), _binary(tree, st, BIN_FLOORDIV, p, q),
+                    _binary(tree, st, BIN_MOD, p, q), -1)  # fmt: skip
+        one = kids(tree, node(tree, st, N_COMP, COMP_LIST, tree.tok[n], 0), loops, tree.next[loops], pair)
+        _become(tree, n, N_SUBSCRIPT, 0, one, int_lit(tree, st, tree.tok[n], 0))
+        return 0
+    if b == B_RANGE and tree.val[n] != KEEP:  # a value: [v for v in range(...)]
+        c = node(tree, st, N_CALL, 0, tree.tok[n], 0)
+        tree.first[c] = tree.first[n]
+        v = hidden(toks, st, tree.tok[n], 0)
+        _become(tree, n, N_COMP, COMP_LIST, clause(tree, st, v, c), name(tree, st, v))
+        return 0
+    return keyword_call(src, toks, tree, st, n, b, err)
+
+
+@nrt_free
+def _binary(tree, st, bop, p, q):
+    """`p bop q` of two hidden names."""
+    return kids(tree, node(tree, st, N_BINARY, bop, p, 0), name(tree, st, p), name(tree, st, q), -1)
+
+
+@nrt_free
+def _become(tree, n, kind, op, a, b):
+    """Node n (kept where its parent links it) becomes kind / op with children a, b."""
+    tree.kind[n] = kind
+    tree.op[n] = op
+    kids(tree, n, a, b, -1)
+
+
+@nrt_free
+def _map_filter(src, toks, tree, st, n, b, err):
+    """map(f, xs) / filter(f, xs) as a generator expression (module docstring).  0, or -1."""
+    f = tree.first[n]
+    xs = tree.next[f]
+    if tree.kind[f] == N_LAMBDA and count_from(tree.next, tree.first[f]) == 2:  # one parameter, the body
+        p = tree.first[f]
+        v, body = hidden(toks, st, tree.tok[n], 0), tree.next[p]
+        if not rename(src, toks, tree, st, body, tree.tok[p], v):
+            return fail_tok(err, toks, tree.tok[f], tree.tok[f], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
+    else:
+        v = hidden(toks, st, tree.tok[n], 0)
+        body = name(tree, st, v)
+        if tree.kind[f] == N_NAME:  # f(v)
+            body = kids(tree, f, body, -1, -1)
+            tree.kind[f] = N_CALL
+        elif tree.kind[f] != N_NONE or b == B_MAP:
+            return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
+    loop = clause(tree, st, v, xs)
+    if b == B_MAP:
+        _become(tree, n, N_COMP, COMP_GEN, loop, body)
+        return 0
+    test = kids(tree, node(tree, st, N_COMP_IF, 0, tree.tok[n], 0), body, -1, -1)
+    tree.kind[n] = N_COMP
+    tree.op[n] = COMP_GEN
+    kids(tree, n, loop, test, name(tree, st, v))
+    return 0
+
+
+@nrt_free
+def _unpacking_clause(src, toks, tree, st, c, err):
+    """A clause with a tuple target (val[c]): clauses binding each name (module docstring).  0, or -1."""
+    if not room(tree, toks, st):
+        return no_room(toks, tree, c, err)
+    target, it, after = tree.val[c], tree.first[c], tree.next[c]
+    b = _iterator(src, toks, tree, it)
+    if b < 0:  # over a value: the clause unpacks its target itself (typecheck_comp, codegen_comp)
+        return 0
+    tree.val[c] = 0
+    names = count_from(tree.next, tree.first[target])
+    nargs = count_from(tree.next, tree.first[it]) if b >= 0 else 0
+    if b == B_ENUMERATE and (names != 2 or nargs < 1 or nargs > 2) or b == B_ZIP and (nargs != names or nargs > 3):
+        return fail_tok(err, toks, tree.tok[it], tree.tok[it], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
+    last = c
+    at = tree.tok[it]
+    k = hidden(toks, st, at, 4)
+    a = tree.first[it]
+    ys0, ys1, ys2 = hidden(toks, st, at, 0), hidden(toks, st, at, 1), hidden(toks, st, at, 2)
+    start = tree.next[a] if b == B_ENUMERATE else -1
+    y = tree.next[a] if b == B_ZIP else -1
+    z = tree.next[y] if y >= 0 else -1
+    tree.kind[it] = N_PASS  # consumed
+    tree.tok[c] = ys0
+    kids(tree, c, kids(tree, node(tree, st, N_LIST, 0, ys0, 0), a, -1, -1), -1, -1)  # for ys0 in [xs]
+    if y >= 0:
+        last = chain(tree, last, bind_clause(tree, st, ys1, y))
+    if z >= 0:
+        last = chain(tree, last, bind_clause(tree, st, ys2, z))
+    stop = _stop(toks, tree, st, at, ys0, ys1 if b == B_ZIP else -1, ys2 if b == B_ZIP and nargs == 3 else -1)
+    last = chain(tree, last, clause(tree, st, k, builtin_call(tree, toks, st, B_RANGE, at, stop, -1)))
+    x = tree.first[target]
+    j = 0
+    while x != -1:
+        nxt = tree.next[x]
+        if b == B_ENUMERATE and j == 0:
+            value = _index(tree, st, k, start)
+        else:
+            ys = ys0 if j == 0 or b == B_ENUMERATE else (ys1 if j == 1 else ys2)
+            value = subscript(tree, st, k, name(tree, st, ys), name(tree, st, k))
+        bound = bind_clause(tree, st, tree.tok[x], value)
+        if tree.kind[x] == N_TUPLE:  # for i, (a, b) in enumerate(ps): for (a, b) in [ps[k]]
+            tree.val[bound] = x
+        last = chain(tree, last, bound)
+        j += 1
+        x = nxt
+    tree.next[last] = after
+    return 0
+
+
+@nrt_free
+def _index(tree, st, k, start):
+    """enumerate's count: k, or k + start."""
+    if start < 0:
+        return name(tree, st, k)
+    tree.next[start] = -1
+    return kids(tree, node(tree, st, N_BINARY, BIN_ADD, k, 0), name(tree, st, k), start, -1)
+
+
+@nrt_free
+def _stop(toks, tree, st, at, y0, y1, y2):
+    """len(y0), or min(len(y0), len(y1)[, len(y2)]): where zip stops."""
+    stop = builtin_call(tree, toks, st, B_LEN, at, name(tree, st, y0), -1)  # B_LEN
+    if y1 < 0:
+        return stop
+    size1 = builtin_call(tree, toks, st, B_LEN, at, name(tree, st, y1), -1)
+    call = builtin_call(tree, toks, st, B_MIN, at, stop, size1)
+    if y2 >= 0:
+        tree.next[tree.next[stop]] = builtin_call(tree, toks, st, B_LEN, at, name(tree, st, y2), -1)
+    return call
+
+
+@nrt_free
+def _for_statement(src, toks, tree, st, n, err):
+    """`for target in enumerate(...) / zip(...)`: a block of the hidden locals and a while loop
+    (module docstring).  0, or -1."""
+    if not room(tree, toks, st):
+        return no_room(toks, tree, n, err)
+    it = tree.first[n]
+    body = tree.next[it]
+    target = tree.next[body] if tree.op[n] == 1 else -1
+    b = _iterator(src, toks, tree, it)
+    nargs = count_from(tree.next, tree.first[it])
+    names = count_from(tree.next, tree.first[target]) if target >= 0 else 1
+    if b == B_ENUMERATE and (nargs < 1 or nargs > 2 or names > 2) or b == B_ZIP and (nargs < 2 or nargs > 3
+                                                                                      or names != 1 and names != nargs):
+        return fail_tok(err, toks, tree.tok[it], tree.tok[it], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
+    at = tree.tok[it]
+    tree.kind[it] = N_PASS  # consumed
+    k = hidden(toks, st, at, 4)
+    ys = (hidden(toks, st, at, 0), hidden(toks, st, at, 1), hidden(toks, st, at, 2))
+    a = tree.first[it]
+    start = tree.next[a] if b == B_ENUMERATE else -1
+    lists = 1 if b == B_ENUMERATE else nargs
+    first_stmt = -1
+    last = -1
+    x = a
+    for j in range(lists):  # ys_j = the j-th iterable
+        nxt = tree.next[x]
+        s = kids(tree, node(tree, st, N_ASSIGN, NO_TYPE, ys[j], 0), x, -1, -1)
+        if last < 0:
+            first_stmt = s
+        else:
+            chain(tree, last, s)
+        last = s
+        x = nxt
+    if start >= 0:  # enumerate's start, evaluated once
+        last = chain(tree, last, kids(tree, node(tree, st, N_ASSIGN, NO_TYPE, ys[1], 0), start, -1, -1))
+        start = name(tree, st, ys[1])
+    last = chain(tree, last, kids(tree, node(tree, st, N_ASSIGN, NO_TYPE, k, 0), int_lit(tree, st, k, -1), -1, -1))
+    cond = -1
+    for j in range(lists):  # k + 1 < len(ys_j) [and ...]
+        more = kids(tree, node(tree, st, N_BINARY, BIN_ADD, k, 0), name(tree, st, k), int_lit(tree, st, k, 1), -1)
+        size = builtin_call(tree, toks, st, B_LEN, at, name(tree, st, ys[j]), -1)
+        test = kids(tree, node(tree, st, N_COMPARE, 0, k, 0), more, kids(tree, node(tree, st, N_CMP_LINK, CMP_LT, k, 0),
+                                                                          size, -1, -1), -1)  # fmt: skip
+        cond = test if cond < 0 else kids(tree, node(tree, st, N_BOOLOP, BOOL_AND, k, 0), cond, test, -1)
+    loop = kids(tree, node(tree, st, N_WHILE, 0, tree.tok[n], 0), cond, body, -1)
+    chain(tree, last, loop)
+    step = kids(tree, node(tree, st, N_AUGASSIGN, BIN_ADD, k, 0), int_lit(tree, st, k, 1), -1, -1)
+    rest = tree.first[body]
+    tree.first[body] = step
+    last = step
+    values = -1  # the value each target name takes, in order (siblings)
+    vlast = -1
+    for j in range(lists + (1 if b == B_ENUMERATE else 0)):
+        if b == B_ENUMERATE and j == 0:
+            v = _index(tree, st, k, start)
+        else:
+            v = subscript(tree, st, k, name(tree, st, ys[0] if b == B_ENUMERATE else ys[j]), name(tree, st, k))
+        if values < 0:
+            values = v
+        else:
+            chain(tree, vlast, v)
+        vlast = v
+    if target < 0:  # one name: the tuple
+        tup = node(tree, st, N_TUPLE, 0, tree.tok[n], 0)
+        tree.first[tup] = values
+        last = chain(tree, last, kids(tree, node(tree, st, N_ASSIGN, NO_TYPE, tree.tok[n], 0), tup, -1, -1))
+    else:
+        x = tree.first[target]
+        v = values
+        while x != -1:
+            nxt_x, nxt_v = tree.next[x], tree.next[v]
+            if tree.kind[x] == N_TUPLE:
+                s = node(tree, st, N_UNPACK, 0, tree.tok[x], 0)
+                kids(tree, s, x, v, -1)
+            else:
+                s = kids(tree, node(tree, st, N_ASSIGN, NO_TYPE, tree.tok[x], 0), v, -1, -1)
+            last = chain(tree, last, s)
+            x, v = nxt_x, nxt_v
+    tree.next[last] = rest
+    tree.next[body] = -1
+    tree.kind[n] = N_BLOCK
+    tree.op[n] = 0
+    tree.first[n] = first_stmt
+    return 0
