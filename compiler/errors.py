@@ -62,6 +62,9 @@ _CONSTRUCT_ROWS = [
     ("C_TYPE_TOO_LARGE",
      "types this large (at most 7 parts, constructors and leaves: list[tuple[int, int, int, int]])"),
     ("C_OPTIONAL_TRUTH", "the truth value of None or an Optional (test `x is not None` first)"),
+    ("C_SET_DICT_COMP", "set and dict comprehensions"),
+    ("C_KEY_TYPE", "dict keys and set elements of this type (keys: int, bool, float, str, or tuples of those)"),
+    ("C_EMPTY_DICT", "`{}` or set() whose type nothing says (annotate it: `d: dict[str, int] = {}`)"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -103,6 +106,9 @@ C_ROUND_DIGITS = 34
 C_TUPLE_INDEX = 35
 C_TYPE_TOO_LARGE = 36
 C_OPTIONAL_TRUTH = 37
+C_SET_DICT_COMP = 38
+C_KEY_TYPE = 39
+C_EMPTY_DICT = 40
 
 # name, message template
 _ROWS = [

@@ -60,6 +60,9 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     TUPLE      element*                 a tuple display `(a, b)`, `a, b`; as a target (UNPACK,
                                         FOR_LIST) its elements are NAMEs and TUPLEs
     UNPACK     TUPLE value              `a, (b, c) = value`: the target, then the value
+    DICT       (key value)*             a dict display `{k: v, ...}`, `{}`
+    SET        element+                 a set display `{a, b}`
+    DELETE     SUBSCRIPT                `del d[k]`
 
 COMPARE links also take CMP_IN / CMP_NOT_IN (`x in xs`, `x not in xs`) and CMP_IS /
 CMP_IS_NOT (`x is None`, `x is not None`) after contract.isa' six comparison codes.
@@ -72,7 +75,7 @@ KIND_NAMES = (
     "FOR_RANGE", "BREAK", "CONTINUE", "PASS", "DOCSTRING", "ELLIPSIS", "RETURN", "ASSERT",
     "INT", "BOOL", "NONE", "NAME", "UNARY", "BINARY", "BOOLOP", "COMPARE", "CMP_LINK", "CALL",
     "FLOAT", "IFEXP", "LIST", "SUBSCRIPT", "SLICE", "METHOD", "FOR_LIST", "SETITEM", "STR", "COMP",
-    "COMP_FOR", "COMP_IF", "TUPLE", "UNPACK",
+    "COMP_FOR", "COMP_IF", "TUPLE", "UNPACK", "DICT", "SET", "DELETE",
 )  # fmt: skip
 # node kinds as plain names (tests/contract/test_named_constants.py keeps them equal to KIND_NAMES)
 N_MODULE = 0
@@ -116,6 +119,9 @@ N_COMP_FOR = 37
 N_COMP_IF = 38
 N_TUPLE = 39
 N_UNPACK = 40
+N_DICT = 41
+N_SET = 42
+N_DELETE = 43
 
 BIN_NAMES = ("+", "-", "*", "//", "%", "/", "**", "&", "|", "^", "<<", ">>")
 BIN_ADD, BIN_SUB, BIN_MUL, BIN_FLOORDIV, BIN_MOD, BIN_DIV, BIN_POW, BIN_AND, BIN_OR, BIN_XOR, BIN_LSHIFT, BIN_RSHIFT = (

@@ -19,7 +19,7 @@ from gpucc.compiler import errors, tokens
 from gpucc.compiler.errors import E_EXPECTED_NAME, E_PROGRAM_TOO_LARGE, E_SYNTAX, E_UNSUPPORTED
 from gpucc.compiler.nodes import COMP_GEN, COMP_LIST, N_COMP, N_COMP_FOR, N_COMP_IF, N_METHOD
 from gpucc.compiler.parser_opstack import add_arg, close, pop_val, push_op, push_val, top_entry, top_op
-from gpucc.compiler.parser_tables import X_CALL, X_COMP, X_IFC, X_LIST, X_PAREN
+from gpucc.compiler.parser_tables import X_BRACE, X_CALL, X_COMP, X_IFC, X_LIST, X_PAREN
 from gpucc.compiler.parser_util import MAX_NESTING, O_LAST, O_NODE, S_NOPS, fail_tok, is_kw, is_op, new_node
 from gpucc.compiler.tokens import TK_NAME
 from gpucc.contract.jitable import nrt_free
@@ -70,6 +70,8 @@ def open_comprehension(toks, i, tree, st, err):
         return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_GENERATOR)
     if top == X_IFC:
         return fail_tok(err, toks, i, i, errors.E_EXPECTED_ELSE, 0)
+    if top == X_BRACE:
+        return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_SET_DICT_COMP)
     o = top_entry(st)
     bracket, last = st[o + O_NODE], st[o + O_LAST]
     first_item = last < 0 or (tree.kind[bracket] == N_METHOD and last == tree.first[bracket])

@@ -45,7 +45,6 @@ from gpucc.compiler.scope import F_NPARAMS
 from gpucc.contract import isa as O
 from gpucc.contract.flow import FLOW_OK, pops_of, stack_depths
 from gpucc.contract.isa import (
-    IS_FOR_TEST,
     ADD_TO_VAR,
     ARG_JUMP,
     BINARY_ADD,
@@ -55,6 +54,7 @@ from gpucc.contract.isa import (
     COMPARE_GE,
     COMPARE_LT,
     INC_VAR,
+    IS_FOR_TEST,
     IS_JUMP,
     JUMP_IF_FALSE,
     JUMP_IF_NOT_LT,

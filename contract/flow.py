@@ -17,9 +17,9 @@ CALL pops its callee's parameter count, NEW_LIST its operand's count, the rest i
 from __future__ import annotations
 
 from gpucc.contract.isa import (
-    IS_FOR_TEST,
     CALL,
     FELL_OFF,
+    IS_FOR_TEST,
     IS_JUMP,
     JUMP,
     KEEPS,

@@ -31,7 +31,6 @@ from gpucc.contract.cachekey import source_fingerprint
 from gpucc.contract.flow import FLOW_OK, stack_depths
 from gpucc.contract.image import ImageArrays, image_arrays
 from gpucc.contract.isa import (
-    IS_FOR_TEST,
     ARG_CONST,
     ARG_FUNC,
     ARG_IMM,
@@ -46,6 +45,7 @@ from gpucc.contract.isa import (
     ARG_NONE,
     ARG_TYPED_CMP,
     IMM_MAX,
+    IS_FOR_TEST,
     JUMP,
     LOAD_STR,
     NUM_OPCODES,
