@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from gpucc.compiler.comp_scope import ACC, FLAG, REVERSED_RANGE, VARS, is_bare
 from gpucc.compiler.emit import CG_DEPTH, DONE, element_kind, emit, emit_arith, emit_convert, emit_truth, patch
+from gpucc.compiler.emit_dict import for_test
 from gpucc.compiler.loop_code import (
     close_list_loop,
     close_range_loop,
@@ -186,11 +187,13 @@ def _after_next(n, owner, tree, types, out, stk, line):
 
 @nrt_free
 def _list_clause(n, st, top, tree, types, out, stk, line):
-    """`for x in xs` (a list or a str): xs into the hidden slots, the loop around the rest."""
+    """`for x in xs` (a list, a str, a dict, a set: emit_dict.for_test): xs into the hidden
+    slots, the loop around the rest."""
     h = types.slot[n] + 1
     owner = _owner(tree, stk, top)
+    opc, it = for_test(tree, types, tree.first[n])
     if st == 0:
-        return tree.first[n]
+        return it
     if st == 1:
         emit(out, STORE_VAR, h, line)
         emit(out, LOAD_INT, 0, line)
@@ -199,7 +202,7 @@ def _list_clause(n, st, top, tree, types, out, stk, line):
         store_loop_variable(out, types.slot[n], types.type[tree.first[n]] == T_STR, line)
         return _next(n, owner, tree, types, out, stk, line)
     _after_next(n, owner, tree, types, out, stk, line)
-    close_list_loop(out, stk, top, h, line)
+    close_list_loop(out, stk, top, h, opc, line)
     return DONE
 
 
@@ -286,7 +289,7 @@ def _bare_loop(n, top, tree, types, out, stk, line):
     _before_element(n, tree, types, out, line)
     emit(out, LOAD_VAR, var, line)
     decided = _step(n, -1, tree, types, out, line)
-    close_list_loop(out, stk, top, var + 1, line)
+    close_list_loop(out, stk, top, var + 1, for_test(tree, types, tree.first[n])[0], line)
     _finish(n, decided, tree, types, out, line)
 
 
@@ -298,7 +301,7 @@ def _comp(n, st, top, tree, types, out, stk, line):
     if st == 0:
         stk[top, C_DECIDED] = -1
         _start(n, tree, types, out, line)
-        return first
+        return for_test(tree, types, first)[1] if is_bare(tree, n) else first
     if not is_bare(tree, n):
         _finish(n, stk[top, C_DECIDED], tree, types, out, line)
         return DONE

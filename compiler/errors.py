@@ -47,7 +47,8 @@ _CONSTRUCT_ROWS = [
     ("C_WALRUS", "assignment expressions (:=)"),
     ("C_BARE_ANNOTATION", "annotations without a value"),
     ("C_ASSERT_MESSAGE", "assert messages"),
-    ("C_LIST_AUGASSIGN", "augmented assignment to a list (+= extends in place: use xs = xs + ys or append)"),
+    ("C_LIST_AUGASSIGN", "augmented assignment to a list or set (+=, |= change it in place: use xs = xs + ys, "
+     "s = s | t, append or add)"),
     ("C_SUBSCRIPT_AUGASSIGN",
      "augmented assignment to a subscript of anything but a name or a subscript, or with a call in it"),
     ("C_METHOD", "methods other than list.append, list.sort and the str methods of the README"),
@@ -64,7 +65,9 @@ _CONSTRUCT_ROWS = [
     ("C_OPTIONAL_TRUTH", "the truth value of None or an Optional (test `x is not None` first)"),
     ("C_SET_DICT_COMP", "set and dict comprehensions"),
     ("C_KEY_TYPE", "dict keys and set elements of this type (keys: int, bool, float, str, or tuples of those)"),
-    ("C_EMPTY_DICT", "`{}` or set() whose type nothing says (annotate it: `d: dict[str, int] = {}`)"),
+    ("C_GET_SCALAR", "d.get(k) without a default on a dict of numbers or bools (give one: d.get(k, 0))"),
+    ("C_DICT_ARGUMENTS", "dict() with arguments and set() of anything but a list or a set"),
+    ("C_DEL_TARGET", "del of anything but a dict's item (del d[k])"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -108,7 +111,9 @@ C_TYPE_TOO_LARGE = 36
 C_OPTIONAL_TRUTH = 37
 C_SET_DICT_COMP = 38
 C_KEY_TYPE = 39
-C_EMPTY_DICT = 40
+C_GET_SCALAR = 40
+C_DICT_ARGUMENTS = 41
+C_DEL_TARGET = 42
 
 # name, message template
 _ROWS = [

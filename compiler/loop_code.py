@@ -9,7 +9,7 @@ from __future__ import annotations
 from gpucc.compiler.emit import CG_DEPTH, CG_ENTRY, CG_PC, emit, patch
 from gpucc.compiler.nodes import N_BOOL, N_INT, N_UNARY, N_WHILE, UN_NOT
 from gpucc.compiler.typecheck_base import S_A, S_B, S_C, is_const_true
-from gpucc.contract.isa import FOR_LIST, FOR_LOOP, FOR_RANGE, JUMP, STORE_VAR, STR_CHR
+from gpucc.contract.isa import FOR_LOOP, FOR_RANGE, JUMP, STORE_VAR, STR_CHR
 from gpucc.contract.jitable import nrt_free, pack_fields
 
 # a loop's frame columns on a walk (the statement walk, a comprehension's clause frames),
@@ -81,9 +81,10 @@ def close_range_loop(out, stk, top, h, line):
 
 
 @nrt_free
-def close_list_loop(out, stk, top, h, line):
-    """The bottom of the loop of frame top over the list in slots h, h + 1 (close_range_loop's)."""
+def close_list_loop(out, stk, top, h, opc, line):
+    """The bottom of the loop of frame top over the list, str, dict or set in slots h, h + 1
+    (close_range_loop's), with its for test opc (FOR_LIST, FOR_DICT_*, FOR_SET)."""
     patch(out, stk[top, LOOP_TEST])
-    _step_or_exit(out, stk, top, FOR_LIST, h, stk[top, LOOP_TOP] - out.cg[CG_ENTRY], line)
+    _step_or_exit(out, stk, top, opc, h, stk[top, LOOP_TOP] - out.cg[CG_ENTRY], line)
     out.cg[CG_DEPTH] -= 1
     patch(out, stk[top, LOOP_EXIT])

@@ -180,6 +180,23 @@ def tuple_concat(a, b):
 
 
 @nrt_free
+def has_keyed(t):
+    """Whether type t has a dict or a set in it (the value instructions compare neither)."""
+    p, need = 0, 1
+    while need > 0 and p < MAX_NIBBLES:
+        k = nibble(t, p)
+        need -= 1
+        if k == DICT or k == SET:
+            return True
+        p += 1
+        need += _children(k)
+        if k == TUPLE:
+            need += nibble(t, p)
+            p += 1
+    return False
+
+
+@nrt_free
 def orderable(t):
     """Whether values of type t have an order (<): numbers, strs, lists and tuples of them."""
-    return t != NONE and not is_optional(t)
+    return t != NONE and not is_optional(t) and not has_keyed(t)
