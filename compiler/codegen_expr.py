@@ -73,6 +73,7 @@ from gpucc.compiler.nodes import (
     N_SUBSCRIPT,
     N_TUPLE,
     N_UNARY,
+    PAIR,
     UN_NEG,
 )
 from gpucc.compiler.scope import B_DICT_CALL, B_SET_CALL, F_NPARAMS, F_PTYPE
@@ -183,7 +184,7 @@ def _list(n, st, top, tree, types, out, stk, line):
     if st > 0 and tree.kind[n] == N_LIST:
         emit_convert(out, element_type(type_[n]), type_[stk[top, E_CHILD]], line)
     c = _next_child(tree, stk, top, n, st)
-    if c == DONE:
+    if c == DONE and not (tree.kind[n] == N_TUPLE and tree.val[n] == PAIR):  # a dict comprehension's pair stays two values
         emit(out, O.NEW_LIST, st, line)
         out.cg[CG_DEPTH] -= st
     return c
@@ -414,7 +415,7 @@ def emit_expr(root, toks, tree, types, out, scratch, sp0, err):
         elif k == N_CALL:
             nxt = _call(n, st, top, tree, types, out, stk, line, err)
         elif k == N_COMP or k == N_COMP_FOR or k == N_COMP_IF:
-            nxt = emit_comprehension(n, st, top, tree, types, out, stk, line)
+            nxt = emit_comprehension(n, st, top, tree, types, out, stk, line, err)
         if nxt == DONE:
             sp -= 1
             if can_unbox(k) and tree.val[n] == UNBOXED:  # an Optional used as its T

@@ -63,7 +63,6 @@ _CONSTRUCT_ROWS = [
     ("C_TYPE_TOO_LARGE",
      "types this large (at most 7 parts, constructors and leaves: list[tuple[int, int, int, int]])"),
     ("C_OPTIONAL_TRUTH", "the truth value of None or an Optional (test `x is not None` first)"),
-    ("C_SET_DICT_COMP", "set and dict comprehensions"),
     ("C_KEY_TYPE", "dict keys and set elements of this type (keys: int, bool, float, str, or tuples of those)"),
     ("C_GET_SCALAR", "d.get(k) without a default on a dict of numbers or bools (give one: d.get(k, 0))"),
     ("C_DICT_ARGUMENTS", "dict() with arguments and set() of anything but a list or a set"),
@@ -109,11 +108,10 @@ C_ROUND_DIGITS = 34
 C_TUPLE_INDEX = 35
 C_TYPE_TOO_LARGE = 36
 C_OPTIONAL_TRUTH = 37
-C_SET_DICT_COMP = 38
-C_KEY_TYPE = 39
-C_GET_SCALAR = 40
-C_DICT_ARGUMENTS = 41
-C_DEL_TARGET = 42
+C_KEY_TYPE = 38
+C_GET_SCALAR = 39
+C_DICT_ARGUMENTS = 40
+C_DEL_TARGET = 41
 
 # name, message template
 _ROWS = [

@@ -137,9 +137,12 @@ CMP_IN, CMP_NOT_IN, CMP_IS, CMP_IS_NOT = 6, 7, 8, 9  # after contract.isa.CMP_NA
 
 # what consumes a comprehension's elements (COMP's op): a new list (a list comprehension, a
 # generator expression given to sorted / list / str.join); a generator expression no consumer
-# claimed (yet: the type checker's); the folds of sum, any, all, min, max
-COMP_NAMES = ("list", "gen", "sum", "any", "all", "min", "max")
-COMP_LIST, COMP_GEN, COMP_SUM, COMP_ANY, COMP_ALL, COMP_MIN, COMP_MAX = range(len(COMP_NAMES))
+# claimed (yet: the type checker's); the folds of sum, any, all, min, max; a new set or dict
+# (set and dict comprehensions)
+COMP_NAMES = ("list", "gen", "sum", "any", "all", "min", "max", "set", "dict")
+COMP_LIST, COMP_GEN, COMP_SUM, COMP_ANY, COMP_ALL, COMP_MIN, COMP_MAX, COMP_SET, COMP_DICT = range(len(COMP_NAMES))
+# a dict comprehension's element is the TUPLE (key, value) with val PAIR: its two values pushed, no tuple built
+PAIR = 1
 
 # No annotation on an assignment.
 NO_TYPE = -1

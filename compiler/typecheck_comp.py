@@ -14,9 +14,20 @@ from __future__ import annotations
 from gpucc.compiler import errors
 from gpucc.compiler.comp_scope import NAME_UNBOUND, REVERSED_RANGE, is_bare
 from gpucc.compiler.errors import E_OPERAND_TYPES, E_TYPE_MISMATCH, E_UNBOUND, E_UNSUPPORTED
-from gpucc.compiler.nodes import COMP_ALL, COMP_ANY, COMP_GEN, COMP_LIST, COMP_SUM, N_COMP_FOR, N_COMP_IF
+from gpucc.compiler.nodes import (
+    COMP_ALL,
+    COMP_ANY,
+    COMP_DICT,
+    COMP_GEN,
+    COMP_LIST,
+    COMP_SET,
+    COMP_SUM,
+    N_COMP_FOR,
+    N_COMP_IF,
+)
 from gpucc.compiler.scope import L_TYPE, last_child
 from gpucc.compiler.typecheck_base import expr_fail_types, node_fail, node_fail_types
+from gpucc.compiler.typecheck_dict import keyed_comprehension
 from gpucc.compiler.typerules import LIST_INT, element_type, is_integral, is_number, is_sized
 from gpucc.contract.jitable import nrt_free, type_list_of
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_STR
@@ -88,6 +99,9 @@ def _type_comp(n, toks, tree, types, err):
     e = comprehension_element(tree, types, n)
     if op == COMP_LIST:
         t = comprehension_list(e)
+        return node_fail(err, E_UNSUPPORTED, toks, tree, n, -1 - t) if t < 0 else t
+    if op == COMP_SET or op == COMP_DICT:  # e: the element, or the TUPLE (key, value)
+        t = keyed_comprehension(op == COMP_DICT, e)
         return node_fail(err, E_UNSUPPORTED, toks, tree, n, -1 - t) if t < 0 else t
     if op == COMP_ANY or op == COMP_ALL:
         return T_BOOL

@@ -240,3 +240,14 @@ def constructor_type(is_set_call, n, toks, tree, types, err):
     if not key_ok(e):
         return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_KEY_TYPE)
     return type_set_of(e)
+
+
+@nrt_free
+def keyed_comprehension(is_dict_comp, e):
+    """The type of `{x for ...}` (e: x's type) or `{k: v for ...}` (e: tuple[K, V]); -1 -
+    construct code when the keys are of no key type or the type is too large."""
+    k = type_field(e, 0) if is_dict_comp else e
+    if not key_ok(k):
+        return -1 - errors.C_KEY_TYPE
+    t = type_dict_of(k, type_field(e, 1)) if is_dict_comp else type_set_of(k)
+    return t if t >= 0 else -1 - errors.C_TYPE_TOO_LARGE
