@@ -20,6 +20,7 @@ import numpy as np
 from gpucc.compiler import errors, tokens
 from gpucc.compiler.errors import E_EXPECTED_OP, E_EXPECTED_TYPE, E_UNKNOWN_TYPE, E_UNSUPPORTED
 from gpucc.compiler.parser_util import fail_tok, is_kw, is_op
+from gpucc.compiler.typeshapes import keys_ok
 from gpucc.contract import typecodes
 from gpucc.contract.jitable import nrt_free
 
@@ -124,6 +125,8 @@ def annotation(src, toks, i, err):
                     return _too_large(err, toks, i, j - 1)
                 continue
             if depth == 0:
+                if not keys_ok(code):  # dict[list[int], int]: no hash serves such keys
+                    return fail_tok(err, toks, i, j - 1, E_UNSUPPORTED, errors.C_KEY_TYPE), i
                 return code, j
             shift = np.int64(FRAME_BITS * (depth - 1))
             frame = (frames >> shift) & FRAME_MASK

@@ -41,11 +41,10 @@ from gpucc.compiler.typerules import (
     is_list,
     is_set,
 )
-from gpucc.compiler.typeshapes import known
+from gpucc.compiler.typeshapes import key_ok, known
 from gpucc.contract.jitable import (
     nrt_free,
     type_append_field,
-    type_arity,
     type_dict_of,
     type_field,
     type_is_heap,
@@ -56,32 +55,13 @@ from gpucc.contract.jitable import (
     type_value_of,
     type_width,
 )
-from gpucc.contract.typecodes import DICT, SET, TUPLE, UNKNOWN
-from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_STR
+from gpucc.contract.typecodes import DICT, SET, UNKNOWN
+from gpucc.contract.valuetypes import T_INT
 
 EMPTY_DICT = DICT | (UNKNOWN << 4) | (UNKNOWN << 8)  # `{}` and dict() before their context types them
 EMPTY_SET = SET | (UNKNOWN << 4)  # set()
 DICT_DEFAULT = type_dict_of(T_INT, T_INT)  # a local bound to `{}` that nothing types
 SET_DEFAULT = type_set_of(T_INT)  # ... to set()
-
-
-@nrt_free
-def is_key(t):
-    """A scalar of a key type (no None)."""
-    return t == T_INT or t == T_BOOL or t == T_FLOAT or t == T_STR
-
-
-@nrt_free
-def key_ok(t):
-    """Whether values of type t can be dict keys and set elements here (the module doc)."""
-    if is_key(t) or t == UNKNOWN:
-        return True
-    if (t & 15) != TUPLE:
-        return False
-    for i in range(type_arity(t)):
-        if not is_key(type_field(t, i)):
-            return False
-    return True
 
 
 @nrt_free
@@ -125,12 +105,12 @@ def default_request(tree, types, locs, obj, want):
     if tree.kind[obj] != N_NAME or want < 0 or want == types.type[obj]:
         return 0
     t = types.type[obj]
-    if t != DICT_DEFAULT and t != SET_DEFAULT:
-        return 0
     v = types.slot[obj]
     cur = locs[v, L_PRESET]
-    guessed = cur >= 0 and is_dict(cur) and type_value_of(cur) == T_INT and is_dict(want)
-    if cur >= 0 and not (guessed and element_type(want) == element_type(cur)):
+    # a dict[K, int] guessed by an earlier request (its keys known, not its values)
+    guessed = cur == t and is_dict(cur) and type_value_of(cur) == T_INT and is_dict(want)
+    guessed = guessed and element_type(want) == element_type(cur)
+    if not guessed and (cur >= 0 or (t != DICT_DEFAULT and t != SET_DEFAULT)):
         return 0
     locs[v, L_PRESET] = want
     return PRESET_REQUEST - v
