@@ -130,9 +130,10 @@ _ROWS = [
     ("E_EXPECTED_NAME", "expected a name"),
     ("E_EXPECTED_EXPR", "expected an expression"),
     ("E_EXPECTED_NEWLINE", "expected end of line"),
-    ("E_EXPECTED_TYPE", "expected a type: int, float, bool, str, None, list[T], tuple[T1, T2] or Optional[T]"),
-    ("E_UNKNOWN_TYPE", "unknown type '{text}': expected int, float, bool, str, None, list[T], tuple[T1, T2] or "
-     "Optional[T]"),
+    ("E_EXPECTED_TYPE", "expected a type: int, float, bool, str, None, list[T], tuple[T1, T2], dict[K, V], set[T] "
+     "or Optional[T]"),
+    ("E_UNKNOWN_TYPE", "unknown type '{text}': expected int, float, bool, str, None, list[T], tuple[T1, T2], "
+     "dict[K, V], set[T] or Optional[T]"),
     ("E_MISSING_ANNOTATION", "parameter '{text}' needs a type annotation"),
     ("E_MISSING_RETURN_ANNOTATION", "function '{text}' needs a return annotation (-> type)"),
     ("E_UNDEFINED_NAME", "name '{text}' is not defined"),
