@@ -36,6 +36,7 @@ from gpucc.compiler.codegen_stmt import (
     emit_assert,
     emit_assign,
     emit_augassign,
+    emit_delete,
     emit_expr_statement,
     emit_return,
     emit_setitem,
@@ -50,6 +51,7 @@ from gpucc.compiler.nodes import (
     N_BLOCK,
     N_BREAK,
     N_CONTINUE,
+    N_DELETE,
     N_EXPR_STMT,
     N_FOR_LIST,
     N_FOR_RANGE,
@@ -159,6 +161,8 @@ def emit_function(f, toks, tree, types, out, scratch, err):
             emit_return(n, top, toks, tree, types, out, scratch, err)
         elif k == N_UNPACK:
             emit_unpack(n, top, toks, tree, types, out, scratch, err)
+        elif k == N_DELETE:
+            emit_delete(n, top, toks, tree, types, out, scratch, err)
         # PASS, DOCSTRING, ELLIPSIS: nothing
         if nxt == DONE:
             sp -= 1

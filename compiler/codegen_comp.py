@@ -29,7 +29,18 @@ Kernel bodies.
 from __future__ import annotations
 
 from gpucc.compiler.comp_scope import ACC, FLAG, REVERSED_RANGE, VARS, is_bare
-from gpucc.compiler.emit import CG_DEPTH, DONE, element_kind, emit, emit_arith, emit_convert, emit_truth, patch
+from gpucc.compiler.emit import (
+    CG_DEPTH,
+    DONE,
+    element_kind,
+    emit,
+    emit_arith,
+    emit_convert,
+    emit_truth,
+    emit_typed,
+    patch,
+)
+from gpucc.compiler.emit_dict import for_test
 from gpucc.compiler.loop_code import (
     close_list_loop,
     close_range_loop,
@@ -43,9 +54,11 @@ from gpucc.compiler.nodes import (
     BIN_SUB,
     COMP_ALL,
     COMP_ANY,
+    COMP_DICT,
     COMP_LIST,
     COMP_MAX,
     COMP_MIN,
+    COMP_SET,
     COMP_SUM,
     N_COMP,
     N_COMP_FOR,
@@ -54,7 +67,17 @@ from gpucc.compiler.typecheck_base import S_A, S_NODE
 from gpucc.compiler.typecheck_comp import comprehension_element
 from gpucc.compiler.typerules import LIST_STR
 from gpucc.contract import isa as O
-from gpucc.contract.isa import JUMP, JUMP_IF_FALSE, JUMP_IF_TRUE, LOAD_INT, LOAD_VAR, POP_TOP, ROT_TWO, STORE_VAR
+from gpucc.contract.isa import (
+    JUMP,
+    JUMP_IF_FALSE,
+    JUMP_IF_TRUE,
+    LOAD_INT,
+    LOAD_VAR,
+    POP_TOP,
+    ROT_THREE,
+    ROT_TWO,
+    STORE_VAR,
+)
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_STR
 
@@ -77,7 +100,10 @@ def _collects(tree, types, comp):
 def _start(comp, tree, types, out, line):
     """Before the loops: the accumulator's first value."""
     op, acc = tree.op[comp], tree.val[comp] + ACC
-    if _collects(tree, types, comp):
+    if op == COMP_SET or op == COMP_DICT:
+        emit(out, O.NEW_SET if op == COMP_SET else O.NEW_DICT, 0, line)
+        emit(out, STORE_VAR, acc, line)
+    elif _collects(tree, types, comp):
         emit(out, O.NEW_LIST, 0, line)
         emit(out, STORE_VAR, acc, line)
     elif op == COMP_SUM and not (is_bare(tree, comp) and tree.next[tree.first[comp]] != -1):
@@ -91,7 +117,8 @@ def _start(comp, tree, types, out, line):
 @nrt_free
 def _before_element(comp, tree, types, out, line):
     """What the step needs below the element: the list or the sum so far."""
-    if _collects(tree, types, comp) or tree.op[comp] == COMP_SUM:
+    op = tree.op[comp]
+    if _collects(tree, types, comp) or op == COMP_SUM or op == COMP_SET or op == COMP_DICT:
         emit(out, LOAD_VAR, tree.val[comp] + ACC, line)
 
 
@@ -119,11 +146,16 @@ def _fold(comp, tree, types, out, e, line):
 
 
 @nrt_free
-def _step(comp, decided, tree, types, out, line):
+def _step(comp, decided, tree, types, out, line, err):
     """The element is on top: the consumer takes it.  Returns any / all's chain `decided`
     with the jump this element's deciding truth takes."""
     op, e = tree.op[comp], comprehension_element(tree, types, comp)
-    if _collects(tree, types, comp):
+    if op == COMP_SET:
+        emit_typed(out, O.SET_ADD, types.type[comp], line, err)
+    elif op == COMP_DICT:  # d k v: the pair's values, no tuple
+        emit(out, ROT_THREE, 0, line)
+        emit_typed(out, O.DICT_SET, types.type[comp], line, err)
+    elif _collects(tree, types, comp):
         emit(out, O.LIST_APPEND, 0, line)
     elif op == COMP_SUM:
         emit_arith(out, BIN_ADD, types.type[comp], e, line)
@@ -179,20 +211,21 @@ def _next(n, owner, tree, types, out, stk, line):
 
 
 @nrt_free
-def _after_next(n, owner, tree, types, out, stk, line):
+def _after_next(n, owner, tree, types, out, stk, line, err):
     """What follows clause n is walked: after the element, the consumer's step."""
     if tree.next[tree.next[n]] == -1:
-        stk[owner, C_DECIDED] = _step(stk[owner, S_NODE], stk[owner, C_DECIDED], tree, types, out, line)
+        stk[owner, C_DECIDED] = _step(stk[owner, S_NODE], stk[owner, C_DECIDED], tree, types, out, line, err)
 
 
 @nrt_free
-def _list_clause(n, st, top, tree, types, out, stk, line):
-    """`for x in xs` (a list or a str; `for a, (b, c) in xs`: the element unpacked): xs into the
-    hidden slots, the loop around the rest."""
+def _list_clause(n, st, top, tree, types, out, stk, line, err):
+    """`for x in xs` (a list, a str, a dict, a set: emit_dict.for_test; `for a, (b, c) in xs`:
+    the element unpacked): xs into the hidden slots, the loop around the rest."""
     h = types.slot[n] + 1
     owner = _owner(tree, stk, top)
+    opc, it = for_test(tree, types, tree.first[n])
     if st == 0:
-        return tree.first[n]
+        return it
     if st == 1:
         emit(out, STORE_VAR, h, line)
         emit(out, LOAD_INT, 0, line)
@@ -204,8 +237,8 @@ def _list_clause(n, st, top, tree, types, out, stk, line):
         else:
             store_loop_variable(out, types.slot[n], types.type[tree.first[n]] == T_STR, line)
         return _next(n, owner, tree, types, out, stk, line)
-    _after_next(n, owner, tree, types, out, stk, line)
-    close_list_loop(out, stk, top, h, line)
+    _after_next(n, owner, tree, types, out, stk, line, err)
+    close_list_loop(out, stk, top, h, opc, line)
     return DONE
 
 
@@ -238,7 +271,7 @@ def _range_constants(nargs, reverse, h, out, line):
 
 
 @nrt_free
-def _range_clause(n, st, top, tree, types, out, stk, line):
+def _range_clause(n, st, top, tree, types, out, stk, line, err):
     """`for x in range(args)` / `reversed(range(args))`: the arguments in order, each into its
     hidden slot (reversed: less one), RANGE_CHECK for a step that may be 0, the loop."""
     h = types.slot[n] + 1
@@ -262,13 +295,13 @@ def _range_clause(n, st, top, tree, types, out, stk, line):
         open_loop(tree, out, stk, top, n, line)
         store_loop_variable(out, types.slot[n], False, line)
         return _next(n, owner, tree, types, out, stk, line)
-    _after_next(n, owner, tree, types, out, stk, line)
+    _after_next(n, owner, tree, types, out, stk, line, err)
     close_range_loop(out, stk, top, h, line)
     return DONE
 
 
 @nrt_free
-def _if_clause(n, st, top, tree, types, out, stk, line):
+def _if_clause(n, st, top, tree, types, out, stk, line, err):
     """`if c`: what follows runs only where c is true (its jump skips it)."""
     owner = _owner(tree, stk, top)
     if st == 0:
@@ -277,13 +310,13 @@ def _if_clause(n, st, top, tree, types, out, stk, line):
         emit_truth(out, types.type[tree.first[n]], line)
         stk[top, S_A] = emit(out, JUMP_IF_FALSE, -1, line)
         return _next(n, owner, tree, types, out, stk, line)
-    _after_next(n, owner, tree, types, out, stk, line)
+    _after_next(n, owner, tree, types, out, stk, line, err)
     patch(out, stk[top, S_A])
     return DONE
 
 
 @nrt_free
-def _bare_loop(n, top, tree, types, out, stk, line):
+def _bare_loop(n, top, tree, types, out, stk, line, err):
     """A bare COMP, its iterable in the hidden slots (and start in acc): the loop, the
     element its value, and the result."""
     var = tree.val[n] + VARS
@@ -291,20 +324,20 @@ def _bare_loop(n, top, tree, types, out, stk, line):
     store_loop_variable(out, var, types.type[tree.first[n]] == T_STR, line)
     _before_element(n, tree, types, out, line)
     emit(out, LOAD_VAR, var, line)
-    decided = _step(n, -1, tree, types, out, line)
-    close_list_loop(out, stk, top, var + 1, line)
+    decided = _step(n, -1, tree, types, out, line, err)
+    close_list_loop(out, stk, top, var + 1, for_test(tree, types, tree.first[n])[0], line)
     _finish(n, decided, tree, types, out, line)
 
 
 @nrt_free
-def _comp(n, st, top, tree, types, out, stk, line):
+def _comp(n, st, top, tree, types, out, stk, line, err):
     """The COMP: its consumer's start, its first clause (or, bare, its iterable and start),
     its result."""
     first = tree.first[n]
     if st == 0:
         stk[top, C_DECIDED] = -1
         _start(n, tree, types, out, line)
-        return first
+        return for_test(tree, types, first)[1] if is_bare(tree, n) else first
     if not is_bare(tree, n):
         _finish(n, stk[top, C_DECIDED], tree, types, out, line)
         return DONE
@@ -319,20 +352,20 @@ def _comp(n, st, top, tree, types, out, stk, line):
     else:  # sum(xs, start)
         emit_convert(out, types.type[n], types.type[start], line)
         emit(out, STORE_VAR, tree.val[n] + ACC, line)
-    _bare_loop(n, top, tree, types, out, stk, line)
+    _bare_loop(n, top, tree, types, out, stk, line, err)
     return DONE
 
 
 @nrt_free
-def emit_comprehension(n, st, top, tree, types, out, stk, line):
+def emit_comprehension(n, st, top, tree, types, out, stk, line, err):
     """Visit st of a COMP, COMP_FOR or COMP_IF node (its frame at row top of stk): emit what
     is due and answer the node to evaluate next, or DONE."""
     k = tree.kind[n]
     if k == N_COMP:
-        return _comp(n, st, top, tree, types, out, stk, line)
+        return _comp(n, st, top, tree, types, out, stk, line, err)
     if k == N_COMP_FOR and tree.op[n] == 0:
-        return _list_clause(n, st, top, tree, types, out, stk, line)
+        return _list_clause(n, st, top, tree, types, out, stk, line, err)
     if k == N_COMP_FOR:
-        return _range_clause(n, st, top, tree, types, out, stk, line)
-    return _if_clause(n, st, top, tree, types, out, stk, line)
+        return _range_clause(n, st, top, tree, types, out, stk, line, err)
+    return _if_clause(n, st, top, tree, types, out, stk, line, err)
 

@@ -28,7 +28,6 @@ from gpucc.compiler.emit import (  # noqa: F401 - DONE: the statement walk's too
     emit_arith,
     emit_builtin_arg,
     emit_builtin_end,
-    emit_compare,
     emit_convert,
     emit_int,
     emit_method,
@@ -38,6 +37,16 @@ from gpucc.compiler.emit import (  # noqa: F401 - DONE: the statement walk's too
     needs_truth,
     patch,
 )  # fmt: skip
+from gpucc.compiler.emit_dict import (
+    emit_comparison,
+    emit_constructor,
+    emit_display_step,
+    emit_keyed_method,
+    emit_set_operator,
+    emit_subscript_key,
+    is_keyed,
+    method_argument_type,
+)
 from gpucc.compiler.nodes import (
     BIN_ADD,
     BIN_MUL,
@@ -50,6 +59,7 @@ from gpucc.compiler.nodes import (
     N_COMP_FOR,
     N_COMP_IF,
     N_COMPARE,
+    N_DICT,
     N_FLOAT,
     N_IFEXP,
     N_INT,
@@ -57,17 +67,19 @@ from gpucc.compiler.nodes import (
     N_METHOD,
     N_NAME,
     N_NONE,
+    N_SET,
     N_SLICE,
     N_STR,
     N_SUBSCRIPT,
     N_TUPLE,
     N_UNARY,
+    PAIR,
     UN_NEG,
 )
-from gpucc.compiler.scope import F_NPARAMS, F_PTYPE
+from gpucc.compiler.scope import B_DICT_CALL, B_SET_CALL, F_NPARAMS, F_PTYPE
 from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE
 from gpucc.compiler.typecheck_base import UNBOX_LATE, UNBOXED, can_unbox
-from gpucc.compiler.typerules import element_type, is_sized
+from gpucc.compiler.typerules import element_type, is_dict, is_set, is_sized
 from gpucc.contract import isa as O
 from gpucc.contract.isa import (
     CALL,
@@ -134,7 +146,7 @@ def _unary(n, st, toks, tree, types, out, err, line):
 
 
 @nrt_free
-def _binary(n, st, tree, types, out, line):
+def _binary(n, st, tree, types, out, line, err):
     """a op b; floats: each operand converted after it is pushed; lists and strs: + and *."""
     type_ = types.type
     bop, c = tree.op[n], tree.first[n]
@@ -151,6 +163,9 @@ def _binary(n, st, tree, types, out, line):
         if to_float and not late:
             emit_convert(out, T_FLOAT, lt, line)
         return c if swap else r
+    if is_set(type_[n]):  # a | b, a & b, a - b, a ^ b
+        emit_set_operator(out, bop, type_[n], line, err)
+        return DONE
     if late:
         _unbox_under(out, lt, line, to_float)
     emit_arith(out, bop, rt if swap else lt, lt if swap else rt, line)  # the types as pushed
@@ -176,9 +191,22 @@ def _list(n, st, top, tree, types, out, stk, line):
     if st > 0 and tree.kind[n] == N_LIST:
         emit_convert(out, element_type(type_[n]), type_[stk[top, E_CHILD]], line)
     c = _next_child(tree, stk, top, n, st)
-    if c == DONE:
+    if c == DONE and not (tree.kind[n] == N_TUPLE and tree.val[n] == PAIR):  # a dict comprehension's pair stays two values
         emit(out, O.NEW_LIST, st, line)
         out.cg[CG_DEPTH] -= st
+    return c
+
+
+@nrt_free
+def _display(n, st, top, tree, types, out, stk, line, err):
+    """{k: v, ...} / {a, ...}: NEW_DICT / NEW_SET, then each item inserted (emit_display_step)."""
+    t = types.type[n]
+    if st == 0:
+        emit(out, O.NEW_SET if tree.kind[n] == N_SET else O.NEW_DICT, 0, line)
+    k = st - 1
+    done = types.type[stk[top, E_CHILD]] if st > 0 else 0
+    c = _next_child(tree, stk, top, n, st)
+    emit_display_step(out, t, k, done, c != DONE, line, err)
     return c
 
 
@@ -201,10 +229,14 @@ def _method(n, st, top, tree, types, out, stk, line, err):
     "all"), the instruction.  xs.append(v) and xs.sort() push nothing (statements only)."""
     type_ = types.type
     obj = tree.first[n]
+    keyed = is_keyed(type_[obj])
     if st > 1:
-        emit_convert(out, element_type(type_[obj]), type_[stk[top, E_CHILD]], line)
+        want = method_argument_type(tree.op[n] - 1, st - 2, type_[obj]) if keyed else element_type(type_[obj])
+        emit_convert(out, want, type_[stk[top, E_CHILD]], line)
     c = _next_child(tree, stk, top, n, st)
-    if c == DONE:
+    if c == DONE and keyed:
+        emit_keyed_method(out, tree.op[n] - 1, type_[obj], st - 1, line, err)
+    elif c == DONE:
         m = tree.op[n] - 1
         for _ in range(POPS[METHOD_OPCODES[m]] - st):
             emit(out, LOAD_INT, O.NO_ARG, line)
@@ -218,6 +250,12 @@ def _call(n, st, top, tree, types, out, stk, line, err):
     or the builtin's work on it, then CALL (a function of the unit)."""
     type_, slot, fn = types.type, types.slot, types.fn
     builtin = tree.op[n] - 1  # -1: a function of the unit
+    if builtin == B_SET_CALL or builtin == B_DICT_CALL:  # set(), set(xs), dict()
+        c = _next_child(tree, stk, top, n, st)
+        if c == DONE:
+            arg = type_[tree.first[n]] if st > 0 else 0
+            emit_constructor(out, builtin == B_SET_CALL, st, type_[n], arg, line, err)
+        return c
     if st > 0:
         a = stk[top, E_CHILD]
         if builtin < 0:
@@ -306,7 +344,7 @@ def _compare(n, st, top, tree, types, out, stk, line, err):
     if st == 1:
         return c if swap else first[stk[top, E_LINK]]
     if swap:
-        emit_compare(out, MIRRORED[tree.op[link]], type_[link], type_[c], line, err)
+        emit_comparison(out, MIRRORED[tree.op[link]], type_[link], type_[c], line, err)
         return DONE
     link = stk[top, E_LINK]
     left = stk[top, E_LEFT]
@@ -316,14 +354,14 @@ def _compare(n, st, top, tree, types, out, stk, line, err):
     if next_[link] != -1:  # more links: keep the right operand for the next comparison
         emit(out, DUP_TOP, 0, line)
         emit(out, ROT_THREE, 0, line)
-        emit_compare(out, tree.op[link], lt, type_[link], line, err)
+        emit_comparison(out, tree.op[link], lt, type_[link], line, err)
         stk[top, E_CLEANUP] = emit(out, JUMP_IF_FALSE_OR_POP, stk[top, E_CLEANUP], line)
         out.cg[CG_DEPTH] -= 1
         stk[top, E_LINK] = next_[link]
         stk[top, E_LEFT] = first[link]
         stk[top, S_STATE] = 2  # visit again after the next right operand
         return first[next_[link]]
-    emit_compare(out, tree.op[link], lt, type_[link], line, err)
+    emit_comparison(out, tree.op[link], lt, type_[link], line, err)
     if stk[top, E_CLEANUP] != -1:
         end = emit(out, JUMP, -1, line)
         patch(out, stk[top, E_CLEANUP])
@@ -363,14 +401,18 @@ def emit_expr(root, toks, tree, types, out, scratch, sp0, err):
         elif k == N_UNARY:
             nxt = _unary(n, st, toks, tree, types, out, err, line)
         elif k == N_BINARY:
-            nxt = _binary(n, st, tree, types, out, line)
+            nxt = _binary(n, st, tree, types, out, line, err)
         elif k == N_LIST or k == N_TUPLE:
             nxt = _list(n, st, top, tree, types, out, stk, line)
         elif k == N_SUBSCRIPT:
             if st < 2:
                 nxt = _next_child(tree, stk, top, n, st)
+            elif is_dict(types.type[tree.first[n]]):
+                emit_subscript_key(out, types.type[tree.first[n]], types.type[tree.next[tree.first[n]]], line, err)
             else:
                 emit(out, O.STR_GET if types.type[tree.first[n]] == T_STR else O.LIST_GET, 0, line)
+        elif k == N_DICT or k == N_SET:
+            nxt = _display(n, st, top, tree, types, out, stk, line, err)
         elif k == N_SLICE:
             nxt = _slice(n, st, top, tree, out, stk, line)
         elif k == N_METHOD:
@@ -384,7 +426,7 @@ def emit_expr(root, toks, tree, types, out, scratch, sp0, err):
         elif k == N_CALL:
             nxt = _call(n, st, top, tree, types, out, stk, line, err)
         elif k == N_COMP or k == N_COMP_FOR or k == N_COMP_IF:
-            nxt = emit_comprehension(n, st, top, tree, types, out, stk, line)
+            nxt = emit_comprehension(n, st, top, tree, types, out, stk, line, err)
         if nxt == DONE:
             sp -= 1
             if can_unbox(k) and tree.val[n] == UNBOXED:  # an Optional used as its T

@@ -17,6 +17,7 @@ from __future__ import annotations
 from gpucc.compiler.codegen_branch import emit_branch
 from gpucc.compiler.codegen_expr import DONE, emit_expr
 from gpucc.compiler.emit import CG_DEPTH, CG_ENTRY, emit, patch, patch_to
+from gpucc.compiler.emit_dict import for_test
 from gpucc.compiler.loop_code import (  # noqa: F401 - LOOP_* and JUMP_FIELD_MAX: the loops' frame, as before
     JUMP_FIELD_MAX,
     LOOP_EXIT,
@@ -159,14 +160,16 @@ def emit_for_range(n, st, top, toks, tree, types, out, scratch, err):
 
 @nrt_free
 def emit_for_list(n, st, top, toks, tree, types, out, scratch, err):
-    """`for x in xs` (or in a str: its code points, each made a str at the top): the list and
-    index 0 into the hidden slots h, h + 1; FOR_LIST; JUMP exit; JUMP top at the bottom."""
+    """`for x in xs` (or in a str: its code points, each made a str at the top; a dict, a set,
+    d.keys() / values() / items(): emit_dict.for_test): the object and 0 into the hidden slots
+    h, h + 1; the for test; JUMP exit; JUMP top at the bottom."""
     stk = scratch.walk
     h = tree.val[n]
     line = toks.line[tree.tok[n]]
+    opc, it = for_test(tree, types, tree.first[n])
     if st == 0:
         c = tree.first[n]
-        emit_expr(c, toks, tree, types, out, scratch, top + 1, err)
+        emit_expr(it, toks, tree, types, out, scratch, top + 1, err)
         emit(out, STORE_VAR, h, line)
         emit(out, LOAD_INT, 0, line)
         emit(out, STORE_VAR, h + 1, line)
@@ -177,5 +180,5 @@ def emit_for_list(n, st, top, toks, tree, types, out, scratch, err):
         else:
             store_loop_variable(out, types.slot[n], types.type[c] == T_STR, line)
         return tree.next[c]
-    close_list_loop(out, stk, top, h, line)
+    close_list_loop(out, stk, top, h, opc, line)
     return DONE

@@ -11,10 +11,12 @@ from __future__ import annotations
 from gpucc.compiler.codegen_expr import emit_expr
 from gpucc.compiler.emit import concrete, emit, emit_arith, emit_convert, emit_truth, emit_typed
 from gpucc.compiler.loop_code import emit_unpack_value
+from gpucc.compiler.emit_dict import is_keyed
 from gpucc.compiler.nodes import CMP_IN, N_COMPARE, N_METHOD, N_NAME, N_NONE, N_TUPLE
 from gpucc.compiler.typecheck import S_A, S_B, S_NODE
 from gpucc.compiler.typecheck_calls import count_from
-from gpucc.compiler.typerules import is_list
+from gpucc.compiler.typerules import element_type, is_dict, is_list
+from gpucc.compiler.typeshapes import known
 from gpucc.contract import isa as O
 from gpucc.contract.isa import (
     ASSERT_CMP,
@@ -76,7 +78,23 @@ def emit_setitem(n, top, toks, tree, types, out, scratch, err):
     obj = tree.first[sub]
     emit_expr(obj, toks, tree, types, out, scratch, sp, err)
     emit_expr(tree.next[obj], toks, tree, types, out, scratch, sp, err)
-    emit(out, O.LIST_SET, 0, line)
+    dt = types.type[obj]
+    if is_dict(dt):  # d[k] = v: k converted to the keys' type
+        emit_convert(out, element_type(dt), types.type[tree.next[obj]], line)
+        emit_typed(out, O.DICT_SET, known(dt), line, err)
+    else:
+        emit(out, O.LIST_SET, 0, line)
+
+
+@nrt_free
+def emit_delete(n, top, toks, tree, types, out, scratch, err):
+    """del d[k]: d, k (converted to the keys' type), DICT_DEL."""
+    obj = tree.first[tree.first[n]]
+    line = toks.line[tree.tok[n]]
+    emit_expr(obj, toks, tree, types, out, scratch, top + 1, err)
+    emit_expr(tree.next[obj], toks, tree, types, out, scratch, top + 1, err)
+    emit_convert(out, element_type(types.type[obj]), types.type[tree.next[obj]], line)
+    emit_typed(out, O.DICT_DEL, known(types.type[obj]), line, err)
 
 
 @nrt_free
@@ -130,7 +148,8 @@ def emit_assert(n, top, toks, tree, types, out, scratch, err):
     type_, first, next_ = types.type, tree.first, tree.next
     c = first[n]
     line = toks.line[tree.tok[n]]
-    if tree.kind[c] == N_COMPARE and next_[next_[first[c]]] == -1 and tree.op[next_[first[c]]] < CMP_IN:
+    keyed = tree.kind[c] == N_COMPARE and (is_keyed(type_[first[c]]) or is_keyed(type_[next_[first[c]]]))
+    if tree.kind[c] == N_COMPARE and next_[next_[first[c]]] == -1 and tree.op[next_[first[c]]] < CMP_IN and not keyed:
         a = first[c]
         link = next_[a]
         emit_expr(a, toks, tree, types, out, scratch, top + 1, err)

@@ -40,14 +40,17 @@ from gpucc.compiler.nodes import (
 )
 from gpucc.compiler.scope import (
     B_BOOL,
+    B_LEN,
     B_MAX,
     B_MIN,
     B_POW,
     B_REVERSED,
     B_ROUND,
     BUILTINS,
+    DICT_METHODS,
     METHODS,
     N_SUPPORTED_BUILTINS,
+    SET_METHODS,
     STR_METHODS,
 )  # fmt: skip
 from gpucc.compiler.typerules import (
@@ -56,9 +59,11 @@ from gpucc.compiler.typerules import (
     LIST_INT,
     LIST_STR,
     element_type,
+    is_dict,
     is_list,
     is_number,
     is_optional,
+    is_set,
     is_sized,
     is_tuple,
 )
@@ -138,7 +143,8 @@ FOLD_OPCODES = _opcodes(_FOLD_ROWS.get(b, (None, None)) for b in BUILTINS[:N_SUP
 # methods (scope.M_*): the instruction and its IMM operand (a str method's mode: its place in
 # scope.STR_METHODS; -1: the receiver's element kind)
 _METHOD_ROWS = {"append": ("LIST_APPEND", 0), "sort": ("LIST_SORT", -1),
-                **{m: (name, mode) for name, group in STR_METHODS.items() for mode, m in enumerate(group)}}  # fmt: skip
+                **{m: (name, mode) for name, group in STR_METHODS.items() for mode, m in enumerate(group)},
+                **{m: (None, 0) for m in DICT_METHODS + SET_METHODS}}  # fmt: skip  # compiler/emit_dict.py
 METHOD_OPCODES = _opcodes([[_METHOD_ROWS[m][0] for m in METHODS]])[0]
 # a list instruction taking an element kind -> the value instruction doing it for any element type
 _VALUE_OPS = {op: op.replace("LIST_", "VALUE_") for op in ("LIST_MIN", "LIST_MAX", "LIST_SORTED", "LIST_SORT")}
@@ -208,7 +214,7 @@ def emit_convert(out, want, got, line):
 @nrt_free
 def emit_truth(out, t, line):
     """Make the value on top (of type t) testable by the truth jumps (nonzero = true):
-    a float becomes bool(x) (-0.0 is false), a list or str its length; None is false, an
+    a float becomes bool(x) (-0.0 is false), a list, str, dict or set its length; None is false, an
     Optional[T] false when None, else its T's truth (DUP_TOP; LOAD_INT NONE_REF; COMPARE_EQ;
     JUMP_IF_TRUE none; UNBOX; T's truth; JUMP end; none: POP_TOP; LOAD_INT 0; end:)."""
     optional = is_optional(t)
@@ -222,6 +228,8 @@ def emit_truth(out, t, line):
         emit(out, O.UNBOX, 0 if type_is_heap(t) else 1, line)
     if t == T_FLOAT:
         emit(out, O.FLOAT_TRUTH, 0, line)
+    elif is_dict(t) or is_set(t):
+        emit(out, O.COLL_LEN, 0, line)
     elif is_sized(t):
         emit(out, O.LIST_LEN, 0, line)
     elif t == T_NONE:
@@ -375,6 +383,11 @@ def builtin_operand(opc, t, result):
 def emit_builtin_arg(out, b, i, several, t, result, line, err):
     """What a call of builtin b (scope.B_*) does once its argument i (of type t) is pushed;
     several: it has more than one (min / max of them); result: the call's type."""
+    if (is_dict(t) or is_set(t)) and b != B_BOOL:  # len; the builtins of a list: of the keys / elements
+        emit(out, O.COLL_LEN if b == B_LEN else O.DICT_LIST, 0 if b == B_LEN or is_dict(t) else 3, line)
+        if b == B_LEN:
+            return
+        t = type_list_of(element_type(t))
     if b == B_REVERSED:
         emit_reversed(out, line)
         return

@@ -47,7 +47,8 @@ _CONSTRUCT_ROWS = [
     ("C_WALRUS", "assignment expressions (:=)"),
     ("C_BARE_ANNOTATION", "annotations without a value"),
     ("C_ASSERT_MESSAGE", "assert messages"),
-    ("C_LIST_AUGASSIGN", "augmented assignment to a list (+= extends in place: use xs = xs + ys or append)"),
+    ("C_LIST_AUGASSIGN", "augmented assignment to a list or set (+=, |= change it in place: use xs = xs + ys, "
+     "s = s | t, append or add)"),
     ("C_SUBSCRIPT_AUGASSIGN",
      "augmented assignment to a subscript of anything but a name or a subscript, or with a call in it"),
     ("C_METHOD", "methods other than list.append, list.sort and the str methods of the README"),
@@ -65,6 +66,10 @@ _CONSTRUCT_ROWS = [
     ("C_BUILTIN_FORM", "this form of map, filter, enumerate, zip or key= (map / filter: a name or a one-parameter "
      "lambda and one iterable; enumerate: two names or a value; zip: 2 or 3 iterables; key: a name or a "
      "one-parameter lambda; xs.sort(key=...) of a name)"),
+    ("C_KEY_TYPE", "dict keys and set elements of this type (keys: int, bool, float, str, or tuples of those)"),
+    ("C_GET_SCALAR", "d.get(k) without a default on a dict of numbers or bools (give one: d.get(k, 0))"),
+    ("C_DICT_ARGUMENTS", "dict() with arguments and set() of anything but a list or a set"),
+    ("C_DEL_TARGET", "del of anything but a dict's item (del d[k])"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -107,6 +112,10 @@ C_TUPLE_INDEX = 35
 C_TYPE_TOO_LARGE = 36
 C_OPTIONAL_TRUTH = 37
 C_BUILTIN_FORM = 38
+C_KEY_TYPE = 39
+C_GET_SCALAR = 40
+C_DICT_ARGUMENTS = 41
+C_DEL_TARGET = 42
 
 # name, message template
 _ROWS = [
@@ -125,9 +134,10 @@ _ROWS = [
     ("E_EXPECTED_NAME", "expected a name"),
     ("E_EXPECTED_EXPR", "expected an expression"),
     ("E_EXPECTED_NEWLINE", "expected end of line"),
-    ("E_EXPECTED_TYPE", "expected a type: int, float, bool, str, None, list[T], tuple[T1, T2] or Optional[T]"),
-    ("E_UNKNOWN_TYPE", "unknown type '{text}': expected int, float, bool, str, None, list[T], tuple[T1, T2] or "
-     "Optional[T]"),
+    ("E_EXPECTED_TYPE", "expected a type: int, float, bool, str, None, list[T], tuple[T1, T2], dict[K, V], set[T] "
+     "or Optional[T]"),
+    ("E_UNKNOWN_TYPE", "unknown type '{text}': expected int, float, bool, str, None, list[T], tuple[T1, T2], "
+     "dict[K, V], set[T] or Optional[T]"),
     ("E_MISSING_ANNOTATION", "parameter '{text}' needs a type annotation"),
     ("E_MISSING_RETURN_ANNOTATION", "function '{text}' needs a return annotation (-> type)"),
     ("E_UNDEFINED_NAME", "name '{text}' is not defined"),

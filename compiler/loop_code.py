@@ -85,10 +85,11 @@ def close_range_loop(out, stk, top, h, line):
 
 
 @nrt_free
-def close_list_loop(out, stk, top, h, line):
-    """The bottom of the loop of frame top over the list in slots h, h + 1 (close_range_loop's)."""
+def close_list_loop(out, stk, top, h, opc, line):
+    """The bottom of the loop of frame top over the list, str, dict or set in slots h, h + 1
+    (close_range_loop's), with its for test opc (FOR_LIST, FOR_DICT_*, FOR_SET)."""
     patch(out, stk[top, LOOP_TEST])
-    _step_or_exit(out, stk, top, FOR_LIST, h, stk[top, LOOP_TOP] - out.cg[CG_ENTRY], line)
+    _step_or_exit(out, stk, top, opc, h, stk[top, LOOP_TOP] - out.cg[CG_ENTRY], line)
     out.cg[CG_DEPTH] -= 1
     patch(out, stk[top, LOOP_EXIT])
 

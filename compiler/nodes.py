@@ -64,6 +64,9 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     KWARG      value                    `name=value` among a call's or method's arguments, tok = name
     LAMBDA     NAME* body               `lambda a, b: body`, tok = `lambda`; the NAMEs are its parameters
                                         (what takes a lambda: compiler/typecheck_builtins.py)
+    DICT       (key value)*             a dict display `{k: v, ...}`, `{}`
+    SET        element+                 a set display `{a, b}`
+    DELETE     SUBSCRIPT                `del d[k]`
 
 COMPARE links also take CMP_IN / CMP_NOT_IN (`x in xs`, `x not in xs`) and CMP_IS /
 CMP_IS_NOT (`x is None`, `x is not None`) after contract.isa' six comparison codes.
@@ -77,6 +80,7 @@ KIND_NAMES = (
     "INT", "BOOL", "NONE", "NAME", "UNARY", "BINARY", "BOOLOP", "COMPARE", "CMP_LINK", "CALL",
     "FLOAT", "IFEXP", "LIST", "SUBSCRIPT", "SLICE", "METHOD", "FOR_LIST", "SETITEM", "STR", "COMP",
     "COMP_FOR", "COMP_IF", "TUPLE", "UNPACK", "KWARG", "LAMBDA",
+    "DICT", "SET", "DELETE",
 )  # fmt: skip
 # node kinds as plain names (tests/contract/test_named_constants.py keeps them equal to KIND_NAMES)
 N_MODULE = 0
@@ -122,6 +126,9 @@ N_TUPLE = 39
 N_UNPACK = 40
 N_KWARG = 41
 N_LAMBDA = 42
+N_DICT = 43
+N_SET = 44
+N_DELETE = 45
 
 BIN_NAMES = ("+", "-", "*", "//", "%", "/", "**", "&", "|", "^", "<<", ">>")
 BIN_ADD, BIN_SUB, BIN_MUL, BIN_FLOORDIV, BIN_MOD, BIN_DIV, BIN_POW, BIN_AND, BIN_OR, BIN_XOR, BIN_LSHIFT, BIN_RSHIFT = (
@@ -137,9 +144,12 @@ CMP_IN, CMP_NOT_IN, CMP_IS, CMP_IS_NOT = 6, 7, 8, 9  # after contract.isa.CMP_NA
 
 # what consumes a comprehension's elements (COMP's op): a new list (a list comprehension, a
 # generator expression given to sorted / list / str.join); a generator expression no consumer
-# claimed (yet: the type checker's); the folds of sum, any, all, min, max
-COMP_NAMES = ("list", "gen", "sum", "any", "all", "min", "max")
-COMP_LIST, COMP_GEN, COMP_SUM, COMP_ANY, COMP_ALL, COMP_MIN, COMP_MAX = range(len(COMP_NAMES))
+# claimed (yet: the type checker's); the folds of sum, any, all, min, max; a new set or dict
+# (set and dict comprehensions)
+COMP_NAMES = ("list", "gen", "sum", "any", "all", "min", "max", "set", "dict")
+COMP_LIST, COMP_GEN, COMP_SUM, COMP_ANY, COMP_ALL, COMP_MIN, COMP_MAX, COMP_SET, COMP_DICT = range(len(COMP_NAMES))
+# a dict comprehension's element is the TUPLE (key, value) with val PAIR: its two values pushed, no tuple built
+PAIR = 1
 
 # No annotation on an assignment, a parameter or a function's return (the op of ASSIGN, PARAM, FUNCDEF).
 NO_TYPE = -1

@@ -283,6 +283,8 @@ def _keyword_statement(src, toks, i, tree, st, err):
     if s == T.KW_PASS or s == T.KW_BREAK or s == T.KW_CONTINUE:
         nk = N.N_PASS if s == T.KW_PASS else (N.N_BREAK if s == T.KW_BREAK else N.N_CONTINUE)
         return simple_statement(toks, i + 1, tree, st, err, nk, 0, i, -1)
+    if s == T.KW_DEL:  # del d[k]
+        return simple_statement(toks, i + 1, tree, st, err, N.N_DELETE, 0, i, i + 1)
     if s == T.KW_DEF:
         return _funcdef(src, toks, i, tree, st, err)
     if s == T.KW_ELIF or s == T.KW_ELSE:

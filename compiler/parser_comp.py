@@ -17,10 +17,23 @@ Kernel bodies: each returns the next token (or a node) and -1 with err set.
 from __future__ import annotations
 
 from gpucc.compiler import errors, tokens
-from gpucc.compiler.errors import E_PROGRAM_TOO_LARGE, E_SYNTAX, E_UNSUPPORTED
-from gpucc.compiler.nodes import COMP_GEN, COMP_LIST, N_COMP, N_COMP_FOR, N_COMP_IF, N_METHOD, N_TUPLE
+from gpucc.compiler.errors import E_EXPECTED_NAME, E_PROGRAM_TOO_LARGE, E_SYNTAX, E_UNSUPPORTED
+from gpucc.compiler.nodes import (
+    COMP_DICT,
+    COMP_GEN,
+    COMP_LIST,
+    COMP_SET,
+    N_COMP,
+    N_COMP_FOR,
+    N_COMP_IF,
+    N_DICT,
+    N_METHOD,
+    N_SET,
+    N_TUPLE,
+    PAIR,
+)
 from gpucc.compiler.parser_opstack import add_arg, close, pop_val, push_op, push_val, top_entry, top_op
-from gpucc.compiler.parser_tables import X_CALL, X_COMP, X_IFC, X_LIST, X_PAREN
+from gpucc.compiler.parser_tables import X_BRACE, X_CALL, X_COMP, X_IFC, X_LIST, X_PAREN
 from gpucc.compiler.parser_targets import for_target
 from gpucc.compiler.parser_util import MAX_NESTING, O_LAST, O_NODE, S_NOPS, fail_tok, is_kw, is_op, new_node
 from gpucc.compiler.tokens import TK_NAME
@@ -78,16 +91,37 @@ def open_comprehension(toks, i, tree, st, err):
     o = top_entry(st)
     bracket, last = st[o + O_NODE], st[o + O_LAST]
     first_item = last < 0 or (tree.kind[bracket] == N_METHOD and last == tree.first[bracket])
-    if (top != X_LIST and top != X_CALL) or not first_item:  # [a, b for ...], f(a, b for ...)
+    pair = top == X_BRACE and tree.kind[bracket] == N_DICT and tree.val[bracket] == 1  # {k: v for ...}
+    if top == X_BRACE and (pair or first_item and tree.kind[bracket] == N_SET):
+        code = COMP_DICT if pair else COMP_SET
+    elif (top != X_LIST and top != X_CALL) or not first_item:  # [a, b for ...], f(a, b for ...)
         return fail_tok(err, toks, i, i, E_SYNTAX, 0)
-    comp = new_node(tree, st, N_COMP, COMP_LIST if top == X_LIST else COMP_GEN, i, 0)
+    else:
+        code = COMP_LIST if top == X_LIST else COMP_GEN
+    comp = new_node(tree, st, N_COMP, code, i, 0)
     if comp < 0:
         return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0)
     element = pop_val(st)
+    if pair:  # the element: the TUPLE (key, value), never built (nodes.PAIR)
+        key = tree.first[bracket]
+        element = _pair(tree, st, key, element, i)
+        if element < 0:
+            return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0)
     tree.first[comp] = element
     if not push_op(st, X_COMP, i, comp, element):
         return fail_tok(err, toks, i, i, errors.E_NESTING_TOO_DEEP, MAX_NESTING)
     return _for_clause(toks, i, tree, st, err)
+
+
+@nrt_free
+def _pair(tree, st, key, value, i):
+    """A TUPLE node (key, value) marked PAIR; -1 when out of nodes."""
+    node = new_node(tree, st, N_TUPLE, 0, tree.tok[key], PAIR)
+    if node >= 0:
+        tree.first[node] = key
+        tree.next[key] = value
+        tree.next[value] = -1
+    return node
 
 
 @nrt_free
@@ -116,7 +150,8 @@ def close_comprehension(toks, i, tree, st, err):
     first, next_ = tree.first, tree.next
     o = top_entry(st)
     comp = st[o + O_NODE]
-    if not is_op(toks, i, T.OP_RSQB if tree.op[comp] == COMP_LIST else T.OP_RPAR):
+    braces = tree.op[comp] == COMP_SET or tree.op[comp] == COMP_DICT
+    if not is_op(toks, i, T.OP_RSQB if tree.op[comp] == COMP_LIST else T.OP_RBRACE if braces else T.OP_RPAR):
         return fail_tok(err, toks, i, i, E_SYNTAX, 0)
     _end_clause(tree, st)
     element = first[comp]  # the element moves after the clauses (it is evaluated innermost)
@@ -126,8 +161,8 @@ def close_comprehension(toks, i, tree, st, err):
     st[S_NOPS] -= 1
     bracket = st[top_entry(st) + O_NODE]
     st[S_NOPS] -= 1
-    if tree.op[comp] == COMP_LIST:
-        return comp  # in place of the list literal
+    if tree.op[comp] == COMP_LIST or braces:
+        return comp  # in place of the list, set or dict display
     st[S_NOPS] += 1
     push_val(st, comp)
     add_arg(tree, st)

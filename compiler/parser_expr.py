@@ -45,6 +45,7 @@ from gpucc.compiler.nodes import (
     CMP_NOT_IN,
     N_BOOL,
     N_CALL,
+    N_DICT,
     N_FLOAT,
     N_INT,
     N_KWARG,
@@ -53,6 +54,7 @@ from gpucc.compiler.nodes import (
     N_METHOD,
     N_NAME,
     N_NONE,
+    N_SET,
     N_SLICE,
     N_STR,
     N_SUBSCRIPT,
@@ -82,6 +84,7 @@ from gpucc.compiler.parser_tables import (
     P_POW,
     PRECEDENCE,
     PREFIX_OF_OP,
+    X_BRACE,
     X_CALL,
     X_COMP,
     X_IFC,
@@ -248,7 +251,8 @@ def _operator_operand(toks, i, tree, st, err):
             return _complete(toks, i + 1, st, err, new_node(tree, st, N_TUPLE, 0, i, 0))
         return _open(toks, i, st, err, code, -1, i + 1)
     top = top_op(st)
-    closes = s == T.OP_RPAR and (top == X_CALL or top == X_TUPLE) or s == T.OP_RSQB and top == X_LIST
+    closes = (s == T.OP_RPAR and (top == X_CALL or top == X_TUPLE) or s == T.OP_RSQB and top == X_LIST
+              or s == T.OP_RBRACE and top == X_BRACE)
     if closes and is_op(toks, i - 1, T.OP_COMMA):
         o = top_entry(st)  # f(a, b,) / [a, b,] / (a,): the items are already linked
         st[S_NOPS] -= 1
@@ -258,7 +262,7 @@ def _operator_operand(toks, i, tree, st, err):
     if s == T.OP_LSQB:
         return _list_literal(toks, i, tree, st, err)
     if s == T.OP_LBRACE:
-        return _fail(err, toks, i, i, E_UNSUPPORTED, errors.C_DICT_SET)
+        return _brace(toks, i, tree, st, err)
     if s == T.OP_STAR or s == T.OP_DSTAR:
         return _fail(err, toks, i, i, E_UNSUPPORTED, errors.C_STARARGS)
     if s == T.OP_ELLIPSIS:
@@ -275,6 +279,43 @@ def _list_literal(toks, i, tree, st, err):
     if is_op(toks, i + 1, T.OP_RSQB):
         return _complete(toks, i + 1, st, err, node)
     return _open(toks, i, st, err, X_LIST, node, i + 1)
+
+
+@nrt_free
+def _brace(toks, i, tree, st, err):
+    """`{` opens a SET, which its first `:` makes a DICT (`{}`: an empty DICT at once); val
+    counts the items linked."""
+    node = new_node(tree, st, N_DICT if is_op(toks, i + 1, T.OP_RBRACE) else N_SET, 0, i, 0)
+    if node < 0:
+        return _too_large(err, toks, i)
+    if is_op(toks, i + 1, T.OP_RBRACE):
+        return _complete(toks, i + 1, st, err, node)
+    return _open(toks, i, st, err, X_BRACE, node, i + 1)
+
+
+@nrt_free
+def _brace_item(toks, i, tree, st, err):
+    """`,`, `:` or `}` after an item of the display on top: keys and values alternate, a `:`
+    after each key."""
+    s = toks.sub[i]
+    o = top_entry(st)
+    node = st[o + O_NODE]
+    add_arg(tree, st)
+    tree.val[node] += 1
+    odd = tree.val[node] % 2 == 1
+    if s == T.OP_COLON:
+        if not odd or (tree.val[node] > 1 and tree.kind[node] != N_DICT):
+            return _fail(err, toks, i, i, E_SYNTAX, 0)
+        tree.kind[node] = N_DICT
+        return i + 1, OPERAND
+    if tree.kind[node] == N_DICT and odd:  # a key without its value
+        return _fail(err, toks, i, i, E_SYNTAX, 0)
+    if s == T.OP_COMMA:
+        return i + 1, OPERAND
+    if s != T.OP_RBRACE:
+        return _fail(err, toks, i, i, E_SYNTAX, 0)
+    st[S_NOPS] -= 1
+    return _complete(toks, i, st, err, node)
 
 
 @nrt_free
@@ -322,7 +363,9 @@ def _after_operand(toks, i, tree, st, err):
         return _infix(toks, i, tree, st, err, INFIX_OF_OP[s])
     if COMPARE_OF_OP[s] >= 0:
         return _compare(toks, i, tree, st, err, COMPARE_OF_OP[s], i + 1)
-    if s == T.OP_RPAR or s == T.OP_COMMA or s == T.OP_RSQB or (s == T.OP_COLON and innermost_marker(st) == X_SUB):
+    if s == T.OP_RPAR or s == T.OP_COMMA or s == T.OP_RSQB or s == T.OP_RBRACE:
+        return _item_end(toks, i, tree, st, err)
+    if s == T.OP_COLON and (innermost_marker(st) == X_SUB or innermost_marker(st) == X_BRACE):
         return _item_end(toks, i, tree, st, err)
     if s == T.OP_DOT:
         return _method(toks, i, tree, st, err)
@@ -501,6 +544,10 @@ def _item_end(toks, i, tree, st, err):
     parens = top == X_PAREN or top == X_CALL or top == X_TUPLE
     if s == T.OP_RPAR and not parens or s == T.OP_RSQB and top != X_LIST and top != X_SUB:
         return _fail(err, toks, i, i, E_SYNTAX, 0)  # ( ... ] or [ ... )
+    if top == X_BRACE:
+        return _brace_item(toks, i, tree, st, err)
+    if s == T.OP_RBRACE:
+        return _fail(err, toks, i, i, E_SYNTAX, 0)  # ( ... }
     if top == X_PAREN and s == T.OP_COMMA:  # (a, ...: a tuple
         o = top_entry(st)
         node = new_node(tree, st, N_TUPLE, 0, st[o + O_TOKEN], 0)

@@ -22,6 +22,7 @@ from gpucc.compiler.parser_tables import (
     P_CMP,
     P_OR,
     PRECEDENCE,
+    X_BRACE,
     X_CALL,
     X_CMP,
     X_COMP,
@@ -65,7 +66,7 @@ def top_op(st):
 @nrt_free
 def _is_bracket(code):
     return (code == X_PAREN or code == X_CALL or code == X_LIST or code == X_SUB or code == X_TUPLE
-            or code == X_COMP)
+            or code == X_COMP or code == X_BRACE)
 
 
 @nrt_free

@@ -16,11 +16,13 @@ from gpucc.contract import isa
 
 # ------------------------------------------------------------------ operator-stack codes (X_*)
 # Brackets (markers): X_PAREN, X_CALL (calls and methods), X_LIST (list literals), X_SUB
-# (subscripts and slices), X_TUPLE (a parenthesized tuple, once its first comma shows).
+# (subscripts and slices), X_TUPLE (a parenthesized tuple, once its first comma shows), X_BRACE
+# (a dict or set display).
 # X_IFC is `body if` waiting for its `else`, X_IFE `... else` waiting for the else-branch.
 # X_BIN + b is the binary operator nodes.BIN_* b.  X_COMP is a comprehension's clauses (a
 # bracket too: compiler/parser_comp.py), above the X_LIST or X_CALL whose element it follows.
-X_PAREN, X_CALL, X_CMP, X_NOT, X_NEG, X_POS, X_AND, X_OR, X_IFC, X_IFE, X_INV, X_LIST, X_SUB, X_TUPLE, X_BIN = range(15)
+X_PAREN, X_CALL, X_CMP, X_NOT, X_NEG, X_POS, X_AND, X_OR, X_IFC, X_IFE, X_INV, X_LIST, X_SUB, X_TUPLE, X_BRACE, X_BIN = (
+    range(16))  # fmt: skip
 X_COMP = X_BIN + len(nodes.BIN_NAMES)
 # X_KWARG: `name=` waiting for its value (a call's argument); X_LAMBDA: `lambda a, b:` waiting
 # for its body.  Both end with the item (`,` `)`), reduced as X_IFE is: no operator reduces them.

@@ -2,6 +2,7 @@
 
     T := int | float | bool | str | None
        | list[T] | tuple[T, ...] | Optional[T]      (typing's List, Tuple, Optional alike)
+       | dict[T, T] | set[T]                         (typing's Dict, Set alike)
        | T | None                                   (Optional[T])
 
 A packed code lists its constructors in prefix order, which is the order the tokens come in:
@@ -19,6 +20,7 @@ import numpy as np
 from gpucc.compiler import errors, tokens
 from gpucc.compiler.errors import E_EXPECTED_OP, E_EXPECTED_TYPE, E_UNKNOWN_TYPE, E_UNSUPPORTED
 from gpucc.compiler.parser_util import fail_tok, is_kw, is_op
+from gpucc.compiler.typeshapes import keys_ok
 from gpucc.contract import typecodes
 from gpucc.contract.jitable import nrt_free
 
@@ -28,9 +30,10 @@ MAX_NIBBLES = typecodes.MAX_NIBBLES
 
 # the words of a type, each with the nibble it writes (a leaf) or the bracket it opens
 _LEAF_WORDS = (("int", typecodes.INT), ("bool", typecodes.BOOL), ("float", typecodes.FLOAT), ("str", typecodes.STR))
-OPENS_LIST, OPENS_TUPLE, OPENS_OPTIONAL = 1, 2, 3
+OPENS_LIST, OPENS_TUPLE, OPENS_OPTIONAL, OPENS_DICT, OPENS_SET = 1, 2, 3, 4, 5
 _BRACKET_WORDS = (("list", OPENS_LIST), ("List", OPENS_LIST), ("tuple", OPENS_TUPLE), ("Tuple", OPENS_TUPLE),
-                  ("Optional", OPENS_OPTIONAL))  # fmt: skip
+                  ("Optional", OPENS_OPTIONAL), ("dict", OPENS_DICT), ("Dict", OPENS_DICT), ("set", OPENS_SET),
+                  ("Set", OPENS_SET))  # fmt: skip
 _WORDS = _LEAF_WORDS + _BRACKET_WORDS
 WORD_LEN = max(len(w) for w, _ in _WORDS)
 WORD_BYTES = np.array([list(w.encode().ljust(WORD_LEN, b"\0")) for w, _ in _WORDS], dtype=np.uint8)
@@ -39,9 +42,9 @@ WORD_MEANING = np.array([m for _, m in _WORDS], dtype=np.int32)
 N_LEAF_WORDS = len(_LEAF_WORDS)
 
 # a frame: what opened it (OPENS_*), the nibble its type starts at, the fields read so far
-FRAME_BITS = 9
+FRAME_BITS = 10  # what opened it: 3 bits, its start: 3, its fields: 4
 FRAME_MASK = (1 << FRAME_BITS) - 1
-MAX_FRAMES = 7  # a frame's type takes a nibble at least: deeper ones are too large anyway
+MAX_FRAMES = 6  # a frame's type takes a nibble at least, and the innermost type a leaf: deeper ones are too large
 
 
 @nrt_free
@@ -91,10 +94,11 @@ def annotation(src, toks, i, err):
             opens = WORD_MEANING[w]
             if depth >= MAX_FRAMES:
                 return _too_large(err, toks, i, j)
-            frames |= np.int64(opens | (start << 2)) << np.int64(FRAME_BITS * depth)
+            frames |= np.int64(opens | (start << 3)) << np.int64(FRAME_BITS * depth)
             depth += 1
-            if opens == OPENS_LIST:
-                code |= typecodes.LIST << (4 * used)
+            if opens == OPENS_LIST or opens == OPENS_DICT or opens == OPENS_SET:
+                code |= (typecodes.LIST if opens == OPENS_LIST else typecodes.DICT if opens == OPENS_DICT
+                         else typecodes.SET) << (4 * used)  # fmt: skip
                 used += 1
             elif opens == OPENS_TUPLE:
                 code |= typecodes.TUPLE << (4 * used)
@@ -121,14 +125,19 @@ def annotation(src, toks, i, err):
                     return _too_large(err, toks, i, j - 1)
                 continue
             if depth == 0:
+                if not keys_ok(code):  # dict[list[int], int]: no hash serves such keys
+                    return fail_tok(err, toks, i, j - 1, E_UNSUPPORTED, errors.C_KEY_TYPE), i
                 return code, j
             shift = np.int64(FRAME_BITS * (depth - 1))
             frame = (frames >> shift) & FRAME_MASK
-            opens, fstart, fields = frame & 3, (frame >> 2) & 7, frame >> 5
-            if opens == OPENS_TUPLE and is_op(toks, j, T.OP_COMMA) and not is_op(toks, j + 1, T.OP_RSQB):
-                frames += np.int64(1 << 5) << shift  # one more field
+            opens, fstart, fields = frame & 7, (frame >> 3) & 7, frame >> 6
+            more = opens == OPENS_TUPLE or opens == OPENS_DICT and fields == 0  # a dict's value type follows
+            if more and is_op(toks, j, T.OP_COMMA) and not is_op(toks, j + 1, T.OP_RSQB):
+                frames += np.int64(1 << 6) << shift  # one more field
                 j += 1
                 break
+            if opens == OPENS_DICT and fields == 0:
+                return fail_tok(err, toks, j, j, E_EXPECTED_OP, T.OP_COMMA), i
             if is_op(toks, j, T.OP_COMMA) and is_op(toks, j + 1, T.OP_RSQB):  # tuple[int,]
                 j += 1
             if not is_op(toks, j, T.OP_RSQB):

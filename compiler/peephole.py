@@ -3,7 +3,7 @@
 `optimize` is a kernel body (no allocation: three int32 scratch arrays are passed in).  It
 runs on codegen's output for one function, in place:
 
-1. mark every jump target (and both successors of FOR_RANGE / FOR_LIST);
+1. mark every jump target (and both successors of a for test, isa.FOR_TESTS);
 2. scan once, replacing each sequence of a pattern below by its superinstruction unless a
    jump lands inside it (on its first instruction is fine), compacting the code, recording
    each old index's new index, and measuring the operand stack's depth;
@@ -53,9 +53,8 @@ from gpucc.contract.isa import (
     BINARY_SUB,
     COMPARE_GE,
     COMPARE_LT,
-    FOR_LIST,
-    FOR_RANGE,
     INC_VAR,
+    IS_FOR_TEST,
     IS_JUMP,
     JUMP_IF_FALSE,
     JUMP_IF_NOT_LT,
@@ -179,7 +178,7 @@ def optimize(code, lines, lo, hi, fn, tgt, dep, work):
         t = jump_target(op, code[lo + i, 1])
         if IS_JUMP[op] and 0 <= t < n:
             tgt[t] = 1
-        elif (op == FOR_RANGE or op == FOR_LIST) and i + 2 < n:
+        elif IS_FOR_TEST[op] and i + 2 < n:
             tgt[i + 1] = 1
             tgt[i + 2] = 1
     r = 0

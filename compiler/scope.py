@@ -65,6 +65,7 @@ BUILTINS = SUPPORTED_BUILTINS + (
     "quit",
 )  # fmt: skip
 BUILTIN_BYTES, BUILTIN_LENS = _byte_table(BUILTINS)
+B_DICT_CALL, B_SET_CALL = BUILTINS.index("dict"), BUILTINS.index("set")  # constructors (compiler/typecheck_dict.py)
 N_SUPPORTED_BUILTINS = len(SUPPORTED_BUILTINS)
 (B_ABS, B_MIN, B_MAX, B_INT, B_FLOAT, B_BOOL, B_LEN, B_SUM, B_SORTED, B_STR, B_ORD, B_CHR, B_REVERSED, B_ROUND,
  B_POW) = range(N_SUPPORTED_BUILTINS)  # fmt: skip
@@ -81,11 +82,15 @@ STR_METHODS = {
 }
 # methods a candidate may call, the list ones first (METHOD nodes: op = 1 + index; typing
 # rules in typerules.py, instructions in emit.py)
-METHODS = ("append", "sort") + tuple(m for group in STR_METHODS.values() for m in group)
+# the dict and set methods (compiler/typecheck_dict.py, compiler/emit_dict.py)
+DICT_METHODS = ("get", "setdefault", "pop", "update", "keys", "values", "items")
+SET_METHODS = ("add", "discard", "remove", "issubset")
+METHODS = ("append", "sort") + tuple(m for group in STR_METHODS.values() for m in group) + DICT_METHODS + SET_METHODS
 (M_APPEND, M_SORT, M_LOWER, M_UPPER, M_SWAPCASE, M_CAPITALIZE, M_TITLE, M_CASEFOLD, M_ISDIGIT, M_ISALPHA, M_ISALNUM,
  M_ISSPACE, M_ISUPPER, M_ISLOWER, M_ISDECIMAL, M_ISNUMERIC, M_STRIP, M_LSTRIP, M_RSTRIP, M_SPLIT, M_RSPLIT, M_JOIN,
  M_REPLACE, M_FIND, M_RFIND, M_INDEX, M_RINDEX, M_COUNT, M_STARTSWITH, M_ENDSWITH, M_ZFILL, M_CENTER, M_LJUST,
- M_RJUST) = range(len(METHODS))  # fmt: skip
+ M_RJUST, M_GET, M_SETDEFAULT, M_POP, M_UPDATE, M_KEYS, M_VALUES, M_ITEMS, M_ADD, M_DISCARD, M_REMOVE,
+ M_ISSUBSET) = range(len(METHODS))  # fmt: skip
 METHOD_BYTES, METHOD_LENS = _byte_table(METHODS)
 # Names the language gives a fixed meaning (`for i in range(...)`): never redefined.
 RESERVED_BYTES, RESERVED_LENS = _byte_table(("range",))

@@ -136,7 +136,7 @@ def _expr(a: Ast, i: int) -> str:
         return repr(bits_to_float(int(a.val[i])))
     if k == "IFEXP":
         return f"(IFEXP {_expr(a, kids[1])} {_expr(a, kids[0])} {_expr(a, kids[2])})"
-    if k in ("LIST", "TUPLE"):
+    if k in ("LIST", "TUPLE", "DICT", "SET"):
         return f"({k}" + "".join(" " + _expr(a, c) for c in kids) + ")"
     if k == "SUBSCRIPT":
         return f"(SUBSCRIPT {_expr(a, kids[0])} {_expr(a, kids[1])})"
@@ -200,6 +200,8 @@ def _stmt(a: Ast, i: int, depth: int, out: list[str]) -> None:
         out.append(f"{pad}(SETITEM {_expr(a, kids[0])} {how} {_expr(a, kids[1])})")
     elif k == "AUGASSIGN":
         out.append(f"{pad}(AUGASSIGN {a.text(i)} {nodes.BIN_NAMES[a.op[i]]}= {_expr(a, kids[0])})")
+    elif k == "DELETE":
+        out.append(f"{pad}(DELETE {_expr(a, kids[0])})")
     elif k == "UNPACK":
         out.append(f"{pad}(UNPACK {_expr(a, kids[0])} {_expr(a, kids[1])})")
     else:  # EXPR_STMT RETURN ASSERT BREAK CONTINUE PASS DOCSTRING ELLIPSIS

@@ -55,6 +55,7 @@ from gpucc.compiler.nodes import (
     N_BLOCK,
     N_BREAK,
     N_CONTINUE,
+    N_DELETE,
     N_DOCSTRING,
     N_ELLIPSIS,
     N_EXPR_STMT,
@@ -108,6 +109,7 @@ from gpucc.compiler.typecheck_stmt import (
     bind_target,
     check_assign,
     check_augassign,
+    check_delete,
     check_expression,
     check_return,
     check_setitem,
@@ -373,6 +375,8 @@ def check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, 
         r = check_return(n, src, toks, tree, types, scope, mask, scratch, top, err)
     elif k == N_UNPACK:
         r = check_unpack(n, src, toks, tree, types, scope, mask, scratch, top, err)
+    elif k == N_DELETE:
+        r = check_delete(n, src, toks, tree, types, scope, mask, scratch, top, err)
     elif k == N_BREAK or k == N_CONTINUE:
         r = _check_loop_exit(n, top, mask, live, toks, tree, scratch, err)
     elif k != N_PASS and k != N_DOCSTRING and k != N_ELLIPSIS:

@@ -19,6 +19,8 @@ from gpucc.compiler.errors import (
 )
 from gpucc.compiler.scope import (
     B_BOOL,
+    B_DICT_CALL,
+    B_SET_CALL,
     B_STR,
     F_NPARAMS,
     F_PTYPE,
@@ -38,6 +40,7 @@ from gpucc.compiler.typecheck_base import (
     widen_or_fail,
     widen_request,
 )
+from gpucc.compiler.typecheck_dict import constructor_type, dict_method_type
 from gpucc.compiler.typerules import (
     A_ELEMENT,
     A_LIST_OR_NUMBERS,
@@ -56,7 +59,9 @@ from gpucc.compiler.typerules import (
     builtin_type,
     converts,
     element_type,
+    is_dict,
     is_list,
+    is_set,
 )  # fmt: skip
 from gpucc.compiler.typecheck_infer import callee_type, param_type, visible
 from gpucc.contract.jitable import nrt_free
@@ -87,6 +92,9 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
     nargs = count_from(tree.next, tree.first[n])
     if f < 0:
         b = call_builtin(src, toks, tree, n)
+        if b == B_DICT_CALL or b == B_SET_CALL:  # compiler/typecheck_dict.py
+            tree.op[n] = 1 + b
+            return 0
         if b < 0 or b >= N_SUPPORTED_BUILTINS:
             return fail(err, E_NOT_CALLABLE_BUILTIN if is_builtin(src, s, e) else E_UNKNOWN_FUNCTION, s, e, 0)
         if not builtin_arity_ok(b, nargs):
@@ -107,6 +115,8 @@ def type_call(toks, tree, types, scope, scratch, n, err):
     type if each argument converts to its parameter's type; -1 with err set, or a widen
     request (an int local among min / max's float arguments)."""
     first, next_, type_ = tree.first, tree.next, types.type
+    if tree.op[n] > 0 and (tree.op[n] - 1 == B_DICT_CALL or tree.op[n] - 1 == B_SET_CALL):
+        return constructor_type(tree.op[n] - 1 == B_SET_CALL, n, toks, tree, types, err)
     if tree.op[n] > 0:
         b = tree.op[n] - 1
         c = first[n]
@@ -145,8 +155,11 @@ def type_method(src, toks, tree, types, scope, scratch, n, err):
     m = method_code(src, s, e)
     obj = tree.first[n]
     t = type_[obj]
+    if m >= 0 and (is_dict(t) or is_set(t)):
+        return dict_method_type(m, n, toks, tree, types, scratch.locs, s, e, err)
     receiver = METHOD_RULES[m, METHOD_RECEIVER] if m >= 0 else -1
-    if m < 0 or (receiver == RECEIVER_LIST and t == T_STR) or (receiver == RECEIVER_STR and is_list(t)):
+    fits = (receiver == RECEIVER_LIST and t != T_STR) or (receiver == RECEIVER_STR and not is_list(t))
+    if m < 0 or not fits:  # a list method of a str, a str method of a list, a dict or set method
         return fail(err, E_UNSUPPORTED, s, e, errors.C_METHOD)
     if not (is_list(t) or t == T_STR):
         return fail_types(err, E_OPERAND_TYPES, s, e, t, t)

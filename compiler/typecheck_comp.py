@@ -15,10 +15,22 @@ from gpucc.compiler import errors
 from gpucc.compiler.comp_scope import NAME_UNBOUND, REVERSED_RANGE, is_bare
 from gpucc.compiler.errors import E_OPERAND_TYPES, E_TYPE_MISMATCH, E_UNBOUND, E_UNPACK, E_UNSUPPORTED
 from gpucc.compiler.narrowing import narrowed_type
-from gpucc.compiler.nodes import COMP_ALL, COMP_ANY, COMP_GEN, COMP_LIST, COMP_SUM, N_COMP_FOR, N_COMP_IF, N_NAME
+from gpucc.compiler.nodes import (
+    COMP_ALL,
+    COMP_ANY,
+    COMP_DICT,
+    COMP_GEN,
+    COMP_LIST,
+    COMP_SET,
+    COMP_SUM,
+    N_COMP_FOR,
+    N_COMP_IF,
+    N_NAME,
+)
 from gpucc.compiler.scope import L_TYPE, last_child
 from gpucc.compiler.typecheck_base import S_NODE, expr_fail_types, node_fail, node_fail_types
 from gpucc.compiler.typecheck_calls import count_from
+from gpucc.compiler.typecheck_dict import keyed_comprehension
 from gpucc.compiler.typerules import (
     EMPTY_LIST,
     LIST_INT,
@@ -133,6 +145,9 @@ def _type_comp(n, toks, tree, types, err):
     e = comprehension_element(tree, types, n)
     if op == COMP_LIST:
         t = comprehension_list(e)
+        return node_fail(err, E_UNSUPPORTED, toks, tree, n, -1 - t) if t < 0 else t
+    if op == COMP_SET or op == COMP_DICT:  # e: the element, or the TUPLE (key, value)
+        t = keyed_comprehension(op == COMP_DICT, e)
         return node_fail(err, E_UNSUPPORTED, toks, tree, n, -1 - t) if t < 0 else t
     if op == COMP_ANY or op == COMP_ALL:
         return T_BOOL

@@ -32,6 +32,7 @@ from gpucc.compiler.nodes import (
     N_COMP_FOR,
     N_COMP_IF,
     N_COMPARE,
+    N_DICT,
     N_FLOAT,
     N_IFEXP,
     N_INT,
@@ -41,6 +42,7 @@ from gpucc.compiler.nodes import (
     N_METHOD,
     N_NAME,
     N_NONE,
+    N_SET,
     N_SLICE,
     N_STR,
     N_SUBSCRIPT,
@@ -70,6 +72,7 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_C, S_STATE, is_con
 )  # fmt: skip
 from gpucc.compiler.typecheck_calls import resolve_call, type_call, type_method
 from gpucc.compiler.typecheck_comp import truth_only, type_comp_name, type_comprehension
+from gpucc.compiler.typecheck_dict import bad_key, dict_subscript_type, display_type
 from gpucc.compiler.typerules import (
     COMPARE_RULES,
     IDENTITY,
@@ -78,8 +81,10 @@ from gpucc.compiler.typerules import (
     compare_ok,
     converts,
     element_type,
+    is_dict,
     is_integral,
     is_optional,
+    is_set,
     is_sized,
     is_tuple,
     join,
@@ -168,6 +173,8 @@ def type_expr(root, truth, void_ok, src, toks, tree, types, scope, mask, scratch
         void = tree.kind[n] == N_CALL or tree.kind[n] == N_METHOD
         if t == T_NONE and void and not (void_ok and n == root):  # a list method, a `-> None` function
             return node_fail(err, E_VOID_VALUE, toks, tree, n, 0)
+        if bad_key(t):  # a dict or set annotated with keys no hash serves
+            return expr_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_KEY_TYPE)
         type_[n] = t
     return type_[root]
 
@@ -197,8 +204,13 @@ def node_type(n, truth, src, toks, tree, types, scope, mask, scratch, sp, err):
         return _type_ifexp(n, toks, tree, types, err)
     if k == N_LIST:
         return _type_list(n, toks, tree, types, err)
+    if k == N_DICT or k == N_SET:
+        t = display_type(tree, types, n)
+        return node_fail(err, E_UNSUPPORTED, toks, tree, n, -1 - t) if t < 0 else t
     if k == N_TUPLE:
         return _type_tuple(n, toks, tree, types, err)
+    if (k == N_SUBSCRIPT or k == N_SLICE) and (is_dict(types.type[tree.first[n]]) or is_set(types.type[tree.first[n]])):
+        return dict_subscript_type(n, toks, tree, types, scratch.locs, err)
     if k == N_SUBSCRIPT or k == N_SLICE:
         return _type_subscript(n, toks, tree, types, err)
     if k == N_METHOD:

@@ -45,6 +45,7 @@ from gpucc.compiler.typecheck_base import (
     widen_or_fail,
 )
 from gpucc.compiler.typecheck_calls import count_from
+from gpucc.compiler.typecheck_dict import DICT_DEFAULT, SET_DEFAULT, default_request
 from gpucc.compiler.typecheck_expr import type_expr
 from gpucc.compiler.typerules import (
     EMPTY_LIST,
@@ -54,13 +55,15 @@ from gpucc.compiler.typerules import (
     binary_type,
     converts,
     element_type,
+    is_dict,
     is_list,
     is_optional,
+    is_set,
     is_tuple,
     join,
 )
 from gpucc.compiler.typeshapes import known
-from gpucc.contract.jitable import nrt_free, type_arity, type_field
+from gpucc.contract.jitable import nrt_free, type_arity, type_dict_of, type_field
 from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_NONE, T_STR
 
 
@@ -106,7 +109,8 @@ def bind(n, c, t, want, toks, tree, types, scope, locs, err):
     if t == T_FLOAT and have == T_INT and want == NO_TYPE and (widen & bit(v)) == ZERO:
         return -2 - v  # x holds floats too: check again with x a float
     if want == NO_TYPE and not converts(have, t):
-        preset = t if have == LIST_INT and is_list(t) else -1
+        preset = t if have == LIST_INT and is_list(t) or have == DICT_DEFAULT and is_dict(t) else -1
+        preset = t if have == SET_DEFAULT and is_set(t) else preset
         if have == T_NONE or t == T_NONE or is_optional(have) or is_optional(t):
             preset = join(have, t)
         r = preset_request(locs, v, preset)
@@ -223,7 +227,7 @@ def check_augassign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     have = scratch.locs[v, L_TYPE]
     if (mask & bit(v)) == ZERO or have < 0:
         return node_fail(err, E_UNBOUND, toks, tree, n, 0)
-    if is_list(have):
+    if is_list(have) or is_set(have):  # in place in CPython: the object changes, not the local
         return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_LIST_AUGASSIGN)
     r = binary_type(tree.op[n], have, t)
     if r < 0:
@@ -258,9 +262,27 @@ def check_setitem(n, src, toks, tree, types, scope, mask, scratch, sp, err):
         vt = binary_type(tree.op[n], et, vt)
         if vt < 0:
             return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, et, types.type[v])
+    if not converts(et, vt) and is_dict(types.type[first[c]]):  # d[k] = v
+        dt = types.type[first[c]]
+        r = default_request(tree, types, scratch.locs, first[c], type_dict_of(element_type(dt), known(vt)))
+        return r if r <= -2 else expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, v, et, vt)
     if not converts(et, vt):
         return widen_or_fail(toks, tree, types, scope, scratch.locs, first[c], et, vt, v, err)
     tree.val[n] = et
+    return 0
+
+
+@nrt_free
+def check_delete(n, src, toks, tree, types, scope, mask, scratch, sp, err):
+    """`del d[k]` (its child: SUBSCRIPT(d, k)), of a dict only."""
+    c = tree.first[n]
+    if tree.kind[c] != N_SUBSCRIPT:
+        return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_DEL_TARGET)
+    t = type_expr(c, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
+    if t < 0:
+        return t
+    if not is_dict(types.type[tree.first[c]]):
+        return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_DEL_TARGET)
     return 0
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from gpucc.compiler.errors import C_MIXED_LIST, C_TYPE_TOO_LARGE
-from gpucc.compiler.nodes import BIN_NAMES, BIN_POW, UN_NAMES
-from gpucc.compiler.scope import METHODS, STR_METHODS, SUPPORTED_BUILTINS
+from gpucc.compiler.nodes import BIN_AND, BIN_NAMES, BIN_OR, BIN_POW, BIN_SUB, BIN_XOR, UN_NAMES
+from gpucc.compiler.scope import B_REVERSED, METHODS, STR_METHODS, SUPPORTED_BUILTINS
 from gpucc.compiler.typeshapes import (  # noqa: F401 - LIST_FLOAT, LIST_INT, converts: the rules' too
     EMPTY_LIST,
     LIST_FLOAT,
@@ -25,17 +25,19 @@ from gpucc.compiler.typeshapes import (  # noqa: F401 - LIST_FLOAT, LIST_INT, co
     LIST_STR,
     comparable,
     converts,
+    has_keyed,
     is_number,
     is_optional,
     is_tuple,
     join,
     orderable,
+    subtree,
     tuple_concat,
     tuple_fields_type,
 )
-from gpucc.contract.isa import CMP_NAMES
-from gpucc.contract.jitable import nrt_free, type_is_heap, type_list_of
-from gpucc.contract.typecodes import LIST, NONE
+from gpucc.contract.isa import CMP_GE, CMP_LE, CMP_NAMES
+from gpucc.contract.jitable import nrt_free, type_is_heap, type_list_of, type_value_of
+from gpucc.contract.typecodes import DICT, LIST, NONE, SET
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE, T_STR  # a scalar's type code is its flat code
 
 # what an operand or argument must be (A_*); what the result is: a type code, or a rule R_*
@@ -92,8 +94,12 @@ _BUILTIN = {
 
 # methods: (the receiver, the fewest and most arguments, the type each argument converts to
 # (-1: none; A_ELEMENT: the list's element type), the result)
-RECEIVER_LIST, RECEIVER_STR = range(2)
-A_ELEMENT = -2
+RECEIVER_LIST, RECEIVER_STR, RECEIVER_DICT, RECEIVER_SET = range(4)
+A_ELEMENT = -2  # a list's element type, a dict's key type, a set's element type
+A_VALUE = -3  # a dict's value type
+A_SAME = -4  # the receiver's type
+# the results of the dict and set methods that depend on the receiver's type
+MR_VALUE, MR_GET, MR_KEYS, MR_VALUES, MR_ITEMS = -2, -3, -4, -5, -6
 METHOD_RECEIVER, METHOD_MIN_ARGS, METHOD_MAX_ARGS, METHOD_ARG, METHOD_RESULT = 0, 1, 2, 3, 6  # columns of METHOD_RULES
 _STR_METHOD_SHAPES = {  # the instruction's methods: (fewest, most arguments, their types, result)
     "STR_CASE": (0, 0, (), T_STR), "STR_IS": (0, 0, (), T_BOOL), "STR_STRIP": (0, 1, (T_STR,), T_STR),
@@ -111,6 +117,17 @@ _METHOD = {"append": _method_row(RECEIVER_LIST, 1, 1, (A_ELEMENT,), T_NONE),
            "sort": _method_row(RECEIVER_LIST, 0, 0, (), T_NONE),
            **{m: _method_row(RECEIVER_STR, *_STR_METHOD_SHAPES[opname]) for opname, group in STR_METHODS.items()
               for m in group}}  # fmt: skip
+_METHOD.update({
+    "get": _method_row(RECEIVER_DICT, 1, 2, (A_ELEMENT, A_VALUE), MR_GET),
+    "setdefault": _method_row(RECEIVER_DICT, 2, 2, (A_ELEMENT, A_VALUE), MR_VALUE),
+    "pop": _method_row(RECEIVER_DICT, 1, 2, (A_ELEMENT, A_VALUE), MR_VALUE),
+    "update": _method_row(RECEIVER_DICT, 1, 1, (A_SAME,), T_NONE),
+    "keys": _method_row(RECEIVER_DICT, 0, 0, (), MR_KEYS),
+    "values": _method_row(RECEIVER_DICT, 0, 0, (), MR_VALUES),
+    "items": _method_row(RECEIVER_DICT, 0, 0, (), MR_ITEMS),
+    **{m: _method_row(RECEIVER_SET, 1, 1, (A_ELEMENT,), T_NONE) for m in ("add", "discard", "remove")},
+    "issubset": _method_row(RECEIVER_SET, 1, 1, (A_SAME,), T_BOOL),
+})  # fmt: skip
 for _m in ("startswith", "endswith"):  # STR_FIND's tests
     _METHOD[_m] = _METHOD[_m][:METHOD_RESULT] + (T_BOOL,)
 
@@ -133,9 +150,20 @@ def is_list(t):
 
 
 @nrt_free
+def is_dict(t):
+    return (t & 15) == DICT
+
+
+@nrt_free
+def is_set(t):
+    return (t & 15) == SET
+
+
+@nrt_free
 def is_sized(t):
-    """A list, a tuple or a str (a str is a list of code points: len, slices, truth, +, *)."""
-    return is_list(t) or is_tuple(t) or t == T_STR
+    """A list, a tuple, a str (a str is a list of code points: len, slices, truth, +, *), a
+    dict or a set (len, truth, iteration)."""
+    return is_list(t) or is_tuple(t) or t == T_STR or is_dict(t) or is_set(t)
 
 
 @nrt_free
@@ -151,6 +179,8 @@ def element_type(t):
         return T_STR
     if is_tuple(t):
         return tuple_fields_type(t)
+    if is_dict(t):  # its keys
+        return subtree(t, 1)
     return T_INT if t == EMPTY_LIST else t >> 4
 
 
@@ -161,14 +191,14 @@ def takes(arg, t):
         return is_number(t)
     if arg == A_INTEGRAL:
         return is_integral(t)
-    if arg == A_LIST:
-        return is_list(t) and orderable(element_type(t))
+    if arg == A_LIST:  # a dict's keys or a set's elements too
+        return (is_list(t) or is_dict(t) or is_set(t)) and orderable(element_type(t))
     if arg == A_SCALAR:
         return is_number(t) or t == T_STR
     if arg == A_SIZED:
         return is_sized(t)
     if arg == A_NUMBER_LIST:
-        return is_list(t) and is_number(element_type(t))
+        return (is_list(t) or is_dict(t) or is_set(t)) and is_number(element_type(t))
     if arg == A_STR:
         return t == T_STR
     return True  # A_ANY: any value has a truth (None's is false, an Optional's None's or its T's)
@@ -183,6 +213,8 @@ def result_type(result, t):
         return element_type(t)
     if result == R_SUM:
         return T_FLOAT if element_type(t) == T_FLOAT else T_INT
+    if result == R_ARG and (is_dict(t) or is_set(t)):  # sorted(d): a list of its keys
+        return type_list_of(element_type(t))
     if result == R_NUMERIC and t != T_FLOAT:
         return T_INT
     return t
@@ -203,6 +235,9 @@ def binary_type(bop, lt, rt):
         return -1
     if is_tuple(lt) or is_tuple(rt):
         return tuple_concat(lt, rt) if lists == LISTS_CONCAT and is_tuple(lt) and is_tuple(rt) else -1
+    if is_set(lt) or is_set(rt) or is_dict(lt) or is_dict(rt):  # | & - ^ of two sets of one type
+        set_op = bop == BIN_OR or bop == BIN_AND or bop == BIN_SUB or bop == BIN_XOR
+        return join(lt, rt) if set_op and is_set(lt) and is_set(rt) and join(lt, rt) >= 0 else -1
     if is_list(lt) or is_list(rt):
         if lists == LISTS_CONCAT and is_list(lt) and is_list(rt):
             return join(lt, rt)
@@ -243,6 +278,10 @@ def compare_ok(cmp, lt, rt):
     if rule == IDENTITY or (lt == NONE or rt == NONE) and rule == EQUALITY:
         other = rt if lt == NONE else lt
         return (lt == NONE or rt == NONE) and (other == NONE or is_optional(other) or type_is_heap(other))
+    if is_dict(lt) or is_dict(rt) or is_set(lt) or is_set(rt):
+        return dict_compare_ok(rule, cmp, lt, rt)
+    if has_keyed(lt) or has_keyed(rt):  # a list or tuple holding dicts or sets: not compared here
+        return False
     if rule == MEMBERSHIP:
         if rt == T_STR:
             return lt == T_STR
@@ -252,6 +291,20 @@ def compare_ok(cmp, lt, rt):
     if not comparable(lt, rt):
         return False
     return rule == EQUALITY or (orderable(lt) and orderable(rt) and lt != EMPTY_LIST and rt != EMPTY_LIST)
+
+
+@nrt_free
+def dict_compare_ok(rule, cmp, lt, rt):
+    """Comparisons with a dict or set: `k in d` (k converts to the keys' type), `x in s`, == and
+    != of one type (`{}` and `set()` take the other's), and the subset tests <= and >= of sets."""
+    if rule == MEMBERSHIP:
+        return (is_dict(rt) or is_set(rt)) and converts(element_type(rt), lt)
+    if rule == IDENTITY:
+        return False
+    j = join(lt, rt)
+    if j < 0 or (is_dict(j) and has_keyed(type_value_of(j))):  # values that are dicts or sets: not compared
+        return False
+    return rule == EQUALITY or (is_set(lt) and (cmp == CMP_LE or cmp == CMP_GE))
 
 
 @nrt_free
@@ -281,7 +334,7 @@ def builtin_type(b, first, next_, type_, n):
             if type_[c] != t:
                 return -1 - c
             c = next_[c]
-    elif not takes(arg, t):
+    elif not takes(arg, t) or (b == B_REVERSED and (is_dict(t) or is_set(t))):
         return -1 - c
     if result == R_POWER:
         c = next_[c]

@@ -180,6 +180,61 @@ def tuple_concat(a, b):
 
 
 @nrt_free
+def has_keyed(t):
+    """Whether type t has a dict or a set in it (the value instructions compare neither)."""
+    p, need = 0, 1
+    while need > 0 and p < MAX_NIBBLES:
+        k = nibble(t, p)
+        need -= 1
+        if k == DICT or k == SET:
+            return True
+        p += 1
+        need += _children(k)
+        if k == TUPLE:
+            need += nibble(t, p)
+            p += 1
+    return False
+
+
+@nrt_free
 def orderable(t):
     """Whether values of type t have an order (<): numbers, strs, lists and tuples of them."""
-    return t != NONE and not is_optional(t)
+    return t != NONE and not is_optional(t) and not has_keyed(t)
+
+
+@nrt_free
+def is_key(t):
+    """A scalar of a key type (no None)."""
+    return t == T_INT or t == T_BOOL or t == T_FLOAT or t == T_STR
+
+
+@nrt_free
+def key_ok(t):
+    """Whether values of type t can be dict keys and set elements (what vm/kernel_hash.py
+    hashes): int, bool, float, str, a tuple of those; UNKNOWN (`{}`'s) until it is known."""
+    if is_key(t) or t == UNKNOWN:
+        return True
+    if (t & 15) != TUPLE:
+        return False
+    n = nibble(t, 1)
+    for i in range(n):
+        if not is_key(nibble(t, 2 + i)):
+            return False
+    return True
+
+
+@nrt_free
+def keys_ok(t):
+    """Whether every dict and set inside type t has keys of a key type."""
+    p, need = 0, 1
+    while need > 0 and p < MAX_NIBBLES:
+        k = nibble(t, p)
+        need -= 1
+        if (k == DICT or k == SET) and not key_ok(subtree(t, p + 1)):
+            return False
+        p += 1
+        need += _children(k)
+        if k == TUPLE:
+            need += nibble(t, p)
+            p += 1
+    return True

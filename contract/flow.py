@@ -5,8 +5,8 @@ Python, numba CPU and CUDA; it allocates nothing and raises nothing.
 
 Successors of an instruction at i (jump targets are relative to the function's entry, i = 0):
 * JUMP: its target; RETURN / RETURN_VAR / FELL_OFF (isa.TERMINATORS): none;
-* FOR_RANGE / FOR_LIST: i + 1 (the JUMP out of the loop) with nothing pushed, i + 2 with the
-  value pushed;
+* a for test (isa.FOR_TESTS: FOR_RANGE, FOR_LIST, ...): i + 1 (the JUMP out of the loop) with
+  nothing pushed, i + 2 with the value pushed;
 * every other jump: i + 1 and its target, where the fall-through pops what a jump keeps
   (contract.isa KEEPS: `and` / `or` keep their operand when they jump, FOR_LOOP pushes the
   counter only when it jumps);
@@ -19,8 +19,7 @@ from __future__ import annotations
 from gpucc.contract.isa import (
     CALL,
     FELL_OFF,
-    FOR_LIST,
-    FOR_RANGE,
+    IS_FOR_TEST,
     IS_JUMP,
     JUMP,
     KEEPS,
@@ -91,7 +90,7 @@ def stack_depths(ops, args, callee_nparams, max_stack, depth, work):
             nxt1 = jump_target(op, arg)
         elif op == RETURN or op == RETURN_VAR or op == FELL_OFF:
             n_succ = 0
-        elif op == FOR_RANGE or op == FOR_LIST:
+        elif IS_FOR_TEST[op]:
             d1 = after - 1
             nxt2 = i + 2
             n_succ = 2

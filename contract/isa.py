@@ -33,11 +33,11 @@ does not depend on which of them a compiler used.
 
 Each instruction's facts are an :class:`Op`: the table's columns (operand kind, stack effect,
 cost, meaning) and the named groups below the rows (KEEPS_ON_JUMP, SLOT_WIDTHS, IMM_MAXES).
-The rows come in five groups, in this order: ``int`` (what the VM kernel's hot loop runs),
-``numeric`` (floats and the other int operations), ``list``, ``str`` and ``value`` (tuples,
-Optional and values of any structured type); FIRST_NUMERIC, FIRST_LIST, FIRST_STR and
-FIRST_VALUE are where the last four begin.  Kernels index per-opcode numpy columns derived from the table
-(POPS, PUSHES, COSTS, OPERAND_KIND, KEEPS, SLOT_WIDTH, IMM_MAX, IS_JUMP).  The opcode
+The rows come in six groups, in this order: ``int`` (what the VM kernel's hot loop runs),
+``numeric`` (floats and the other int operations), ``list``, ``str``, ``value`` (tuples,
+Optional and values of any structured type) and ``dict`` (dicts and sets); FIRST_NUMERIC,
+FIRST_LIST, FIRST_STR, FIRST_VALUE and FIRST_DICT are where the last five begin.  Kernels index per-opcode numpy columns derived from the table
+(POPS, PUSHES, COSTS, OPERAND_KIND, KEEPS, SLOT_WIDTH, IMM_MAX, IS_JUMP, IS_FOR_TEST).  The opcode
 constants (``LOAD_VAR = 3``) are plain assignments at the end, checked against the table.
 
 This module imports no numba (the plugin loads it without --gpu-candidates):
@@ -69,7 +69,7 @@ class Op:
     pushes: int
     cost: int  # weight in the deterministic cost model
     doc: str
-    group: str  # "int", "numeric", "list", "str" or "value"
+    group: str  # "int", "numeric", "list", "str", "value" or "dict"
     keeps: int  # 1 if in KEEPS_ON_JUMP
     slot_width: int  # SLOT_WIDTHS: slots a LOCAL operand names (arg .. arg + width - 1)
     imm_max: int  # IMM_MAXES: the largest IMM operand taken (0 .. imm_max); -1: any int32
@@ -282,21 +282,67 @@ _VALUE_ROWS = [
      "scalar, push the value in the box; arg 0: the handle stays"),]
 NONE_REF = -1  # None as an Optional value (no handle is negative)
 
+# Dicts and sets (vm/reference_dict.py is the spec, vm/kernel_dict.py the kernel's; the heap
+# layout of both objects is vm/kernel_dict.py's doc).  CONST operands name the dict's or set's
+# packed type code (contract/typecodes.py): its key / element type says how keys hash and
+# compare (int, bool, float, str, or a tuple of those); a malformed one is INVALID_BYTECODE.
+# A dict iterates in insertion order, a set in CPython's table order (its hash, probing and
+# resizing rules).  Cost: base plus the table slots probed, the code points and fields hashed,
+# the entries moved by a resize and the elements visited.
+_DICT_ROWS = [
+    ("NEW_DICT", ARG_NONE, 0, 1, 3, "push a new empty dict"),
+    ("DICT_SET", ARG_CONST, 3, 0, 2, "d[k] = v (pops v, d, k: v is evaluated first, as in Python)"),
+    ("DICT_GET", ARG_CONST, 2, 1, 2, "d[k] (pops d, k); KeyError"),
+    ("DICT_GET_DEFAULT", ARG_CONST, 3, 1, 2, "d.get(k, default) (pops d, k, default)"),
+    ("DICT_CONTAINS", ARG_CONST, 2, 1, 2, "k in d (pops k, d)"),
+    ("DICT_DEL", ARG_CONST, 2, 0, 2, "del d[k] (pops d, k); KeyError"),
+    ("DICT_POP", ARG_CONST, 2, 1, 2, "d.pop(k) (pops d, k); KeyError"),
+    ("DICT_POP_DEFAULT", ARG_CONST, 3, 1, 2, "d.pop(k, default) (pops d, k, default)"),
+    ("DICT_SETDEFAULT", ARG_CONST, 3, 1, 2, "d.setdefault(k, default) (pops d, k, default)"),
+    ("DICT_UPDATE", ARG_CONST, 2, 0, 2, "d.update(e) (pops d, e: a dict of d's type), e's entries in order"),
+    ("DICT_EQ", ARG_CONST, 2, 1, 2, "a == b of dicts (pops a, b): the same keys, == values (as VALUE_CMP)"),
+    ("COLL_LEN", ARG_NONE, 1, 1, 1, "len(x) of a dict or set"),
+    ("DICT_LIST", ARG_IMM, 1, 1, 3, "a new list of a dict's arg 0 keys, 1 values, 2 (key, value) tuples, in order; "
+     "3 a set's elements, in its table's order"),
+    ("FOR_DICT_KEYS", ARG_LOCAL, 0, 1, 1, "slots arg, arg+1 hold a dict and the loop's state: push the next key "
+     "and skip the next instruction, or fall through at the end (a JUMP out); RuntimeError when the dict "
+     "changed size since the loop began"),
+    ("FOR_DICT_VALUES", ARG_LOCAL, 0, 1, 1, "as FOR_DICT_KEYS, pushing the next value"),
+    ("FOR_DICT_ITEMS", ARG_LOCAL, 0, 1, 2, "as FOR_DICT_KEYS, pushing a new (key, value) tuple"),
+    ("FOR_SET", ARG_LOCAL, 0, 1, 1, "as FOR_DICT_KEYS over a set's elements in table order"),
+    ("NEW_SET", ARG_NONE, 0, 1, 3, "push a new empty set"),
+    ("SET_FROM", ARG_CONST, 1, 1, 3, "set(xs) of a list xs: its elements added in order"),
+    ("SET_ADD", ARG_CONST, 2, 0, 2, "s.add(x) (pops s, x)"),
+    ("SET_DISCARD", ARG_CONST, 2, 0, 2, "s.discard(x) (pops s, x)"),
+    ("SET_REMOVE", ARG_CONST, 2, 0, 2, "s.remove(x) (pops s, x); KeyError"),
+    ("SET_CONTAINS", ARG_CONST, 2, 1, 2, "x in s (pops x, s)"),
+    ("SET_OR", ARG_CONST, 2, 1, 3, "a new set a | b (pops a, b), built as CPython's set_or"),
+    ("SET_AND", ARG_CONST, 2, 1, 3, "a new set a & b, as CPython's set_intersection"),
+    ("SET_SUB", ARG_CONST, 2, 1, 3, "a new set a - b, as CPython's set_difference"),
+    ("SET_XOR", ARG_CONST, 2, 1, 3, "a new set a ^ b, as CPython's set_symmetric_difference"),
+    ("SET_LE", ARG_CONST, 2, 1, 2, "a <= b of sets (pops a, b): a.issubset(b)"),
+    ("SET_EQ", ARG_CONST, 2, 1, 2, "a == b of sets"),
+]
+
 # Named groups of per-instruction facts (the Op fields keeps, slot_width, imm_max):
 # jumps that keep a value falling through does not have: `and` / `or` keep their operand when
 # they jump and pop it falling through; FOR_LOOP pushes the counter only when it jumps
 KEEPS_ON_JUMP = ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP", "FOR_LOOP")
 # LOCAL operands naming more than one slot: (counter, stop, step) and (list, index)
-SLOT_WIDTHS = {"FOR_RANGE": 3, "RANGE_CHECK": 3, "FOR_LIST": 2}
+SLOT_WIDTHS = {"FOR_RANGE": 3, "RANGE_CHECK": 3, "FOR_LIST": 2,
+               **{n: 2 for n in ("FOR_DICT_KEYS", "FOR_DICT_VALUES", "FOR_DICT_ITEMS", "FOR_SET")}}
+# the for loops' tests: push the next value and skip the next instruction (a JUMP out of the
+# loop), or fall through to it pushing nothing
+FOR_TESTS = ("FOR_RANGE", "FOR_LIST", "FOR_DICT_KEYS", "FOR_DICT_VALUES", "FOR_DICT_ITEMS", "FOR_SET")
 # IMM operands with a range: NEW_LIST's count, LIST_SLICE's bits, the element kinds (0 ints,
 # 1 floats, 2 strs: LIST_SUM takes no strs), the str modes, STR_FROM / STR_TO_NUM's type codes
 IMM_MAXES = {"NEW_LIST": 255, "LIST_SLICE": 7, "LIST_SUM": 1,
              **{n: 2 for n in ("LIST_MIN", "LIST_MAX", "LIST_SORTED", "LIST_SORT", "LIST_EQ")},
              "STR_FIND": 6, "STR_CASE": 5, "STR_IS": 7, "STR_STRIP": 2, "STR_SPLIT": 1, "STR_PAD": 3,
-             "STR_FROM": 3, "STR_TO_NUM": 3, "UNPACK_CHECK": 255, "UNBOX": 1}  # fmt: skip
+             "STR_FROM": 3, "STR_TO_NUM": 3, "UNPACK_CHECK": 255, "UNBOX": 1, "DICT_LIST": 3}  # fmt: skip
 
 _GROUPS = (("int", _INT_ROWS), ("numeric", _NUMERIC_ROWS), ("list", _LIST_ROWS), ("str", _STR_ROWS),
-           ("value", _VALUE_ROWS))
+           ("value", _VALUE_ROWS), ("dict", _DICT_ROWS))
 TABLE: tuple[Op, ...] = tuple(
     Op(number, *row, group, int(row[0] in KEEPS_ON_JUMP), SLOT_WIDTHS.get(row[0], 1), IMM_MAXES.get(row[0], -1))
     for number, (group, row) in enumerate((group, row) for group, rows in _GROUPS for row in rows)
@@ -307,6 +353,7 @@ FIRST_NUMERIC = len(_INT_ROWS)  # the numeric group's first opcode, then the lis
 FIRST_LIST = len(_INT_ROWS) + len(_NUMERIC_ROWS)
 FIRST_STR = FIRST_LIST + len(_LIST_ROWS)
 FIRST_VALUE = FIRST_STR + len(_STR_ROWS)
+FIRST_DICT = FIRST_VALUE + len(_VALUE_ROWS)
 
 # Comparison codes used by ASSERT_CMP operands (and by the compiler's COMPARE nodes).
 CMP_NAMES = ("<", "<=", "==", "!=", ">", ">=")
@@ -340,6 +387,7 @@ KEEPS = np.array([op.keeps for op in TABLE], dtype=np.int32)
 SLOT_WIDTH = np.array([op.slot_width for op in TABLE], dtype=np.int32)
 IMM_MAX = np.array([op.imm_max for op in TABLE], dtype=np.int32)
 IS_JUMP = np.array([op.operand in JUMP_KINDS for op in TABLE], dtype=np.int32)
+IS_FOR_TEST = np.array([op.name in FOR_TESTS for op in TABLE], dtype=np.int32)
 
 
 def typed_cmp(cmp, ltype, rtype):
@@ -588,5 +636,34 @@ VALUE_SORT = 137
 UNPACK_CHECK = 138
 BOX = 139
 UNBOX = 140
+NEW_DICT = 141
+DICT_SET = 142
+DICT_GET = 143
+DICT_GET_DEFAULT = 144
+DICT_CONTAINS = 145
+DICT_DEL = 146
+DICT_POP = 147
+DICT_POP_DEFAULT = 148
+DICT_SETDEFAULT = 149
+DICT_UPDATE = 150
+DICT_EQ = 151
+COLL_LEN = 152
+DICT_LIST = 153
+FOR_DICT_KEYS = 154
+FOR_DICT_VALUES = 155
+FOR_DICT_ITEMS = 156
+FOR_SET = 157
+NEW_SET = 158
+SET_FROM = 159
+SET_ADD = 160
+SET_DISCARD = 161
+SET_REMOVE = 162
+SET_CONTAINS = 163
+SET_OR = 164
+SET_AND = 165
+SET_SUB = 166
+SET_XOR = 167
+SET_LE = 168
+SET_EQ = 169
 
 assert all(globals()[op.name] == op.number for op in TABLE), "opcode constants out of date"

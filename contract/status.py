@@ -18,6 +18,8 @@ _ROWS = [
     ("NOT_RUN", "not run", "the job was not launched (compile or link error)"),
     ("TYPE_ERROR", "TypeError", "e.g. ord() of a str whose length is not 1"),
     ("NONE_RETURNED", "returned None", "a function declared to return a value reached its end (CPython returns None)"),
+    ("KEY_ERROR", "KeyError", "a key not in a dict (d[k], del d[k], d.pop(k)) or set (s.remove(x))"),
+    ("RUNTIME_ERROR", "RuntimeError", "a dict or set changed size while a for loop iterated over it"),
 ]
 
 NAMES = tuple(r[0] for r in _ROWS)
@@ -38,3 +40,5 @@ INVALID_BYTECODE = 10
 NOT_RUN = 11
 TYPE_ERROR = 12
 NONE_RETURNED = 13
+KEY_ERROR = 14
+RUNTIME_ERROR = 15

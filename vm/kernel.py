@@ -67,6 +67,7 @@ from gpucc.contract.isa import (
     COMPARE_NUM,
     DUP_TOP,
     FELL_OFF,
+    FIRST_DICT,
     FIRST_LIST,
     FIRST_NUMERIC,
     FIRST_STR,
@@ -138,6 +139,7 @@ from gpucc.contract.status import (
 )
 from gpucc.vm.floats import typed_compare
 from gpucc.vm.intmath import INT64_MIN, arith, compare
+from gpucc.vm.kernel_dict import dict_op
 from gpucc.vm.kernel_lists import enter_arguments, list_op
 from gpucc.vm.kernel_numeric import numeric_value
 from gpucc.vm.kernel_order import list_compare, list_length, list_typed
@@ -505,7 +507,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                     break
             if not other:  # the job returned, failed or ran out of steps
                 break
-            # ASSERT_CMP, the numeric, list, str and value instructions, out of the hot loop (see the module doc)
+            # ASSERT_CMP, the numeric, list, str, value and dict instructions, out of the hot loop (see the module doc)
             if op == ASSERT_CMP:
                 sp -= 2
                 a, b = stack[ix(sp)], stack[ix(sp + 1)]
@@ -523,6 +525,13 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                     st = ASSERT_FAILED
                     break
                 pc += 1
+            elif op >= FIRST_DICT:  # vm/kernel_dict.py
+                st, sp, hp, extra, advance = dict_op(op, arg, stack, sp, fp, heap, hp, scratch.walk, consts,
+                                                     unit_const_start[func_unit[g]])  # fmt: skip
+                if st != OK:
+                    break
+                n_cost += extra
+                pc += advance
             elif op >= FIRST_VALUE:  # vm/kernel_value.py
                 st, sp, hp, extra = value_op(op, arg, stack, sp, heap, hp, scratch.walk, consts,
                                              unit_const_start[func_unit[g]])  # fmt: skip

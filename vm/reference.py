@@ -28,7 +28,8 @@ instruction, in argument order; one that does not fit is MEMORY_LIMIT (no instru
 recorded).  The heap and its handles are vm/kernel_heap.py's doc, the list and str
 instructions' extra costs vm/kernel_lists.py's, vm/kernel_order.py's and vm/kernel_str.py's;
 vm/reference_lists.py and vm/reference_str.py implement them, and vm/reference_value.py the
-value instructions (tuples, Optional, values of any structured type).
+value instructions (tuples, Optional, values of any structured type), vm/reference_dict.py
+the dict and set instructions.
 
 What each instruction does is `Job.step` below (and the doc column of contract.isa.TABLE).
 Arithmetic is Python's on ints, and any result outside int64 is OVERFLOW (// and % round
@@ -46,7 +47,7 @@ from __future__ import annotations
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
 from gpucc.contract.image import ImageArrays, JobArrays, JobTable, LaunchLimits, Program, Results
-from gpucc.vm import reference_lists, reference_numeric, reference_str, reference_value
+from gpucc.vm import reference_dict, reference_lists, reference_numeric, reference_str, reference_value
 from gpucc.vm.prepare import prepare_launch
 from gpucc.vm.reference_numeric import (
     COMPARISONS,
@@ -302,6 +303,9 @@ class Job:
             if not holds:
                 raise Stop(S.ASSERT_FAILED, a, b)
             self.sp -= 2
+        elif op >= O.FIRST_DICT:  # vm/reference_dict.py
+            extra = reference_dict.execute(self, op, arg)
+            self.cost += extra if self.counts else 0
         elif op >= O.FIRST_VALUE:  # vm/reference_value.py
             extra = reference_value.execute(self, op, arg)
             self.cost += extra if self.counts else 0

@@ -36,6 +36,7 @@ from gpucc.contract import isa as O
 from gpucc.contract import status as S
 from gpucc.contract import typecodes as T
 from gpucc.contract.isa import CMP_EQ, CMP_GE, CMP_LE, CMP_LT, CMP_NE, typed_cmp, typed_values, typed_values_fields
+from gpucc.vm.reference_dict_objects import Dicts
 from gpucc.vm.reference_lists import HEADER, Heap, merge_sort, sort_cost
 from gpucc.vm.reference_numeric import COMPARISONS, Stop, typed_compare, typed_value
 
@@ -269,6 +270,11 @@ def python_value(heap: Heap, v: int, t: int):
         return v != 0
     if h in NUMBERS:
         return typed_value(v, h)
+    if h == T.DICT:
+        kt = T.element(t) & ((1 << 4 * T.width(T.element(t))) - 1)
+        return {python_value(heap, k, kt): python_value(heap, x, T.value_of(t)) for k, x in Dicts(heap).entries(v)}
+    if h == T.SET:
+        return {python_value(heap, x, T.element(t)) for _, x in Dicts(heap).set_slots(v)}
     if h not in SEQUENCES:
         raise ValueError(f"no Python value of type {T.name(t)}")
     items = elements(heap, v, t)

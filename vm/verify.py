@@ -7,7 +7,7 @@ n >= 0 there and its n code points after it inside the pool), FUNC < the unit's
 functions, JUMP inside the function, ASSERT cmp < 6 and a known type, NONE operands 0; the
 packed kinds: every LOCAL field < nlocals, every jump target inside the function, the
 LOCAL_JUMP (FOR_LOOP) slot + 2 < nlocals),
-FOR_RANGE / FOR_LIST followed by a JUMP, the list instructions' immediates in range
+the for tests (isa.FOR_TESTS) followed by a JUMP, the list instructions' immediates in range
 (NEW_LIST's count 0 .. 255, LIST_SLICE's bits 0 .. 7, the float flags 0 / 1), and, walking the control-flow graph, a stack depth that never
 goes below zero or above max_stack, is the same at every join, and never falls off the end.
 Every launch runs it on all functions (`function_checks`); a job that enters a function
@@ -44,9 +44,8 @@ from gpucc.contract.isa import (
     ARG_LOCAL_JUMP,
     ARG_NONE,
     ARG_TYPED_CMP,
-    FOR_LIST,
-    FOR_RANGE,
     IMM_MAX,
+    IS_FOR_TEST,
     JUMP,
     LOAD_STR,
     NUM_OPCODES,
@@ -142,7 +141,7 @@ def check_function(g, image, depth_at, work):
             bad = (arg & 0xFFFF) >= end - entry or ((arg >> 16) & 0xFF) >= nlocals
         if bad:
             return V_OPERAND, pc, arg, 0
-        if (op == FOR_RANGE or op == FOR_LIST) and (pc + 2 >= end or code[2 * pc + 2] != JUMP):
+        if IS_FOR_TEST[op] and (pc + 2 >= end or code[2 * pc + 2] != JUMP):
             return V_FOR_RANGE, pc, 0, 0
     problem, i, a, b = stack_depths(code[2 * entry : 2 * end : 2], code[2 * entry + 1 : 2 * end : 2],
                                     image.func_nparams[f_lo : f_lo + n_funcs], image.func_max_stack[g],

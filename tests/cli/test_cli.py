@@ -87,10 +87,11 @@ def test_disasm_unknown_function_names_the_functions(capsys):
 
 def test_disasm_compile_error_is_located_with_a_caret(capsys, tmp_path):
     src = tmp_path / "bad.py"
-    src.write_text("def f(a: int) -> int:\n    xs = {a, a}\n    return a\n")
+    src.write_text("def f(a: int) -> int:\n    xs = {[a]}\n    return a\n")
     rc, out, err = gpucc(capsys, "disasm", src)
     assert (rc, out) == (1, "")
-    assert err == f"{src}:2:10: error: dicts and sets: not supported by gpucc\n        xs = {{a, a}}\n             ^\n"
+    assert err == (f"{src}:2:10: error: dict keys and set elements of this type (keys: int, bool, float, str, or "
+                   "tuples of those): not supported by gpucc\n        xs = {[a]}\n             ^\n")
 
 
 def test_disasm_missing_file(capsys, tmp_path):

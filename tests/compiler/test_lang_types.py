@@ -226,7 +226,7 @@ def test_annotations_are_packed_types():
         ("def f(x: Optional[int]) -> bool:\n    return x is x\n", "unsupported operand types for 'is'"),
         ("def f() -> int:\n    ps = []\n    ps.append((1, (2, 3)))\n    return 0\n", "types this large"),
         ("def f(x: tuple[int, ...]) -> int:\n    return 0\n", "expected a type"),
-        ("def f(x: dict[int, int]) -> int:\n    return 0\n", "unknown type 'dict'"),
+        ("def f(x: dict[list[int], int]) -> int:\n    return 0\n", "dict keys and set elements of this type"),
         ("def f() -> int:\n    xs = [1, 'a']\n    return 0\n", "lists mixing elements of different types"),
         ("def f() -> int:\n    xs = [1, True]\n    return 0\n", "lists mixing elements of different types"),
     ],

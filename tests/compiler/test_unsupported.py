@@ -36,7 +36,8 @@ CONSTRUCTS = [
     ("y = reversed([x])", "reversed() but as the iterable of a for loop or a comprehension: not supported by gpucc", 9),
     ("return round(x, 2)", "round() with ndigits: not supported by gpucc", 12),
     ("!def f(xs: list[int]) -> int:\n    xs += [1]\n    return 0",
-     "augmented assignment to a list (+= extends in place: use xs = xs + ys or append): not supported by gpucc", 5),
+     "augmented assignment to a list or set (+=, |= change it in place: use xs = xs + ys, s = s | t, append or add): "
+     "not supported by gpucc", 5),
     ("!def f(xs: list[int]) -> int:\n    xs[len(xs) - 1] += 1\n    return 0",
      "augmented assignment to a subscript of anything but a name or a subscript, or with a call in it: not supported "
      "by gpucc", 5),
@@ -65,8 +66,18 @@ CONSTRUCTS = [
     ("return lambda: 1", "lambdas: not supported by gpucc", 12),
     ("return f(i for i in range(3))", "generator expressions but as the one argument of sum, any, all, min, max, sorted, "
      "list or str.join: not supported by gpucc", 16),
-    ("return {}", "dicts and sets: not supported by gpucc", 12),
-    ("return {1}", "dicts and sets: not supported by gpucc", 12),
+    ("!def f(x: set[list[int]]) -> int:\n    return 0", "dict keys and set elements of this type (keys: int, bool, "
+     "float, str, or tuples of those): not supported by gpucc", 10),
+    ("return len({(x, [x]): 1})", "dict keys and set elements of this type (keys: int, bool, float, str, or tuples "
+     "of those): not supported by gpucc", 16),
+    ("!def f(d: dict[int, int]) -> int:\n    return d.get(1)", "d.get(k) without a default on a dict of numbers or "
+     "bools (give one: d.get(k, 0)): not supported by gpucc", 14),
+    ("return len(dict([(x, x)]))", "dict() with arguments and set() of anything but a list or a set: not supported "
+     "by gpucc", 16),
+    ("del x", "del of anything but a dict's item (del d[k]): not supported by gpucc", 5),
+    ("!def f(s: set[int]) -> int:\n    s |= s\n    return 0",
+     "augmented assignment to a list or set (+=, |= change it in place: use xs = xs + ys, s = s | t, append or add): "
+     "not supported by gpucc", 5),
     ("for i in range():\n        pass", "for loops over anything but range(): not supported by gpucc", 14),
     ("for i in range(1, 2, 3, 4):\n        pass", "for loops over anything but range(): not supported by gpucc", 14),
     ("for i in range(3)[1]:\n        pass", "for loops over anything but range(): not supported by gpucc", 14),
@@ -97,7 +108,6 @@ KEYWORDS = [
     ("with x:\n        pass", "'with' is not supported by gpucc", 5),
     ("as y", "'as' is not supported by gpucc", 5),
     ("raise x", "'raise' is not supported by gpucc", 5),
-    ("del x", "'del' is not supported by gpucc", 5),
     ("global y", "'global' is not supported by gpucc", 5),
     ("nonlocal y", "'nonlocal' is not supported by gpucc", 5),
     ("yield x", "'yield' is not supported by gpucc", 5),
@@ -111,7 +121,6 @@ KEYWORDS = [
     ("!try:\n    pass\nfinally:\n    pass", "'try' is not supported by gpucc", 1),
     ("!with x:\n    pass", "'with' is not supported by gpucc", 1),
     ("!global y", "'global' is not supported by gpucc", 1),
-    ("!del x", "'del' is not supported by gpucc", 1),
     ("!raise E", "'raise' is not supported by gpucc", 1),
     ("!lambda: 1", "'lambda' is not supported by gpucc", 1),
 ]  # fmt: skip
@@ -132,7 +141,8 @@ NOT_PYTHON = {"f(x) = 1", "nonlocal y", "return await x", "except E:\n        pa
 
 # Constructs of errors.py's table that the language has now: nothing may report them.
 NOW_SUPPORTED = {"conditional expressions", "float literals", "list literals", "subscripts", "comprehensions",
-                 "the truth value of None or an Optional (test `x is not None` first)", "nested functions"}  # fmt: skip
+                 "the truth value of None or an Optional (test `x is not None` first)", "nested functions",
+                 "dicts and sets"}  # fmt: skip
 
 # Every form these once-unsupported features take; it must compile.
 SUPPORTED = """\
@@ -158,6 +168,11 @@ def f(x: int) -> int:
     b = x > 0 and not x == 1 or x != 2 <= x < 9 >= x
     z += sum(i * j for i in range(x) for j in reversed(range(i)) if i > j) + len([c for c in str(x) if c != "1"])
     b = b or any(i > 2 for i in [x]) and all([x]) and max(i for i in [x]) == min(list([x]))
+    d = {x: [x], 2: []}
+    d[x] += [1]
+    del d[2]
+    s = {x, 1} | {k for k in d} & set([x]) - {2} ^ {3}
+    z += len({k: d[k] for k in d} if s <= {1} else d) + (x in s) + len(d.keys()) + sum(v[0] for v in d.values())
     return z + g(x, x) if b else int(y) - abs(x) + min(x, 1) + max(x, 2, 3) + int(float(x)) + bool(x)
 """
 

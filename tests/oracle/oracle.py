@@ -206,7 +206,8 @@ def cpython_namespace(source: str) -> dict:
     tree = ast.fix_missing_locations(_raise_at_ends(_Checked().visit(Tower().visit(ast.parse(source)))))
     namespace = {"_chk": _chk, "_pow": _pow, "_lshift": _lshift, "_sum": _sum, "_sorted": _sorted, "_sort": _sort,
                  "_in": _in, "_eq": _eq, "_FellOff": _FellOff,
-                 "List": typing.List, "Tuple": typing.Tuple, "Optional": typing.Optional}  # typing's names gpucc reads  # fmt: skip
+                 "List": typing.List, "Tuple": typing.Tuple, "Optional": typing.Optional, "Dict": typing.Dict,
+                 "Set": typing.Set}  # typing's names gpucc reads  # fmt: skip
     exec(compile(tree, "<oracle>", "exec"), namespace)
     return namespace
 

@@ -23,7 +23,7 @@ GCD_CANDIDATES = {
                "        if a > b:\n            a -= b\n        else:\n            b -= a\n    return a\n",
     "wrong.py": "def gcd(a: int, b: int) -> int:\n    return 3\n",
     "forever.py": "def gcd(a: int, b: int) -> int:\n    while True:\n        a += 1\n",
-    "listy.py": "def gcd(a: int, b: int) -> int:\n    xs = {a, b}\n    return a\n",
+    "listy.py": "def gcd(a: int, b: int) -> int:\n    xs = {[a, b]}\n    return a\n",
     "divzero.py": "def gcd(a: int, b: int) -> int:\n    return a // (b - b)\n",
     "misnamed.py": "def gcd2(a: int, b: int) -> int:\n    return a\n",
 }

