@@ -11,7 +11,7 @@ explicit stack (Scratch.walk): a short dispatcher calls the handler of the state
 which emits what is due at this visit and answers the child block to walk next or DONE.
 Statements after one that cannot continue are not emitted.  The handlers: BLOCK and IF
 here (conditions are branches: compiler/codegen_branch.py), loops, break and continue in
-compiler/codegen_loops.py, the simple statements in compiler/codegen_stmt.py, expressions
+compiler/codegen_loops.py, try and raise in compiler/codegen_try.py, the simple statements in compiler/codegen_stmt.py, expressions
 in compiler/codegen_expr.py, the emitter and the instruction choices in compiler/emit.py.
 Each function's code then goes through the peephole pass (compiler/peephole.py), which
 fuses superinstructions without changing results or costs.  A function whose end is
@@ -32,6 +32,7 @@ from gpucc.compiler.codegen_loops import (
     emit_while,
     falls_through,
 )
+from gpucc.compiler.codegen_try import emit_raise, emit_try, leave_tries
 from gpucc.compiler.codegen_stmt import (
     emit_assert,
     emit_assign,
@@ -54,8 +55,10 @@ from gpucc.compiler.nodes import (
     N_FOR_LIST,
     N_FOR_RANGE,
     N_IF,
+    N_RAISE,
     N_RETURN,
     N_SETITEM,
+    N_TRY,
     N_UNPACK,
     N_WHILE,
 )
@@ -102,7 +105,8 @@ def _if(n, st, top, toks, tree, types, out, scratch, err):
     orelse = next_[then]
     if st == 0:
         jump = tree.first[then]
-        if orelse == -1 and jump != -1 and next_[jump] == -1 and (kind[jump] == N_BREAK or kind[jump] == N_CONTINUE):
+        if (orelse == -1 and jump != -1 and next_[jump] == -1 and (kind[jump] == N_BREAK or kind[jump] == N_CONTINUE)
+                and leave_tries(jump, top + 1, toks, tree, types, out, stk, False) == 0):  # fmt: skip
             if emit_loop_branch(cond, jump, top, toks, tree, types, out, scratch, err):
                 return DONE
         stk[top, IF_ELSE] = emit_branch(cond, 0, -1, toks, tree, types, out, scratch, top + 1, err)
@@ -144,7 +148,12 @@ def emit_function(f, toks, tree, types, out, scratch, err):
         elif k == N_FOR_LIST:
             nxt = emit_for_list(n, st, top, toks, tree, types, out, scratch, err)
         elif k == N_BREAK or k == N_CONTINUE:
+            leave_tries(n, top, toks, tree, types, out, stk, True)
             emit_loop_jump(n, top, toks, tree, out, scratch)
+        elif k == N_TRY:
+            nxt = emit_try(n, st, top, toks, tree, types, out, scratch, err)
+        elif k == N_RAISE:
+            emit_raise(n, top, toks, tree, types, out, scratch, err)
         elif k == N_ASSIGN:
             emit_assign(n, top, toks, tree, types, out, scratch, err)
         elif k == N_AUGASSIGN:

@@ -62,6 +62,8 @@ _CONSTRUCT_ROWS = [
     ("C_TYPE_TOO_LARGE",
      "types this large (at most 7 parts, constructors and leaves: list[tuple[int, int, int, int]])"),
     ("C_OPTIONAL_TRUTH", "the truth value of None or an Optional (test `x is not None` first)"),
+    ("C_FINALLY_EXIT", "return, break or continue leaving a try that has a finally, or in its finally"),
+    ("C_RAISE_FROM", "raise ... from"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -103,6 +105,8 @@ C_ROUND_DIGITS = 34
 C_TUPLE_INDEX = 35
 C_TYPE_TOO_LARGE = 36
 C_OPTIONAL_TRUTH = 37
+C_FINALLY_EXIT = 38
+C_RAISE_FROM = 39
 
 # name, message template
 _ROWS = [
@@ -158,6 +162,12 @@ _ROWS = [
     ("E_EXPECTED_ELSE", "expected 'else' in the conditional expression"),
     ("E_BUILTIN_ARGS", "'{text}' takes {expected_count} argument(s), {got_count} given"),
     ("E_UNPACK", "cannot unpack a value of type {got} into {arg} names"),
+    ("E_UNKNOWN_EXCEPTION", "'{text}' is not an exception gpucc can raise or catch: the built-in ValueError, "
+     "IndexError, KeyError, ZeroDivisionError, TypeError, OverflowError, AssertionError, RuntimeError, "
+     "NotImplementedError, Exception (and ArithmeticError, LookupError, BaseException in except); "
+     "exception classes of its own are not supported"),
+    ("E_RERAISE", "'{text}' outside an except clause, or not its exception: only the exception an except "
+     "clause caught can be raised again"),
 ]
 
 NAMES = tuple(r[0] for r in _ROWS)
@@ -213,6 +223,8 @@ E_FLOAT_LITERAL = 46
 E_EXPECTED_ELSE = 47
 E_BUILTIN_ARGS = 48
 E_UNPACK = 49
+E_UNKNOWN_EXCEPTION = 50
+E_RERAISE = 51
 
 
 def _type_name(code: int) -> str:

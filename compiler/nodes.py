@@ -60,6 +60,14 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     TUPLE      element*                 a tuple display `(a, b)`, `a, b`; as a target (UNPACK,
                                         FOR_LIST) its elements are NAMEs and TUPLEs
     UNPACK     TUPLE value              `a, (b, c) = value`: the target, then the value
+    RAISE      [NAME | CALL]            `raise E`, `raise E(args)` (op = the contract.status it raises),
+                                        `raise e` / bare `raise` (op = -1: raise again what the
+                                        innermost except clause caught)
+    TRY        BLOCK clause+            `try:` body, then its clauses in order: EXCEPT*, [TRY_ELSE],
+                                        [FINALLY]
+    EXCEPT     BLOCK                    `except E:` / `except (E1, E2) as e:` / `except:`: op = the
+                                        statuses it catches (a bit each), val = the token of `e`, or -1
+    TRY_ELSE FINALLY  BLOCK             `else:`, `finally:`
 
 COMPARE links also take CMP_IN / CMP_NOT_IN (`x in xs`, `x not in xs`) and CMP_IS /
 CMP_IS_NOT (`x is None`, `x is not None`) after contract.isa' six comparison codes.
@@ -72,7 +80,7 @@ KIND_NAMES = (
     "FOR_RANGE", "BREAK", "CONTINUE", "PASS", "DOCSTRING", "ELLIPSIS", "RETURN", "ASSERT",
     "INT", "BOOL", "NONE", "NAME", "UNARY", "BINARY", "BOOLOP", "COMPARE", "CMP_LINK", "CALL",
     "FLOAT", "IFEXP", "LIST", "SUBSCRIPT", "SLICE", "METHOD", "FOR_LIST", "SETITEM", "STR", "COMP",
-    "COMP_FOR", "COMP_IF", "TUPLE", "UNPACK",
+    "COMP_FOR", "COMP_IF", "TUPLE", "UNPACK", "RAISE", "TRY", "EXCEPT", "TRY_ELSE", "FINALLY",
 )  # fmt: skip
 # node kinds as plain names (tests/contract/test_named_constants.py keeps them equal to KIND_NAMES)
 N_MODULE = 0
@@ -116,6 +124,11 @@ N_COMP_FOR = 37
 N_COMP_IF = 38
 N_TUPLE = 39
 N_UNPACK = 40
+N_RAISE = 41
+N_TRY = 42
+N_EXCEPT = 43
+N_TRY_ELSE = 44
+N_FINALLY = 45
 
 BIN_NAMES = ("+", "-", "*", "//", "%", "/", "**", "&", "|", "^", "<<", ">>")
 BIN_ADD, BIN_SUB, BIN_MUL, BIN_FLOORDIV, BIN_MOD, BIN_DIV, BIN_POW, BIN_AND, BIN_OR, BIN_XOR, BIN_LSHIFT, BIN_RSHIFT = (

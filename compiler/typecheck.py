@@ -20,8 +20,9 @@ except that `and`/`or` of mixed types is accepted where only its truth value is 
 (bit = slot); unreachable points have all bits set.
 
 This module walks a function's statements (`check_function`: blocks, if / loops, break and
-continue keep the masks and reachability); simple statements are typed by the handlers of
-compiler/typecheck_stmt.py, expressions by compiler/typecheck_expr.py.
+continue keep the masks and reachability; try and raise: compiler/typecheck_try.py); simple
+statements are typed by the handlers of compiler/typecheck_stmt.py, expressions by
+compiler/typecheck_expr.py.
 """
 
 from __future__ import annotations
@@ -50,8 +51,10 @@ from gpucc.compiler.nodes import (
     N_FOR_RANGE,
     N_IF,
     N_PASS,
+    N_RAISE,
     N_RETURN,
     N_SETITEM,
+    N_TRY,
     N_UNPACK,
     N_WHILE,
 )
@@ -97,6 +100,7 @@ from gpucc.compiler.typecheck_stmt import (
     check_unpack,
     target_bits,
 )
+from gpucc.compiler.typecheck_try import check_raise, finally_exit, step_try
 from gpucc.compiler.typerules import LIST_INT, element_type, is_integral, is_sized
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_INT
@@ -159,6 +163,8 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
         st = stk[top, S_STATE]
         if k == N_BLOCK:
             sp = _step_block(n, top, live, toks, tree, types, scratch, err)
+        elif k == N_TRY:  # compiler/typecheck_try.py
+            sp, mask, live = step_try(n, top, mask, live, toks, tree, types, scratch, err)
         elif k != N_IF and not is_loop(k):
             r, mask, live = check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, err)
             if r <= -2:
@@ -344,7 +350,11 @@ def check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, 
     elif k == N_EXPR_STMT or k == N_ASSERT:
         r = check_expression(n, src, toks, tree, types, scope, mask, scratch, top, err)
     elif k == N_RETURN:
-        r = check_return(n, src, toks, tree, types, scope, mask, scratch, top, err)
+        r = finally_exit(n, -1, top, toks, tree, scratch, err)
+        if r == 0:
+            r = check_return(n, src, toks, tree, types, scope, mask, scratch, top, err)
+    elif k == N_RAISE:
+        r = check_raise(n, src, toks, tree, types, scope, mask, scratch, top, err)
     elif k == N_UNPACK:
         r = check_unpack(n, src, toks, tree, types, scope, mask, scratch, top, err)
     elif k == N_BREAK or k == N_CONTINUE:
@@ -357,7 +367,7 @@ def check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, 
         return 0, mask | bit(types.slot[n]), live
     if k == N_UNPACK:
         return 0, mask | target_bits(tree, types, tree.first[n], scratch.walk, top), live
-    if k == N_RETURN or k == N_BREAK or k == N_CONTINUE:  # no path goes on after it
+    if k == N_RETURN or k == N_BREAK or k == N_CONTINUE or k == N_RAISE:  # no path goes on after it
         return 0, ALL, 0
     return 0, mask, live
 
@@ -372,6 +382,8 @@ def _check_loop_exit(n, top, mask, live, toks, tree, scratch, err):
         j -= 1
     if j < 0:
         return node_fail(err, E_BREAK_OUTSIDE_LOOP, toks, tree, n, 0)
+    if finally_exit(n, j, top, toks, tree, scratch, err) < 0:
+        return -1
     if kind[n] == N_BREAK:
         scratch.masks[j, MASK_JOIN] &= mask
         stk[j, LIVE_AT_JOIN] |= live

@@ -4,7 +4,8 @@ verifier (vm/verify.py, on every function before a launch) and by the peephole p
 Python, numba CPU and CUDA; it allocates nothing and raises nothing.
 
 Successors of an instruction at i (jump targets are relative to the function's entry, i = 0):
-* JUMP: its target; RETURN / RETURN_VAR / FELL_OFF (isa.TERMINATORS): none;
+* JUMP: its target; RETURN / RETURN_VAR / FELL_OFF / RAISE / RERAISE (isa.TERMINATORS): none;
+* SETUP_TRY: i + 1, and its handler (the target) with the raised status pushed;
 * FOR_RANGE / FOR_LIST: i + 1 (the JUMP out of the loop) with nothing pushed, i + 2 with the
   value pushed;
 * every other jump: i + 1 and its target, where the fall-through pops what a jump keeps
@@ -27,8 +28,11 @@ from gpucc.contract.isa import (
     NEW_LIST,
     POPS,
     PUSHES,
+    RAISE,
+    RERAISE,
     RETURN,
     RETURN_VAR,
+    SETUP_TRY,
 )
 from gpucc.contract.jitable import jump_target, nrt_free
 
@@ -87,10 +91,17 @@ def stack_depths(ops, args, callee_nparams, max_stack, depth, work):
         nxt1 = i + 1
         d1 = after
         nxt2 = i
+        d2 = after
         if op == JUMP:
             nxt1 = jump_target(op, arg)
-        elif op == RETURN or op == RETURN_VAR or op == FELL_OFF:
+        elif op == RETURN or op == RETURN_VAR or op == FELL_OFF or op == RAISE or op == RERAISE:
             n_succ = 0
+        elif op == SETUP_TRY:  # the handler starts with the status pushed
+            nxt2 = jump_target(op, arg)
+            d2 = after + 1
+            n_succ = 2
+            if d2 > max_stack:
+                return FLOW_OVERFLOW, i, d2, max_stack
         elif op == FOR_RANGE or op == FOR_LIST:
             d1 = after - 1
             nxt2 = i + 2
@@ -101,7 +112,7 @@ def stack_depths(ops, args, callee_nparams, max_stack, depth, work):
             n_succ = 2
         for k in range(n_succ):
             nxt = nxt1 if k == 0 else nxt2
-            d = d1 if k == 0 else after
+            d = d1 if k == 0 else d2
             if nxt >= n:
                 return FLOW_FALLS_OFF, i, 0, 0
             if depth[nxt] < 0:

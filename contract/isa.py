@@ -33,10 +33,10 @@ does not depend on which of them a compiler used.
 
 Each instruction's facts are an :class:`Op`: the table's columns (operand kind, stack effect,
 cost, meaning) and the named groups below the rows (KEEPS_ON_JUMP, SLOT_WIDTHS, IMM_MAXES).
-The rows come in five groups, in this order: ``int`` (what the VM kernel's hot loop runs),
-``numeric`` (floats and the other int operations), ``list``, ``str`` and ``value`` (tuples,
-Optional and values of any structured type); FIRST_NUMERIC, FIRST_LIST, FIRST_STR and
-FIRST_VALUE are where the last four begin.  Kernels index per-opcode numpy columns derived from the table
+The rows come in six groups, in this order: ``int`` (what the VM kernel's hot loop runs),
+``numeric`` (floats and the other int operations), ``list``, ``str``, ``value`` (tuples,
+Optional and values of any structured type) and ``exc`` (raise, try / except); FIRST_NUMERIC,
+FIRST_LIST, FIRST_STR, FIRST_VALUE and FIRST_EXC are where the last five begin.  Kernels index per-opcode numpy columns derived from the table
 (POPS, PUSHES, COSTS, OPERAND_KIND, KEEPS, SLOT_WIDTH, IMM_MAX, IS_JUMP).  The opcode
 constants (``LOAD_VAR = 3``) are plain assignments at the end, checked against the table.
 
@@ -282,6 +282,25 @@ _VALUE_ROWS = [
      "scalar, push the value in the box; arg 0: the handle stays"),]
 NONE_REF = -1  # None as an Optional value (no handle is negative)
 
+# Exceptions (contract/status.py: RAISABLE, catchable).  A handler is a row of the job's
+# frames table (from its end: calls and open handlers together hold fewer than max_depth rows,
+# RECURSION_LIMIT past it): the absolute pc it jumps to, the operand-stack pointer and the
+# call depth at SETUP_TRY.  A catchable status ends no job while a handler is open: the
+# innermost is popped, the frames above its depth are left (the job's cost attribution follows),
+# the operand stack is cut back to its pointer, the exception value is pushed and the handler
+# runs.  An exception value is status | g << 8 | pc << 32: the status and where it was raised
+# (global function g, absolute pc), so that RERAISE ends a job with the first failure record.
+# A RETURN drops the handlers its frame opened.
+_EXC_ROWS = [
+    ("RAISE", ARG_IMM, 0, 0, 1, "raise status arg (one of status.RAISABLE; INVALID_BYTECODE for another)"),
+    ("RERAISE", ARG_NONE, 1, 0, 1, "pop an exception value and raise it again (INVALID_BYTECODE unless its status is "
+     "status.RAISABLE, its function and pc exist)"),
+    ("SETUP_TRY", ARG_JUMP, 0, 0, 1, "open a handler: a catchable status raised before its POP_TRY jumps to arg "
+     "with the operand stack as here and the exception value pushed"),
+    ("POP_TRY", ARG_NONE, 0, 0, 1, "close the innermost handler, opened by this frame (INVALID_BYTECODE if none)"),
+    ("EXC_MATCH", ARG_IMM, 1, 1, 1, "pop an exception value; push whether bit `its status` of arg is set (an except "
+     "clause's classes: status.EXCEPTION_MASKS)"),]
+
 # Named groups of per-instruction facts (the Op fields keeps, slot_width, imm_max):
 # jumps that keep a value falling through does not have: `and` / `or` keep their operand when
 # they jump and pop it falling through; FOR_LOOP pushes the counter only when it jumps
@@ -293,10 +312,10 @@ SLOT_WIDTHS = {"FOR_RANGE": 3, "RANGE_CHECK": 3, "FOR_LIST": 2}
 IMM_MAXES = {"NEW_LIST": 255, "LIST_SLICE": 7, "LIST_SUM": 1,
              **{n: 2 for n in ("LIST_MIN", "LIST_MAX", "LIST_SORTED", "LIST_SORT", "LIST_EQ")},
              "STR_FIND": 6, "STR_CASE": 5, "STR_IS": 7, "STR_STRIP": 2, "STR_SPLIT": 1, "STR_PAD": 3,
-             "STR_FROM": 3, "STR_TO_NUM": 3, "UNPACK_CHECK": 255, "UNBOX": 1}  # fmt: skip
+             "STR_FROM": 3, "STR_TO_NUM": 3, "UNPACK_CHECK": 255, "UNBOX": 1, "RAISE": 62}  # fmt: skip
 
 _GROUPS = (("int", _INT_ROWS), ("numeric", _NUMERIC_ROWS), ("list", _LIST_ROWS), ("str", _STR_ROWS),
-           ("value", _VALUE_ROWS))
+           ("value", _VALUE_ROWS), ("exc", _EXC_ROWS))
 TABLE: tuple[Op, ...] = tuple(
     Op(number, *row, group, int(row[0] in KEEPS_ON_JUMP), SLOT_WIDTHS.get(row[0], 1), IMM_MAXES.get(row[0], -1))
     for number, (group, row) in enumerate((group, row) for group, rows in _GROUPS for row in rows)
@@ -307,6 +326,7 @@ FIRST_NUMERIC = len(_INT_ROWS)  # the numeric group's first opcode, then the lis
 FIRST_LIST = len(_INT_ROWS) + len(_NUMERIC_ROWS)
 FIRST_STR = FIRST_LIST + len(_LIST_ROWS)
 FIRST_VALUE = FIRST_STR + len(_STR_ROWS)
+FIRST_EXC = FIRST_VALUE + len(_VALUE_ROWS)
 
 # Comparison codes used by ASSERT_CMP operands (and by the compiler's COMPARE nodes).
 CMP_NAMES = ("<", "<=", "==", "!=", ">", ">=")
@@ -317,7 +337,7 @@ JUMP_KINDS = (ARG_JUMP, ARG_IMM_JUMP, ARG_LOCAL_JUMP, ARG_LOCAL2_JUMP, ARG_LOCAL
 JUMP_OPCODES = tuple(op.number for op in TABLE if op.operand in JUMP_KINDS)
 # Instructions after which control never falls through to pc + 1.
 TERMINATORS = (BY_NAME["JUMP"].number, BY_NAME["RETURN"].number, BY_NAME["RETURN_VAR"].number,
-               BY_NAME["FELL_OFF"].number)
+               BY_NAME["FELL_OFF"].number, BY_NAME["RAISE"].number, BY_NAME["RERAISE"].number)
 FIELD_MIN, FIELD_MAX = -(2**15), 2**15 - 1  # the signed hi field; lo is 0 .. 2**16 - 1
 # packed kind -> its fields as written, each an operand kind
 FIELDS = {
@@ -588,5 +608,10 @@ VALUE_SORT = 137
 UNPACK_CHECK = 138
 BOX = 139
 UNBOX = 140
+RAISE = 141
+RERAISE = 142
+SETUP_TRY = 143
+POP_TRY = 144
+EXC_MATCH = 145
 
 assert all(globals()[op.name] == op.number for op in TABLE), "opcode constants out of date"

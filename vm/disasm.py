@@ -8,12 +8,14 @@
 
 Columns: source line (when it changes), `>>` on jump targets, absolute pc, opcode, raw
 operand and its meaning: constants by value (LOAD_STR: its str), jumps as absolute targets,
-calls by callee, ASSERT_CMP by comparison and operand type, packed operands field by field.
+calls by callee, ASSERT_CMP by comparison and operand type, packed operands field by field,
+RAISE by the exception it raises, EXC_MATCH by the ones it matches.
 """
 
 from __future__ import annotations
 
 from gpucc.contract import isa as O
+from gpucc.contract import status as S
 from gpucc.contract import typecodes
 from gpucc.contract.image import function_ends
 from gpucc.contract.valuetypes import TYPE_NAMES
@@ -98,6 +100,9 @@ def _meaning(p, g: int, op: int, arg: int, entry: int, names: dict[int, str]) ->
         return "bad comparison"
     if op in (O.FOR_RANGE, O.RANGE_CHECK):
         return f"counter, stop, step in slots {arg}..{arg + 2}"
+    if op in (O.RAISE, O.EXC_MATCH):  # a status, a mask of them
+        raised = [s for s in S.RAISABLE if (arg == s if op == O.RAISE else (arg >> s) & 1)]
+        return " | ".join(S.LABELS[s] for s in raised) or "no such exception"
     return ""
 
 

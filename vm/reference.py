@@ -12,6 +12,12 @@ a CALL at depth 0 with its nparams arguments from args[j]: INVALID_BYTECODE as a
 max_depth < 1 RECURSION_LIMIT, nlocals + max_stack > stack_size STACK_LIMIT.  These failures
 record no instruction (fail_unit = fail_line = -1).
 
+Exceptions.  A status an instruction ends the job with is caught instead when a handler is open
+(SETUP_TRY) and contract.status.catchable says it may be (`Job.catch`): the handler runs with
+the frames above its depth left.  Calls and open handlers together hold fewer than max_depth
+frames (a CALL or SETUP_TRY past that is RECURSION_LIMIT); a RETURN drops its frame's
+handlers.
+
 Each instruction.  A job may execute at most step_limit instructions: reaching the next one
 with steps == step_limit is STEP_LIMIT (it is not executed).  Otherwise steps += 1 and the
 instruction runs, adding its cost to the job's if it is candidate code: the running
@@ -95,6 +101,8 @@ class Job:
         self.stack = [0] * (limits.stack_size + 2)  # + a superinstruction's headroom
         self.headroom = 0  # values a running superinstruction's sequence may hold beyond it
         self.frames: list[tuple[int, int, int]] = []  # (return pc, caller fp, caller g)
+        self.handlers: list[tuple[int, int, int]] = []  # open handlers: (pc, sp, call depth) at SETUP_TRY
+        self.reraised = 0  # the exception value RERAISE popped
         self.steps = self.cost = 0
         self.pc = -1  # the instruction being run; -1 before the first
         self.entry_unit = -1  # unit of the job's function (the suite, for linked jobs)
@@ -141,7 +149,7 @@ class Job:
         callee = self.resolve(lo + f)
         new_fp = self.sp - int(self.image.func_nparams[callee])
         self.need(self.sp - new_fp, 1)  # its arguments, then room for its result
-        if len(self.frames) + 1 >= self.limits.max_depth:
+        if len(self.frames) + 1 + len(self.handlers) >= self.limits.max_depth:
             raise Stop(S.RECURSION_LIMIT)
         frame = int(self.image.func_nlocals[callee]) + int(self.image.func_max_stack[callee])
         if new_fp + frame > self.limits.stack_size:
@@ -154,6 +162,8 @@ class Job:
         v = self.pop()
         if not self.frames:
             return v
+        while self.handlers and self.handlers[-1][2] >= len(self.frames):  # the ones this frame opened
+            self.handlers.pop()
         self.sp = self.fp  # the callee's arguments started here; CALL checked the room
         self.stack[self.sp] = v
         self.sp += 1
@@ -196,11 +206,36 @@ class Job:
             self.sp = n
             self.enter(g, 0)
             while True:
-                value = self.step()
+                try:
+                    value = self.step()
+                except Stop as stop:
+                    if not self.catch(stop.status):
+                        raise
+                    continue
                 if value is not None:
                     return S.OK, value, 0, 0
         except Stop as stop:
             return stop.status, 0, stop.lhs, stop.rhs
+
+    def catch(self, status: int) -> bool:
+        """Whether the innermost open handler catches `status` (contract.status.catchable); if so
+        the frames above its depth are left, its operand stack restored, the status pushed, and
+        it runs next."""
+        op = int(self.code[self.pc, 0]) if 0 <= self.pc < len(self.code) else -1
+        reraised = op == O.RERAISE and status != S.INVALID_BYTECODE
+        value = self.reraised if reraised else status | self.g << 8 | self.pc << 32  # the exception value
+        if not self.handlers or not S.catchable(status, op in (O.RAISE, O.RERAISE), op in (O.BINARY_POW, O.FLOAT_POW)):
+            if reraised:  # the failure record: where it was first raised
+                self.g, self.pc = (value >> 8) & 0xFFFFFF, value >> 32
+            return False
+        pc, sp, depth = self.handlers.pop()
+        while len(self.frames) > depth:
+            _, self.fp, self.g = self.frames.pop()
+        self.headroom = 0
+        self.sp = sp
+        self.push(value)
+        self.pc = pc
+        return True
 
     def step(self) -> int | None:
         """Run one instruction; the job's value when it returned from depth 0."""
@@ -302,6 +337,8 @@ class Job:
             if not holds:
                 raise Stop(S.ASSERT_FAILED, a, b)
             self.sp -= 2
+        elif op >= O.FIRST_EXC:
+            self.exception_op(op, arg, entry)
         elif op >= O.FIRST_VALUE:  # vm/reference_value.py
             extra = reference_value.execute(self, op, arg)
             self.cost += extra if self.counts else 0
@@ -320,6 +357,26 @@ class Job:
             self.push(reference_numeric.run(op, arg, self.pop(), b))
         else:
             raise Stop(S.INVALID_BYTECODE)
+
+    def exception_op(self, op: int, arg: int, entry: int) -> None:
+        """RAISE, RERAISE, SETUP_TRY, POP_TRY, EXC_MATCH (contract.isa's exc group)."""
+        if op == O.RAISE:
+            raise Stop(arg if 0 <= arg <= 62 and (S.RAISABLE_MASK >> arg) & 1 else S.INVALID_BYTECODE)
+        if op == O.RERAISE:  # an exception value: status | g << 8 | pc << 32 where it was raised
+            self.reraised = v = self.pop()
+            good = (v >> 8) & 0xFFFFFF < len(self.image.func_entry) and 0 <= v >> 32 < len(self.code)
+            raise Stop(v & 0xFF if good and (S.RAISABLE_MASK >> (v & 0xFF)) & 1 else S.INVALID_BYTECODE)
+        if op == O.SETUP_TRY:
+            if len(self.frames) + 1 + len(self.handlers) >= self.limits.max_depth:
+                raise Stop(S.RECURSION_LIMIT)
+            self.handlers.append((entry + arg, self.sp, len(self.frames)))
+        elif op == O.POP_TRY:
+            if not self.handlers or self.handlers[-1][2] != len(self.frames):
+                raise Stop(S.INVALID_BYTECODE)
+            self.handlers.pop()
+        else:  # EXC_MATCH of an exception value's status
+            v = self.pop() & 0xFF
+            self.push((arg >> v) & 1 if v < 32 else 0)
 
     def next_value(self, slot: int) -> bool:
         """FOR_RANGE / FOR_LOOP over slots slot .. slot + 2 (counter, stop, step): push the
