@@ -55,6 +55,7 @@ from gpucc.compiler.nodes import (
     N_FOR_LIST,
     N_FOR_RANGE,
     N_IF,
+    N_MODULE,
     N_RAISE,
     N_RETURN,
     N_SETITEM,
@@ -63,10 +64,10 @@ from gpucc.compiler.nodes import (
     N_WHILE,
 )
 from gpucc.compiler.peephole import optimize
-from gpucc.compiler.scope import F_ENTRY, F_IMPORT, F_MAX_STACK, F_NODE, F_RET, last_child
+from gpucc.compiler.scope import F_ENTRY, F_IMPORT, F_MAX_STACK, F_NODE, F_RET, MODULE_ROW, function_body, last_child
 from gpucc.compiler.typecheck import S_A, S_B, S_NODE, S_STATE, node_fail
 from gpucc.compiler.typerules import is_optional
-from gpucc.contract.isa import FELL_OFF, JUMP, LOAD_INT, NONE_REF, RETURN
+from gpucc.contract.isa import FELL_OFF, JUMP, LOAD_INT, MODULE_END, NONE_REF, RETURN
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_NONE
 
@@ -126,7 +127,7 @@ def emit_function(f, toks, tree, types, out, scratch, err):
     """Emit one function's body: a walk of its statements, from its block."""
     kind, stk = tree.kind, scratch.walk
     node = types.fn[f, F_NODE]
-    body = last_child(tree, node)
+    body = function_body(tree, types.fn, f)
     sp = 1
     stk[0, S_NODE] = body
     stk[0, S_STATE] = 0
@@ -137,7 +138,7 @@ def emit_function(f, toks, tree, types, out, scratch, err):
         stk[top, S_STATE] = st + 1
         k = kind[n]
         nxt = DONE
-        if k == N_BLOCK:
+        if k == N_BLOCK or k == N_MODULE:  # the MODULE: module code's statements (its defs emit nothing)
             nxt = _block(n, st, top, tree, types, stk)
         elif k == N_IF:
             nxt = _if(n, st, top, toks, tree, types, out, scratch, err)
@@ -177,7 +178,9 @@ def emit_function(f, toks, tree, types, out, scratch, err):
             sp += 1
     if falls_through(types, body):  # control reaches the end of the body
         line = toks.line[tree.tok[node]]
-        if types.fn[f, F_RET] == T_NONE or is_optional(types.fn[f, F_RET]):  # returns None, as CPython
+        if types.fn[f, F_IMPORT] == MODULE_ROW:  # the job's next module code or function starts
+            emit(out, MODULE_END, 0, toks.line[tree.tok[last_child(tree, 0)]])
+        elif types.fn[f, F_RET] == T_NONE or is_optional(types.fn[f, F_RET]):  # returns None, as CPython
             emit(out, LOAD_INT, 0 if types.fn[f, F_RET] == T_NONE else NONE_REF, line)
             emit(out, RETURN, 0, line)
         else:  # CPython would return None: the job ends with NONE_RETURNED at the def line
@@ -200,9 +203,9 @@ def codegen(src, toks, tree, types, nf, out, scratch, err):
         cg[CG_DEPTH] = 0
         cg[CG_MAXD] = 0
         fn[f, F_ENTRY] = cg[CG_PC]
-        if fn[f, F_IMPORT] == 0:
+        if fn[f, F_IMPORT] != 1:  # not an interface stub
             emit_function(f, toks, tree, types, out, scratch, err)
-        if fn[f, F_IMPORT] == 0 and err[ERR_CODE] == 0 and cg[CG_PC] <= code.shape[0]:
+        if fn[f, F_IMPORT] != 1 and err[ERR_CODE] == 0 and cg[CG_PC] <= code.shape[0]:
             n, deepest = optimize(code, out.lines, cg[CG_ENTRY], cg[CG_PC], fn, stk[:, 0], stk[:, 1], stk[:, 2])
             if deepest >= 0:
                 cg[CG_PC] = cg[CG_ENTRY] + n

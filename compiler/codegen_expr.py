@@ -64,7 +64,7 @@ from gpucc.compiler.nodes import (
     N_UNARY,
     UN_NEG,
 )
-from gpucc.compiler.scope import F_NPARAMS, F_PTYPE
+from gpucc.compiler.scope import F_NPARAMS, F_PTYPE, GLOBAL
 from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE
 from gpucc.compiler.typecheck_base import UNBOX_LATE, UNBOXED, can_unbox
 from gpucc.compiler.typerules import element_type, is_sized
@@ -347,6 +347,8 @@ def emit_expr(root, toks, tree, types, out, scratch, sp0, err):
             emit(out, LOAD_INT, O.NONE_REF, line)
         elif k == N_STR:
             emit(out, O.LOAD_STR, val[n], line)
+        elif k == N_NAME and types.slot[n] >= GLOBAL:  # a global (compiler/typecheck_module.py)
+            emit(out, O.LOAD_GLOBAL, types.slot[n] - GLOBAL, line)
         elif k == N_NAME:
             emit(out, LOAD_VAR, types.slot[n], line)
         elif k == N_UNARY:

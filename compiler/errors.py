@@ -168,6 +168,9 @@ _ROWS = [
      "exception classes of its own are not supported"),
     ("E_RERAISE", "'{text}' outside an except clause, or not its exception: only the exception an except "
      "clause caught can be raised again"),
+    ("E_UNKNOWN_MODULE", "module '{text}' is not supported by gpucc (only typing's names, which are annotations)"),
+    ("E_MODULE_NAME", "module-level name '{text}' is read by a function but not assigned by module code before "
+     "its first call of a function (or at its end)"),
 ]
 
 NAMES = tuple(r[0] for r in _ROWS)
@@ -225,6 +228,8 @@ E_BUILTIN_ARGS = 48
 E_UNPACK = 49
 E_UNKNOWN_EXCEPTION = 50
 E_RERAISE = 51
+E_UNKNOWN_MODULE = 52
+E_MODULE_NAME = 53
 
 
 def _type_name(code: int) -> str:

@@ -18,6 +18,7 @@ from gpucc.compiler.arrays import clear_error, fail, fail_types
 from gpucc.compiler.errors import E_EXPECTED_OP, E_PROGRAM_TOO_LARGE, E_SYNTAX, E_UNSUPPORTED, E_UNSUPPORTED_KEYWORD
 from gpucc.compiler.parser_expr import parse_expr
 from gpucc.compiler.parser_simple import expression_statement, name_statement, simple_statement, statement_node
+from gpucc.compiler.parser_module import import_statement, main_block_end
 from gpucc.compiler.parser_targets import for_target
 from gpucc.compiler.parser_try import raise_statement, try_clause, try_statement
 from gpucc.compiler.parser_types import annotation
@@ -330,23 +331,28 @@ def _statement(src, toks, i, tree, st, err):
 
 @nrt_free
 def _module_statement(src, toks, i, tree, st, err):
-    """A top-level statement: only `def` (and a module docstring, which makes no node)."""
-    tk, tsub = toks.kind, toks.sub
-    k = tk[i]
-    s = tsub[i]
+    """A top-level statement: `def`; a docstring, typing's imports and the `if __name__ ==
+    "__main__":` block, which make no node (compiler/parser_module.py); any other statement
+    as in a function body (the unit's module code)."""
+    tk = toks.kind
     if is_kw(toks, i, T.KW_DEF):
         return _funcdef(src, toks, i, tree, st, err)
     if is_op(toks, i, T.OP_AT):
         return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_DECORATORS)
-    if k == TK_STRING:
+    if is_kw(toks, i, T.KW_IMPORT) or is_kw(toks, i, T.KW_FROM):
+        return import_statement(src, toks, i, err)
+    if tk[i] == TK_STRING:
         j = string_run_end(toks, i, err, True)
         if j < 0:
             return -1
         if tk[j] == TK_NEWLINE:
             return j + 1
-    if k == TK_KEYWORD and (kw_unsupported(s) or s == T.KW_LAMBDA):
-        return fail_tok(err, toks, i, i, E_UNSUPPORTED_KEYWORD, s)
-    return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_MODULE_STATEMENT)
+    if is_kw(toks, i, T.KW_LAMBDA):
+        return fail_tok(err, toks, i, i, E_UNSUPPORTED_KEYWORD, T.KW_LAMBDA)
+    j = main_block_end(src, toks, i)
+    if j >= 0:
+        return j
+    return _statement(src, toks, i, tree, st, err)
 
 
 @nrt_free

@@ -31,6 +31,7 @@ from gpucc.compiler.arrays import ERR_CODE, Scope, clear_error
 from gpucc.compiler.comp_scope import bind_comprehensions
 from gpucc.compiler.errors import (
     E_BREAK_OUTSIDE_LOOP,
+    E_RETURN_OUTSIDE_FUNCTION,
     E_NESTING_TOO_DEEP,
     E_SYNTAX,
     E_TOO_MANY_LOCALS,
@@ -49,7 +50,9 @@ from gpucc.compiler.nodes import (
     N_EXPR_STMT,
     N_FOR_LIST,
     N_FOR_RANGE,
+    N_FUNCDEF,
     N_IF,
+    N_MODULE,
     N_PASS,
     N_RAISE,
     N_RETURN,
@@ -61,14 +64,15 @@ from gpucc.compiler.nodes import (
 from gpucc.compiler.scope import (
     F_IMPORT,
     F_NLOCALS,
-    F_NODE,
     F_NPARAMS,
     F_RET,
     L_PRESET,
     L_TYPE,
+    MODULE_ROW,
     collect_functions,
     collect_locals,
-    last_child,
+    function_body,
+    module_row,
 )
 from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_*, WALK_WIDTH, scratch_rows re-exported (codegen, launchers)
     ALL,
@@ -100,6 +104,7 @@ from gpucc.compiler.typecheck_stmt import (
     check_unpack,
     target_bits,
 )
+from gpucc.compiler.typecheck_module import checking, keep_globals, limit_readable, reach, start_globals
 from gpucc.compiler.typecheck_try import check_raise, finally_exit, step_try
 from gpucc.compiler.typerules import LIST_INT, element_type, is_integral, is_sized
 from gpucc.contract.jitable import nrt_free
@@ -155,13 +160,17 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
     live = 1
     depth = 0  # for-loop nesting
     max_depth = 0
-    sp = push_frame(stk, 0, last_child(tree, fn[f, F_NODE]), toks, tree, err)
+    module = fn[f, F_IMPORT] == MODULE_ROW
+    checking(scratch.locs, f)
+    sp = push_frame(stk, 0, function_body(tree, fn, f), toks, tree, err)
     while sp > 0:
         top = sp - 1
         n = stk[top, S_NODE]
         k = kind[n]
         st = stk[top, S_STATE]
-        if k == N_BLOCK:
+        if module and st == FRESH and k != N_BLOCK and k != N_MODULE:  # what functions may run here may read
+            limit_readable(fn, nf, reach(src, toks, tree, fn, nf, n, stk, sp), mask)
+        if k == N_BLOCK or k == N_MODULE:
             sp = _step_block(n, top, live, toks, tree, types, scratch, err)
         elif k == N_TRY:  # compiler/typecheck_try.py
             sp, mask, live = step_try(n, top, mask, live, toks, tree, types, scratch, err)
@@ -187,6 +196,8 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
     if err[ERR_CODE] != 0:  # the first error: no later statement widened a local that would have saved it
         return -1
     fn[f, F_NLOCALS] = max(nloc + 3 * max_depth, nslots)
+    if module:  # its locals: the globals of the unit's functions (compiler/typecheck_module.py)
+        keep_globals(scratch.locs, nloc, fn, nf, mask)
     return 0
 
 
@@ -349,6 +360,8 @@ def check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, 
         r = check_setitem(n, src, toks, tree, types, scope, mask, scratch, top, err)
     elif k == N_EXPR_STMT or k == N_ASSERT:
         r = check_expression(n, src, toks, tree, types, scope, mask, scratch, top, err)
+    elif k == N_RETURN and scratch.walk[0, S_NODE] == 0:  # in module code
+        r = node_fail(err, E_RETURN_OUTSIDE_FUNCTION, toks, tree, n, 0)
     elif k == N_RETURN:
         r = finally_exit(n, -1, top, toks, tree, scratch, err)
         if r == 0:
@@ -359,7 +372,7 @@ def check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, 
         r = check_unpack(n, src, toks, tree, types, scope, mask, scratch, top, err)
     elif k == N_BREAK or k == N_CONTINUE:
         r = _check_loop_exit(n, top, mask, live, toks, tree, scratch, err)
-    elif k != N_PASS and k != N_DOCSTRING and k != N_ELLIPSIS:
+    elif k != N_PASS and k != N_DOCSTRING and k != N_ELLIPSIS and k != N_FUNCDEF:  # module code skips its functions
         r = node_fail(err, E_SYNTAX, toks, tree, n, 0)
     if r < 0:
         return r, mask, live
@@ -402,11 +415,14 @@ def typecheck(src, toks, tree, n_nodes, types, scratch, err):
     nf = collect_functions(src, toks, tree, types, err)
     if nf < 0:
         return -1
-    for f in range(nf):
-        if fn[f, F_IMPORT] == 0:
+    start_globals(scratch.locs, fn, nf)
+    m = module_row(fn, nf)
+    for i in range(nf):
+        f = (i + nf - 1) % nf if m >= 0 else i  # the module code (the last row) first
+        if fn[f, F_IMPORT] != 1:
             widen = ZERO
             strs = ZERO
-            for v in range(scratch.locs.shape[0]):
+            for v in range(MAX_LOCALS):  # the local table (the globals after it stay)
                 scratch.locs[v, L_PRESET] = -1
             r = -2
             while r <= -2:  # at most three times per local: each retry widens or presets one more

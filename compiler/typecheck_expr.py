@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from gpucc.compiler import errors
 from gpucc.compiler.arrays import fail
+from gpucc.compiler.typecheck_module import NOT_GLOBAL, type_global
 from gpucc.compiler.errors import (
     E_NESTING_TOO_DEEP,
     E_OPERAND_TYPES,
@@ -235,8 +236,9 @@ def _type_name(n, src, toks, tree, types, scope, mask, scratch, err):
     locs = scratch.locs
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
     v = find_local(src, locs, scope.nloc, s, e)
-    if v < 0:
-        return fail(err, E_UNDEFINED_NAME, s, e, 0)
+    if v < 0:  # a global (compiler/typecheck_module.py), or no name
+        t = type_global(n, src, locs, s, e, types, err)
+        return fail(err, E_UNDEFINED_NAME, s, e, 0) if t == NOT_GLOBAL else t
     if (mask & bit(v)) == ZERO or locs[v, L_TYPE] < 0:
         return fail(err, E_UNBOUND, s, e, 0)
     types.slot[n] = v

@@ -4,7 +4,8 @@ verifier (vm/verify.py, on every function before a launch) and by the peephole p
 Python, numba CPU and CUDA; it allocates nothing and raises nothing.
 
 Successors of an instruction at i (jump targets are relative to the function's entry, i = 0):
-* JUMP: its target; RETURN / RETURN_VAR / FELL_OFF / RAISE / RERAISE (isa.TERMINATORS): none;
+* JUMP: its target; RETURN / RETURN_VAR / FELL_OFF / RAISE / RERAISE / MODULE_END (isa.TERMINATORS):
+  none;
 * SETUP_TRY: i + 1, and its handler (the target) with the raised status pushed;
 * FOR_RANGE / FOR_LIST: i + 1 (the JUMP out of the loop) with nothing pushed, i + 2 with the
   value pushed;
@@ -25,6 +26,7 @@ from gpucc.contract.isa import (
     IS_JUMP,
     JUMP,
     KEEPS,
+    MODULE_END,
     NEW_LIST,
     POPS,
     PUSHES,
@@ -94,7 +96,7 @@ def stack_depths(ops, args, callee_nparams, max_stack, depth, work):
         d2 = after
         if op == JUMP:
             nxt1 = jump_target(op, arg)
-        elif op == RETURN or op == RETURN_VAR or op == FELL_OFF or op == RAISE or op == RERAISE:
+        elif op == RETURN or op == RETURN_VAR or op == FELL_OFF or op == RAISE or op == RERAISE or op == MODULE_END:
             n_succ = 0
         elif op == SETUP_TRY:  # the handler starts with the status pushed
             nxt2 = jump_target(op, arg)

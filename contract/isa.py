@@ -33,10 +33,11 @@ does not depend on which of them a compiler used.
 
 Each instruction's facts are an :class:`Op`: the table's columns (operand kind, stack effect,
 cost, meaning) and the named groups below the rows (KEEPS_ON_JUMP, SLOT_WIDTHS, IMM_MAXES).
-The rows come in six groups, in this order: ``int`` (what the VM kernel's hot loop runs),
+The rows come in seven groups, in this order: ``int`` (what the VM kernel's hot loop runs),
 ``numeric`` (floats and the other int operations), ``list``, ``str``, ``value`` (tuples,
-Optional and values of any structured type) and ``exc`` (raise, try / except); FIRST_NUMERIC,
-FIRST_LIST, FIRST_STR, FIRST_VALUE and FIRST_EXC are where the last five begin.  Kernels index per-opcode numpy columns derived from the table
+Optional and values of any structured type), ``exc`` (raise, try / except) and ``module``
+(module code and globals); FIRST_NUMERIC, FIRST_LIST, FIRST_STR, FIRST_VALUE, FIRST_EXC and
+FIRST_MODULE are where the last six begin.  Kernels index per-opcode numpy columns derived from the table
 (POPS, PUSHES, COSTS, OPERAND_KIND, KEEPS, SLOT_WIDTH, IMM_MAX, IS_JUMP).  The opcode
 constants (``LOAD_VAR = 3``) are plain assignments at the end, checked against the table.
 
@@ -301,6 +302,16 @@ _EXC_ROWS = [
     ("EXC_MATCH", ARG_IMM, 1, 1, 1, "pop an exception value; push whether bit `its status` of arg is set (an except "
      "clause's classes: status.EXCEPTION_MASKS)"),]
 
+# Module code (a unit's statements outside its functions) is the unit's last function, marked
+# contract.image.MODULE_CODE in func_import.  A job runs the candidate's module code, then the
+# suite's, then its function, each frame at depth 0 above the one before: a module code's
+# frame stays, its locals are the unit's globals, which the unit's functions read by LOAD_GLOBAL.
+_MODULE_ROWS = [
+    ("LOAD_GLOBAL", ARG_IMM, 0, 1, 1, "push global arg of the running unit: local slot arg of its module code's frame "
+     "(arg < that function's nlocals)"),
+    ("MODULE_END", ARG_NONE, 0, 0, 1, "the end of module code: its frame stays (the unit's globals); the next module "
+     "code, or the job's function, starts above it"),]
+
 # Named groups of per-instruction facts (the Op fields keeps, slot_width, imm_max):
 # jumps that keep a value falling through does not have: `and` / `or` keep their operand when
 # they jump and pop it falling through; FOR_LOOP pushes the counter only when it jumps
@@ -315,7 +326,8 @@ IMM_MAXES = {"NEW_LIST": 255, "LIST_SLICE": 7, "LIST_SUM": 1,
              "STR_FROM": 3, "STR_TO_NUM": 3, "UNPACK_CHECK": 255, "UNBOX": 1, "RAISE": 62}  # fmt: skip
 
 _GROUPS = (("int", _INT_ROWS), ("numeric", _NUMERIC_ROWS), ("list", _LIST_ROWS), ("str", _STR_ROWS),
-           ("value", _VALUE_ROWS), ("exc", _EXC_ROWS))
+           ("value", _VALUE_ROWS), ("exc", _EXC_ROWS),
+           ("module", _MODULE_ROWS))
 TABLE: tuple[Op, ...] = tuple(
     Op(number, *row, group, int(row[0] in KEEPS_ON_JUMP), SLOT_WIDTHS.get(row[0], 1), IMM_MAXES.get(row[0], -1))
     for number, (group, row) in enumerate((group, row) for group, rows in _GROUPS for row in rows)
@@ -327,6 +339,7 @@ FIRST_LIST = len(_INT_ROWS) + len(_NUMERIC_ROWS)
 FIRST_STR = FIRST_LIST + len(_LIST_ROWS)
 FIRST_VALUE = FIRST_STR + len(_STR_ROWS)
 FIRST_EXC = FIRST_VALUE + len(_VALUE_ROWS)
+FIRST_MODULE = FIRST_EXC + len(_EXC_ROWS)
 
 # Comparison codes used by ASSERT_CMP operands (and by the compiler's COMPARE nodes).
 CMP_NAMES = ("<", "<=", "==", "!=", ">", ">=")
@@ -337,7 +350,8 @@ JUMP_KINDS = (ARG_JUMP, ARG_IMM_JUMP, ARG_LOCAL_JUMP, ARG_LOCAL2_JUMP, ARG_LOCAL
 JUMP_OPCODES = tuple(op.number for op in TABLE if op.operand in JUMP_KINDS)
 # Instructions after which control never falls through to pc + 1.
 TERMINATORS = (BY_NAME["JUMP"].number, BY_NAME["RETURN"].number, BY_NAME["RETURN_VAR"].number,
-               BY_NAME["FELL_OFF"].number, BY_NAME["RAISE"].number, BY_NAME["RERAISE"].number)
+               BY_NAME["FELL_OFF"].number, BY_NAME["RAISE"].number, BY_NAME["RERAISE"].number,
+               BY_NAME["MODULE_END"].number)
 FIELD_MIN, FIELD_MAX = -(2**15), 2**15 - 1  # the signed hi field; lo is 0 .. 2**16 - 1
 # packed kind -> its fields as written, each an operand kind
 FIELDS = {
@@ -613,5 +627,7 @@ RERAISE = 142
 SETUP_TRY = 143
 POP_TRY = 144
 EXC_MATCH = 145
+LOAD_GLOBAL = 146
+MODULE_END = 147
 
 assert all(globals()[op.name] == op.number for op in TABLE), "opcode constants out of date"

@@ -17,7 +17,7 @@ from __future__ import annotations
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
 from gpucc.contract import typecodes
-from gpucc.contract.image import function_ends
+from gpucc.contract.image import MODULE_CODE, function_ends
 from gpucc.contract.valuetypes import TYPE_NAMES
 
 
@@ -40,7 +40,8 @@ def _function(p, g: int, end: int, names: dict[int, str]) -> list[str]:
     ret = int(p.func_ret_type[g])
     ret_name = typecodes.name(ret) if ret >= 0 and typecodes.width(ret) > 0 else f"type {ret}"
     plural = lambda n, w: f"{n} {w}{'' if n == 1 else 's'}"  # noqa: E731
-    head = f"{names.get(g, '')}({plural(n_params, 'param')}"
+    name = names.get(g, "") or ("<module>" if p.func_import[g] == MODULE_CODE else "")
+    head = f"{name}({plural(n_params, 'param')}"
     if p.func_import[g] >= 0:
         return ["", f"function {g} {head}) -> {ret_name}: import #{int(p.func_import[g])}"]
     head += f", {plural(n_locals, 'local')}, max stack {int(p.func_max_stack[g])}) -> {ret_name}"

@@ -71,6 +71,7 @@ from gpucc.contract.isa import (
     FELL_OFF,
     FIRST_EXC,
     FIRST_LIST,
+    FIRST_MODULE,
     FIRST_NUMERIC,
     FIRST_STR,
     FIRST_VALUE,
@@ -108,6 +109,7 @@ from gpucc.contract.isa import (
     JUMP_IF_TRUE,
     JUMP_IF_TRUE_OR_POP,
     LOAD_CONST,
+    LOAD_GLOBAL,
     LOAD_INT,
     LOAD_VAR,
     LOAD_VAR2,
@@ -133,6 +135,7 @@ from gpucc.contract.isa import (
     VAR_MUL_INT,
     VAR_SUB_INT,
 )
+from gpucc.contract.image import MODULE_CODE
 from gpucc.contract.jitable import catchable
 from gpucc.contract.status import (
     ASSERT_FAILED,
@@ -218,6 +221,17 @@ def resolve(g, link_row, func_import, func_nparams, func_ok, links):
 
 
 @register_jitable
+def module_code(u, unit_func_start, func_import):
+    """Global id of unit u's module code (its last function, func_import MODULE_CODE), or -1."""
+    if u < 0 or u + 1 >= unit_func_start.shape[0]:
+        return -1
+    last = unit_func_start[u + 1] - 1
+    if last < unit_func_start[u] or func_import[last] != MODULE_CODE:
+        return -1
+    return last
+
+
+@register_jitable
 def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
     """Run job j of `jobs` (JobArrays) on `image` (ImageArrays) to its end and write row j of
     `out` (ResultArrays), with `scratch` (Scratch) as its working memory; cost_of has every
@@ -251,8 +265,18 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
     lhs = rhs = result = 0  # a failed assert's operands, the job's value
     ev = raised_g = raised_pc = np.int64(0)  # an exception value (contract.isa's exc group), where RERAISE's began
     pc = -1  # the failing instruction, -1 while none runs
-    g = resolve(jobs.func[j], link_row, func_import, func_nparams, func_ok, links)
-    if g < 0:
+    job_g = resolve(jobs.func[j], link_row, func_import, func_nparams, func_ok, links)
+    # module code (contract.isa's module group): the candidate's, then the suite's, then job_g
+    su = func_unit[jobs.func[j]]
+    cu = -1
+    if link_row >= 0 and 0 <= link_row < links.shape[0] and links.shape[1] > 0:
+        t = links[link_row, 0]
+        cu = func_unit[t] if 0 <= t < func_unit.shape[0] and func_unit[t] != su else -1
+    init_c = module_code(cu, unit_func_start, func_import)
+    init_s = module_code(su, unit_func_start, func_import)
+    gbase_c = gbase_s = -1  # where the candidate's and the suite's globals begin on the stack
+    g = init_c if init_c >= 0 else (init_s if init_s >= 0 else job_g)
+    if job_g < 0 or (init_c >= 0 and func_ok[init_c] == 0) or (init_s >= 0 and func_ok[init_s] == 0):
         st = INVALID_BYTECODE
         g = 0
     elif max_depth < 1:
@@ -262,13 +286,13 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
     else:
         st = OK
     hp = 0  # the heap's bump pointer
-    if st == OK:  # the arguments (object arguments built in the heap)
-        st, hp = enter_arguments(j, func_nparams[g], jobs, stack, heap, scratch.walk)
+    if st == OK and g == job_g:  # the arguments (object arguments built in the heap)
+        st, hp = enter_arguments(j, func_nparams[g], jobs, stack, heap, scratch.walk, hp)
     if st == OK:
         if link_row >= 0:
             entry_unit = func_unit[jobs.func[j]]
             counting = func_unit[g] != entry_unit
-        # enter the job's function like a CALL at depth 0, its arguments already pushed
+        # enter the first function like a CALL at depth 0, its arguments already pushed
         n_params = func_nparams[g]
         fp = 0
         depth = 0
@@ -277,6 +301,10 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
             stack[k] = 0
         sp = func_nlocals[g]
         pc = entry
+        if g == init_c:
+            gbase_c = 0
+        elif g == init_s:
+            gbase_s = 0
         ubase = unit_func_start[func_unit[g]]  # the running unit's first function: CALL operands add to it
         while True:
             other = False  # whether the hot loop stopped at an instruction it leaves to the code below it
@@ -538,6 +566,41 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                         st = ASSERT_FAILED
                         break
                     pc += 1
+                elif op >= FIRST_MODULE:  # module code and globals (contract.isa's module group)
+                    if op == LOAD_GLOBAL:
+                        u = func_unit[g]
+                        b = gbase_c if u == cu else (gbase_s if u == su else -1)
+                        if b < 0:
+                            st = INVALID_BYTECODE
+                            break
+                        stack[ix(sp)] = stack[ix(b + arg)]
+                        sp += 1
+                        pc += 1
+                    else:  # MODULE_END: the next module code, or the job's function, above this frame
+                        if depth != 0 or nh != 0 or (g != init_c and g != init_s):
+                            st = INVALID_BYTECODE
+                            break
+                        base = fp + func_nlocals[g]
+                        nxt = init_s if g == init_c and init_s >= 0 else job_g
+                        if base + func_nlocals[nxt] + func_max_stack[nxt] > stack_size:
+                            st = STACK_LIMIT
+                            break
+                        if nxt == job_g:
+                            st, hp = enter_arguments(j, func_nparams[nxt], jobs, stack[base:], heap, scratch.walk, hp)
+                            if st != OK:
+                                break
+                        else:
+                            gbase_s = base
+                        g = nxt
+                        fp = base
+                        entry = func_entry[g]
+                        for k in range(fp + func_nparams[g], fp + func_nlocals[g]):
+                            stack[ix(k)] = 0
+                        sp = fp + func_nlocals[g]
+                        pc = entry
+                        ubase = unit_func_start[func_unit[g]]
+                        if link_row >= 0:
+                            counting, hidden, mark = attribute(func_unit[g] != entry_unit, counting, n_cost, hidden, mark)
                 elif op >= FIRST_EXC:  # raise, try / except (contract.isa's exc group)
                     if op == RAISE:
                         st = arg if 0 <= arg <= 62 and (RAISABLE_MASK >> arg) & 1 == 1 else INVALID_BYTECODE

@@ -12,6 +12,11 @@ a CALL at depth 0 with its nparams arguments from args[j]: INVALID_BYTECODE as a
 max_depth < 1 RECURSION_LIMIT, nlocals + max_stack > stack_size STACK_LIMIT.  These failures
 record no instruction (fail_unit = fail_line = -1).
 
+Module code.  Before the job's function, the candidate's module code runs, then the suite's
+(`Job.start`, MODULE_END), each at depth 0 above the frame before, whose locals stay as its
+unit's globals (LOAD_GLOBAL); the job's arguments are built when its function starts.  A unit
+whose module code fails to verify makes every job running it INVALID_BYTECODE.
+
 Exceptions.  A status an instruction ends the job with is caught instead when a handler is open
 (SETUP_TRY) and contract.status.catchable says it may be (`Job.catch`): the handler runs with
 the frames above its depth left.  Calls and open handlers together hold fewer than max_depth
@@ -51,7 +56,7 @@ from __future__ import annotations
 
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
-from gpucc.contract.image import ImageArrays, JobArrays, JobTable, LaunchLimits, Program, Results
+from gpucc.contract.image import MODULE_CODE, ImageArrays, JobArrays, JobTable, LaunchLimits, Program, Results
 from gpucc.vm import reference_lists, reference_numeric, reference_str, reference_value
 from gpucc.vm.prepare import prepare_launch
 from gpucc.vm.reference_numeric import (
@@ -103,6 +108,8 @@ class Job:
         self.frames: list[tuple[int, int, int]] = []  # (return pc, caller fp, caller g)
         self.handlers: list[tuple[int, int, int]] = []  # open handlers: (pc, sp, call depth) at SETUP_TRY
         self.reraised = 0  # the exception value RERAISE popped
+        self.job_g, self.inits = -1, []  # the job's function, the module codes run before it
+        self.gbase: dict[int, int] = {}  # unit -> where its globals (its module code's frame) begin
         self.steps = self.cost = 0
         self.pc = -1  # the instruction being run; -1 before the first
         self.entry_unit = -1  # unit of the job's function (the suite, for linked jobs)
@@ -195,16 +202,16 @@ class Job:
     # -- running
     def run(self) -> tuple[int, int, int, int]:
         try:
-            g = self.resolve(self.func)
-            self.entry_unit = int(self.image.func_unit[self.func])
+            self.job_g = self.resolve(self.func)
+            self.entry_unit = su = int(self.image.func_unit[self.func])
+            row = self.links[self.link] if 0 <= self.link < self.links.shape[0] and self.links.shape[1] else [-1]
+            cu = int(self.image.func_unit[row[0]]) if 0 <= row[0] < len(self.image.func_unit) else -1
+            self.inits = [i for i in (self.module_code(cu) if cu != su else -1, self.module_code(su)) if i >= 0]
+            if not all(self.image.func_ok[i] for i in self.inits):
+                raise Stop(S.INVALID_BYTECODE)
             if self.limits.max_depth < 1:
                 raise Stop(S.RECURSION_LIMIT)
-            if int(self.image.func_nlocals[g]) + int(self.image.func_max_stack[g]) > self.limits.stack_size:
-                raise Stop(S.STACK_LIMIT)
-            n = int(self.image.func_nparams[g])
-            self.stack[:n] = reference_lists.enter_arguments(self.heap, self.args[:n], self.arg_lists, self.pool)
-            self.sp = n
-            self.enter(g, 0)
+            self.start((self.inits + [self.job_g])[0], 0)
             while True:
                 try:
                     value = self.step()
@@ -216,6 +223,43 @@ class Job:
                     return S.OK, value, 0, 0
         except Stop as stop:
             return stop.status, 0, stop.lhs, stop.rhs
+
+    # -- module code (contract.isa's module group)
+    def module_code(self, u: int) -> int:
+        """Unit u's module code (its last function, MODULE_CODE in func_import), or -1."""
+        if not 0 <= u < len(self.image.unit_func_start) - 1:
+            return -1
+        last = int(self.image.unit_func_start[u + 1]) - 1
+        ok = last >= int(self.image.unit_func_start[u]) and self.image.func_import[last] == MODULE_CODE
+        return last if ok else -1
+
+    def start(self, g: int, base: int) -> None:
+        """Enter module code or the job's function at depth 0 above `base` (the job's arguments
+        built first: after module code, whose frames stay as the globals)."""
+        if base + int(self.image.func_nlocals[g]) + int(self.image.func_max_stack[g]) > self.limits.stack_size:
+            raise Stop(S.STACK_LIMIT)
+        n = int(self.image.func_nparams[g])
+        if g == self.job_g:
+            self.stack[base : base + n] = reference_lists.enter_arguments(self.heap, self.args[:n], self.arg_lists,
+                                                                          self.pool)  # fmt: skip
+        else:
+            self.gbase[int(self.image.func_unit[g])] = base
+        self.sp = base + n
+        self.enter(g, base)
+
+    def module_op(self, op: int, arg: int) -> None:
+        """LOAD_GLOBAL: a global of the running unit; MODULE_END: the next module code or the job's function."""
+        if op == O.LOAD_GLOBAL:
+            m = self.module_code(self.unit)
+            if self.unit not in self.gbase or not 0 <= arg < int(self.image.func_nlocals[m]):
+                raise Stop(S.INVALID_BYTECODE)
+            self.push(self.stack[self.gbase[self.unit] + arg])
+            return
+        if self.frames or self.handlers or self.g not in self.inits:
+            raise Stop(S.INVALID_BYTECODE)
+        following = self.inits[self.inits.index(self.g) + 1 :] + [self.job_g]
+        self.start(following[0], self.fp + int(self.image.func_nlocals[self.g]))
+        self.next_pc = self.pc
 
     def catch(self, status: int) -> bool:
         """Whether the innermost open handler catches `status` (contract.status.catchable); if so
@@ -337,6 +381,8 @@ class Job:
             if not holds:
                 raise Stop(S.ASSERT_FAILED, a, b)
             self.sp -= 2
+        elif op >= O.FIRST_MODULE:
+            self.module_op(op, arg)
         elif op >= O.FIRST_EXC:
             self.exception_op(op, arg, entry)
         elif op >= O.FIRST_VALUE:  # vm/reference_value.py
