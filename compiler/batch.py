@@ -32,8 +32,7 @@ from gpucc.compiler.arrays import (
 from gpucc.compiler.batch_layout import chunks, gather, layout
 from gpucc.compiler.compiled import CompiledBatch, assemble
 from gpucc.compiler.emit import CG_NCONST, CG_PC, CG_WIDTH
-from gpucc.compiler.limits import MAX_LOCALS
-from gpucc.compiler.scope import F_WIDTH, L_WIDTH
+from gpucc.compiler.scope import F_WIDTH, L_WIDTH, LOCS_ROWS
 from gpucc.compiler.typecheck import MASK_WIDTH, WALK_WIDTH, scratch_rows
 from gpucc.compiler.unit import FINGERPRINT, PARSER_SCRATCH, compile_unit, node_capacity, token_capacity
 
@@ -63,7 +62,7 @@ def _make_launcher(fingerprint):
                 Output(code[code_off[u] : code_off[u + 1]], lines[code_off[u] : code_off[u + 1]],
                        consts[const_off[u] : const_off[u + 1]], cg),
                 Scratch(np.empty(PARSER_SCRATCH, dtype=np.int32), np.empty((rows, WALK_WIDTH), dtype=np.int32),
-                        np.empty((rows, MASK_WIDTH), dtype=np.uint64), np.empty((MAX_LOCALS, L_WIDTH), dtype=np.int32)),
+                        np.empty((rows, MASK_WIDTH), dtype=np.uint64), np.empty((LOCS_ROWS, L_WIDTH), dtype=np.int32)),
                 errs[u],
             )  # fmt: skip
             counts[u, COUNT_CODE] = cg[CG_PC] if nf >= 0 else 0

@@ -11,7 +11,7 @@ explicit stack (Scratch.walk): a short dispatcher calls the handler of the state
 which emits what is due at this visit and answers the child block to walk next or DONE.
 Statements after one that cannot continue are not emitted.  The handlers: BLOCK and IF
 here (conditions are branches: compiler/codegen_branch.py), loops, break and continue in
-compiler/codegen_loops.py, the simple statements in compiler/codegen_stmt.py, expressions
+compiler/codegen_loops.py, try and raise in compiler/codegen_try.py, the simple statements in compiler/codegen_stmt.py, expressions
 in compiler/codegen_expr.py, the emitter and the instruction choices in compiler/emit.py.
 Each function's code then goes through the peephole pass (compiler/peephole.py), which
 fuses superinstructions without changing results or costs.  A function whose end is
@@ -32,6 +32,7 @@ from gpucc.compiler.codegen_loops import (
     emit_while,
     falls_through,
 )
+from gpucc.compiler.codegen_try import emit_raise, emit_try, leave_tries
 from gpucc.compiler.codegen_stmt import (
     emit_assert,
     emit_assign,
@@ -56,16 +57,19 @@ from gpucc.compiler.nodes import (
     N_FOR_LIST,
     N_FOR_RANGE,
     N_IF,
+    N_MODULE,
+    N_RAISE,
     N_RETURN,
     N_SETITEM,
+    N_TRY,
     N_UNPACK,
     N_WHILE,
 )
 from gpucc.compiler.peephole import optimize
-from gpucc.compiler.scope import F_ENTRY, F_IMPORT, F_MAX_STACK, F_NODE, F_RET, last_child
+from gpucc.compiler.scope import F_ENTRY, F_IMPORT, F_MAX_STACK, F_NODE, F_RET, MODULE_ROW, function_body, last_child
 from gpucc.compiler.typecheck import S_A, S_B, S_NODE, S_STATE, node_fail
 from gpucc.compiler.typerules import is_optional
-from gpucc.contract.isa import FELL_OFF, JUMP, LOAD_INT, NONE_REF, RETURN
+from gpucc.contract.isa import FELL_OFF, JUMP, LOAD_INT, MODULE_END, NONE_REF, RETURN
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_NONE
 
@@ -104,7 +108,8 @@ def _if(n, st, top, toks, tree, types, out, scratch, err):
     orelse = next_[then]
     if st == 0:
         jump = tree.first[then]
-        if orelse == -1 and jump != -1 and next_[jump] == -1 and (kind[jump] == N_BREAK or kind[jump] == N_CONTINUE):
+        if (orelse == -1 and jump != -1 and next_[jump] == -1 and (kind[jump] == N_BREAK or kind[jump] == N_CONTINUE)
+                and leave_tries(jump, top + 1, toks, tree, types, out, stk, False) == 0):  # fmt: skip
             if emit_loop_branch(cond, jump, top, toks, tree, types, out, scratch, err):
                 return DONE
         stk[top, IF_ELSE] = emit_branch(cond, 0, -1, toks, tree, types, out, scratch, top + 1, err)
@@ -124,7 +129,7 @@ def emit_function(f, toks, tree, types, out, scratch, err):
     """Emit one function's body: a walk of its statements, from its block."""
     kind, stk = tree.kind, scratch.walk
     node = types.fn[f, F_NODE]
-    body = last_child(tree, node)
+    body = function_body(tree, types.fn, f)
     sp = 1
     stk[0, S_NODE] = body
     stk[0, S_STATE] = 0
@@ -135,7 +140,7 @@ def emit_function(f, toks, tree, types, out, scratch, err):
         stk[top, S_STATE] = st + 1
         k = kind[n]
         nxt = DONE
-        if k == N_BLOCK:
+        if k == N_BLOCK or k == N_MODULE:  # the MODULE: module code's statements (its defs emit nothing)
             nxt = _block(n, st, top, tree, types, stk)
         elif k == N_IF:
             nxt = _if(n, st, top, toks, tree, types, out, scratch, err)
@@ -146,7 +151,12 @@ def emit_function(f, toks, tree, types, out, scratch, err):
         elif k == N_FOR_LIST:
             nxt = emit_for_list(n, st, top, toks, tree, types, out, scratch, err)
         elif k == N_BREAK or k == N_CONTINUE:
+            leave_tries(n, top, toks, tree, types, out, stk, True)
             emit_loop_jump(n, top, toks, tree, out, scratch)
+        elif k == N_TRY:
+            nxt = emit_try(n, st, top, toks, tree, types, out, scratch, err)
+        elif k == N_RAISE:
+            emit_raise(n, top, toks, tree, types, out, scratch, err)
         elif k == N_ASSIGN:
             emit_assign(n, top, toks, tree, types, out, scratch, err)
         elif k == N_AUGASSIGN:
@@ -172,7 +182,9 @@ def emit_function(f, toks, tree, types, out, scratch, err):
             sp += 1
     if falls_through(types, body):  # control reaches the end of the body
         line = toks.line[tree.tok[node]]
-        if types.fn[f, F_RET] == T_NONE or is_optional(types.fn[f, F_RET]):  # returns None, as CPython
+        if types.fn[f, F_IMPORT] == MODULE_ROW:  # the job's next module code or function starts
+            emit(out, MODULE_END, 0, toks.line[tree.tok[last_child(tree, 0)]])
+        elif types.fn[f, F_RET] == T_NONE or is_optional(types.fn[f, F_RET]):  # returns None, as CPython
             emit(out, LOAD_INT, 0 if types.fn[f, F_RET] == T_NONE else NONE_REF, line)
             emit(out, RETURN, 0, line)
         else:  # CPython would return None: the job ends with NONE_RETURNED at the def line
@@ -195,9 +207,9 @@ def codegen(src, toks, tree, types, nf, out, scratch, err):
         cg[CG_DEPTH] = 0
         cg[CG_MAXD] = 0
         fn[f, F_ENTRY] = cg[CG_PC]
-        if fn[f, F_IMPORT] == 0:
+        if fn[f, F_IMPORT] != 1:  # not an interface stub
             emit_function(f, toks, tree, types, out, scratch, err)
-        if fn[f, F_IMPORT] == 0 and err[ERR_CODE] == 0 and cg[CG_PC] <= code.shape[0]:
+        if fn[f, F_IMPORT] != 1 and err[ERR_CODE] == 0 and cg[CG_PC] <= code.shape[0]:
             n, deepest = optimize(code, out.lines, cg[CG_ENTRY], cg[CG_PC], fn, stk[:, 0], stk[:, 1], stk[:, 2])
             if deepest >= 0:
                 cg[CG_PC] = cg[CG_ENTRY] + n

@@ -76,7 +76,7 @@ from gpucc.compiler.nodes import (
     PAIR,
     UN_NEG,
 )
-from gpucc.compiler.scope import B_DICT_CALL, B_SET_CALL, F_NPARAMS, F_PTYPE
+from gpucc.compiler.scope import B_DICT_CALL, B_SET_CALL, F_NPARAMS, F_PTYPE, GLOBAL
 from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE
 from gpucc.compiler.typecheck_base import UNBOX_LATE, UNBOXED, can_unbox
 from gpucc.compiler.typerules import element_type, is_dict, is_set, is_sized
@@ -396,6 +396,8 @@ def emit_expr(root, toks, tree, types, out, scratch, sp0, err):
             emit(out, LOAD_INT, O.NONE_REF, line)
         elif k == N_STR:
             emit(out, O.LOAD_STR, val[n], line)
+        elif k == N_NAME and types.slot[n] >= GLOBAL:  # a global (compiler/typecheck_module.py)
+            emit(out, O.LOAD_GLOBAL, types.slot[n] - GLOBAL, line)
         elif k == N_NAME:
             emit(out, LOAD_VAR, types.slot[n], line)
         elif k == N_UNARY:

@@ -52,7 +52,7 @@ def _is_loop(k):
 
 
 @nrt_free
-def _enclosing_loop(tree, stk, top):
+def enclosing_loop(tree, stk, top):
     """The walk row of the innermost loop around the statement at row top (-1: none)."""
     j = top - 1
     while j >= 0 and not _is_loop(tree.kind[stk[j, S_NODE]]):
@@ -85,7 +85,7 @@ def _keep_loop_jumps(tree, out, stk, j, is_break, chain):
 def emit_loop_jump(n, top, toks, tree, out, scratch):
     """`break` / `continue`: a jump joining its loop's chain."""
     stk = scratch.walk
-    j = _enclosing_loop(tree, stk, top)
+    j = enclosing_loop(tree, stk, top)
     is_break = tree.kind[n] == N_BREAK
     chain = emit(out, JUMP, _loop_jumps(tree, stk, j, is_break), toks.line[tree.tok[n]])
     _keep_loop_jumps(tree, out, stk, j, is_break, chain)
@@ -96,7 +96,7 @@ def emit_loop_branch(cond, jump, top, toks, tree, types, out, scratch, err):
     """`if cond: break` / `if cond: continue` (jump: that statement), the if at row top: one
     conditional jump joining the loop's chain.  False if no loop encloses it."""
     stk = scratch.walk
-    j = _enclosing_loop(tree, stk, top)
+    j = enclosing_loop(tree, stk, top)
     if j < 0:
         return False
     is_break = tree.kind[jump] == N_BREAK

@@ -48,6 +48,7 @@ from gpucc.compiler.nodes import (
     N_COMP_FOR,
     N_FOR_LIST,
     N_FOR_RANGE,
+    N_FUNCDEF,
     N_LIST,
     N_METHOD,
     N_NAME,
@@ -60,7 +61,6 @@ from gpucc.compiler.scope import (
     B_SORTED,
     B_SUM,
     BUILTINS,
-    F_NODE,
     L_END,
     L_START,
     L_TYPE,
@@ -68,7 +68,7 @@ from gpucc.compiler.scope import (
     builtin_code,
     find_function,
     find_local,
-    last_child,
+    function_body,
     method_code,
     same_name,
     synthetic_builtin,
@@ -208,8 +208,9 @@ def _resolve_calls(src, toks, tree, types, scope, body, scratch, err):
             deepest = max(deepest, depth)
         c = first[n]
         while c != -1:
-            stk[sp, 0], stk[sp, 1], stk[sp, 2] = c, depth, n
-            sp += 1
+            if kind[c] != N_FUNCDEF:  # module code: not its functions'
+                stk[sp, 0], stk[sp, 1], stk[sp, 2] = c, depth, n
+                sp += 1
             c = next_[c]
     return deepest
 
@@ -333,7 +334,7 @@ def bind_comprehensions(src, toks, tree, types, scope, f, scratch, err):
     Returns the slots the function needs below its comprehensions' (the named locals and the
     hidden loop slots) plus the most its comprehensions take at once, or -1 with err set."""
     first, next_, stk = tree.first, tree.next, scratch.walk
-    body = last_child(tree, types.fn[f, F_NODE])
+    body = function_body(tree, types.fn, f)
     deepest = _resolve_calls(src, toks, tree, types, scope, body, scratch, err)
     if deepest < 0:
         return -1
@@ -354,7 +355,8 @@ def bind_comprehensions(src, toks, tree, types, scope, f, scratch, err):
                 _bind_clauses(src, toks, tree, types, n, scratch)
         c = first[n]
         while c != -1:
-            stk[sp, 0], stk[sp, 1] = c, at
-            sp += 1
+            if tree.kind[c] != N_FUNCDEF:
+                stk[sp, 0], stk[sp, 1] = c, at
+                sp += 1
             c = next_[c]
     return end

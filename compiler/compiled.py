@@ -33,6 +33,7 @@ from gpucc.compiler.scope import (
     F_PTYPE,
     F_RET,
     F_WIDTH,
+    MODULE_ROW,
 )
 
 
@@ -67,6 +68,7 @@ class CompiledBatch:
     func_name_start: np.ndarray  # int32[F]
     func_name_end: np.ndarray  # int32[F]
     func_start: np.ndarray  # int64[n + 1]
+    func_is_module: np.ndarray | None = None  # int32[F]: 1 for a unit's module code (its last function); None: none
 
     def __len__(self) -> int:
         return len(self.sources)
@@ -77,7 +79,9 @@ class CompiledBatch:
     def function_names(self, u: int) -> list[str]:
         src = self.sources[u].encode()
         lo, hi = int(self.func_start[u]), int(self.func_start[u + 1])
-        return [src[self.func_name_start[f] : self.func_name_end[f]].decode() for f in range(lo, hi)]
+        module = self.func_is_module if self.func_is_module is not None else np.zeros(hi, np.int32)
+        return ["<module>" if module[f] else src[self.func_name_start[f] : self.func_name_end[f]].decode()
+                for f in range(lo, hi)]  # fmt: skip
 
     def error(self, u: int, filename: str = "<candidate>") -> errors.CompileError | None:
         """Unit u's compile error, rendered with its location, or None if it compiled."""
@@ -119,7 +123,8 @@ def assemble(sources: list[str], parts: list[BatchOutput]) -> CompiledBatch:
         func_max_stack=col(F_MAX_STACK),
         func_ret_type=col(F_RET),
         func_param_types=np.ascontiguousarray(fn[:, F_PTYPE : F_PTYPE + MAX_PARAMS], dtype=np.int32),
-        func_is_import=col(F_IMPORT),
+        func_is_import=(col(F_IMPORT) == 1).astype(np.int32),
+        func_is_module=(col(F_IMPORT) == MODULE_ROW).astype(np.int32),
         func_name_start=col(F_NAME_S),
         func_name_end=col(F_NAME_E),
         func_start=offsets(counts[:, COUNT_FUNCTIONS]),

@@ -43,8 +43,7 @@ from gpucc.compiler.arrays import (
 from gpucc.compiler.batch_layout import chunks, layout, offsets
 from gpucc.compiler.compiled import CompiledBatch, assemble
 from gpucc.compiler.emit import CG_NCONST, CG_PC, CG_WIDTH
-from gpucc.compiler.limits import MAX_LOCALS
-from gpucc.compiler.scope import F_WIDTH, L_WIDTH
+from gpucc.compiler.scope import F_WIDTH, L_WIDTH, LOCS_ROWS
 from gpucc.compiler.typecheck import MASK_WIDTH, WALK_WIDTH, scratch_rows
 from gpucc.compiler.unit import FINGERPRINT, PARSER_SCRATCH, compile_unit
 from gpucc.contract.transfer import (
@@ -141,7 +140,7 @@ def _run(buf, regions: Regions, counter: TransferCounter) -> tuple[Regions, Batc
         e((nr, WALK_WIDTH), np.int32),
         e((nr, MASK_WIDTH), np.uint64),
         e((n, PARSER_SCRATCH), np.int32),
-        e((n, MAX_LOCALS, L_WIDTH), np.int32),
+        e((n, LOCS_ROWS, L_WIDTH), np.int32),
         device_full((n, CG_WIDTH), np.int64, 0),
     )
     args = (d_buf, d_regions, d_scratch_regions, outs, scratch)

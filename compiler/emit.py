@@ -44,6 +44,7 @@ from gpucc.compiler.scope import (
     B_MAX,
     B_MIN,
     B_POW,
+    B_PRINT,
     B_REVERSED,
     B_ROUND,
     BUILTINS,
@@ -135,6 +136,7 @@ _BUILTIN_ROWS = {
     "reversed": (None, None, None, None),  # emit_reversed
     "round": (None, None, None, None),  # emit_round
     "pow": (None, None, None, None),  # emit_arith's `**`
+    "print": (None, None, None, None),  # emit_builtin_arg drops each argument
 }
 BUILTIN_OPCODES = _opcodes(_BUILTIN_ROWS[b] for b in BUILTINS[:N_SUPPORTED_BUILTINS])
 # the pairwise fold of min / max of numbers, by the result's type: int, float
@@ -391,6 +393,9 @@ def emit_builtin_arg(out, b, i, several, t, result, line, err):
     if b == B_REVERSED:
         emit_reversed(out, line)
         return
+    if b == B_PRINT:  # evaluated, the output dropped
+        emit(out, POP_TOP, 0, line)
+        return
     if b == B_ROUND:
         if t == T_FLOAT:
             emit_round(out, line)
@@ -468,7 +473,9 @@ def emit_round(out, line):
 @nrt_free
 def emit_builtin_end(out, b, nargs, result, line, err):
     """What a call of builtin b with nargs arguments does after the last: min / max of
-    values other than numbers is the min / max of the list of them."""
+    values other than numbers is the min / max of the list of them; print's value is None."""
+    if b == B_PRINT:
+        emit(out, LOAD_INT, 0, line)
     if (b == B_MIN or b == B_MAX) and not is_number(result) and nargs > 1:
         emit(out, O.NEW_LIST, nargs, line)
         out.cg[CG_DEPTH] -= nargs

@@ -70,6 +70,8 @@ _CONSTRUCT_ROWS = [
     ("C_GET_SCALAR", "d.get(k) without a default on a dict of numbers or bools (give one: d.get(k, 0))"),
     ("C_DICT_ARGUMENTS", "dict() with arguments and set() of anything but a list or a set"),
     ("C_DEL_TARGET", "del of anything but a dict's item (del d[k])"),
+    ("C_FINALLY_EXIT", "return, break or continue leaving a try that has a finally, or in its finally"),
+    ("C_RAISE_FROM", "raise ... from"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -116,6 +118,8 @@ C_KEY_TYPE = 39
 C_GET_SCALAR = 40
 C_DICT_ARGUMENTS = 41
 C_DEL_TARGET = 42
+C_FINALLY_EXIT = 43
+C_RAISE_FROM = 44
 
 # name, message template
 _ROWS = [
@@ -179,6 +183,15 @@ _ROWS = [
     ("E_CLOSURE", "'{text}' is not defined here (a nested def may read its own names and its enclosing function's, "
      "and be called there)"),
     ("E_KEYWORD", "'{text}' is no parameter of the function called, or it is given twice"),
+    ("E_UNKNOWN_EXCEPTION", "'{text}' is not an exception gpucc can raise or catch: the built-in ValueError, "
+     "IndexError, KeyError, ZeroDivisionError, TypeError, OverflowError, AssertionError, RuntimeError, "
+     "NotImplementedError, Exception (and ArithmeticError, LookupError, BaseException in except); "
+     "exception classes of its own are not supported"),
+    ("E_RERAISE", "'{text}' outside an except clause, or not its exception: only the exception an except "
+     "clause caught can be raised again"),
+    ("E_UNKNOWN_MODULE", "module '{text}' is not supported by gpucc (only typing's names, which are annotations)"),
+    ("E_MODULE_NAME", "module-level name '{text}' is read by a function but not assigned by module code before "
+     "its first call of a function (or at its end)"),
 ]
 
 NAMES = tuple(r[0] for r in _ROWS)
@@ -238,6 +251,10 @@ E_NEVER_CALLED = 50
 E_RETURN_UNKNOWN = 51
 E_CLOSURE = 52
 E_KEYWORD = 53
+E_UNKNOWN_EXCEPTION = 54
+E_RERAISE = 55
+E_UNKNOWN_MODULE = 56
+E_MODULE_NAME = 57
 
 
 def _type_name(code: int) -> str:

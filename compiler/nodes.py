@@ -67,6 +67,14 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     DICT       (key value)*             a dict display `{k: v, ...}`, `{}`
     SET        element+                 a set display `{a, b}`
     DELETE     SUBSCRIPT                `del d[k]`
+    RAISE      [NAME | CALL]            `raise E`, `raise E(args)` (op = the contract.status it raises),
+                                        `raise e` / bare `raise` (op = -1: raise again what the
+                                        innermost except clause caught)
+    TRY        BLOCK clause+            `try:` body, then its clauses in order: EXCEPT*, [TRY_ELSE],
+                                        [FINALLY]
+    EXCEPT     BLOCK                    `except E:` / `except (E1, E2) as e:` / `except:`: op = the
+                                        statuses it catches (a bit each), val = the token of `e`, or -1
+    TRY_ELSE FINALLY  BLOCK             `else:`, `finally:`
 
 COMPARE links also take CMP_IN / CMP_NOT_IN (`x in xs`, `x not in xs`) and CMP_IS /
 CMP_IS_NOT (`x is None`, `x is not None`) after contract.isa' six comparison codes.
@@ -81,6 +89,7 @@ KIND_NAMES = (
     "FLOAT", "IFEXP", "LIST", "SUBSCRIPT", "SLICE", "METHOD", "FOR_LIST", "SETITEM", "STR", "COMP",
     "COMP_FOR", "COMP_IF", "TUPLE", "UNPACK", "KWARG", "LAMBDA",
     "DICT", "SET", "DELETE",
+    "RAISE", "TRY", "EXCEPT", "TRY_ELSE", "FINALLY",
 )  # fmt: skip
 # node kinds as plain names (tests/contract/test_named_constants.py keeps them equal to KIND_NAMES)
 N_MODULE = 0
@@ -129,6 +138,11 @@ N_LAMBDA = 42
 N_DICT = 43
 N_SET = 44
 N_DELETE = 45
+N_RAISE = 46
+N_TRY = 47
+N_EXCEPT = 48
+N_TRY_ELSE = 49
+N_FINALLY = 50
 
 BIN_NAMES = ("+", "-", "*", "//", "%", "/", "**", "&", "|", "^", "<<", ">>")
 BIN_ADD, BIN_SUB, BIN_MUL, BIN_FLOORDIV, BIN_MOD, BIN_DIV, BIN_POW, BIN_AND, BIN_OR, BIN_XOR, BIN_LSHIFT, BIN_RSHIFT = (

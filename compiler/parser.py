@@ -19,7 +19,9 @@ from gpucc.compiler.desugar import desugar
 from gpucc.compiler.errors import E_EXPECTED_OP, E_PROGRAM_TOO_LARGE, E_SYNTAX, E_UNSUPPORTED, E_UNSUPPORTED_KEYWORD
 from gpucc.compiler.parser_expr import parse_expr
 from gpucc.compiler.parser_simple import expression_statement, name_statement, simple_statement, statement_node
+from gpucc.compiler.parser_module import import_statement, main_block_end
 from gpucc.compiler.parser_targets import for_target
+from gpucc.compiler.parser_try import raise_statement, try_clause, try_statement
 from gpucc.compiler.parser_types import annotation
 from gpucc.compiler.parser_util import (
     B_LAST,
@@ -95,10 +97,18 @@ def _header(toks, i, tree, st, err, node):
 
 
 @nrt_free
-def _after_block(toks, i, tree, st, err, owner):
+def _after_block(src, toks, i, tree, st, err, owner):
     """A block of `owner` just closed: attach an elif / else that follows.  Returns next token."""
     tk, tsub = toks.kind, toks.sub
     kind, first, next_ = tree.kind, tree.first, tree.next
+    if owner >= 0 and (kind[owner] == N.N_TRY or kind[owner] == N.N_EXCEPT or kind[owner] == N.N_TRY_ELSE
+                       or kind[owner] == N.N_FINALLY):  # fmt: skip
+        clause, j = try_clause(src, toks, i, tree, st, err, owner)
+        if clause < 0 or j < 0:
+            return j
+        blk, j = _open_body(toks, j, tree, st, err, clause)
+        first[clause] = blk
+        return j if blk >= 0 else -1
     if owner < 0 or tk[i] != TK_KEYWORD:
         return i
     s = tsub[i]
@@ -266,9 +276,16 @@ def _keyword_statement(src, toks, i, tree, st, err):
     an error for def, elif, else and the keywords outside the language; else an expression
     statement (True, not x, ...).  Returns the next token or -1."""
     s = toks.sub[i]
-    if s == T.KW_IF or s == T.KW_WHILE or s == T.KW_FOR:
+    if s == T.KW_IF or s == T.KW_WHILE or s == T.KW_FOR or s == T.KW_TRY:
         if st[top_block(st) + B_SINGLE_LINE] == 1:  # `if a: while b: ...` is not Python either
             return fail_tok(err, toks, i, i, E_SYNTAX, 0)
+        if s == T.KW_TRY:
+            node, j = try_statement(toks, i, tree, st, err)
+            if node < 0:
+                return -1
+            blk, j = _open_body(toks, j, tree, st, err, node)
+            tree.first[node] = blk
+            return j if blk >= 0 else -1
         if s == T.KW_FOR:
             return _for(src, toks, i, tree, st, err)
         node = statement_node(toks, i, tree, st, err, N.N_IF if s == T.KW_IF else N.N_WHILE, 0, i)
@@ -287,7 +304,9 @@ def _keyword_statement(src, toks, i, tree, st, err):
         return simple_statement(toks, i + 1, tree, st, err, N.N_DELETE, 0, i, i + 1)
     if s == T.KW_DEF:
         return _funcdef(src, toks, i, tree, st, err)
-    if s == T.KW_ELIF or s == T.KW_ELSE:
+    if s == T.KW_RAISE:
+        return raise_statement(src, toks, i, tree, st, err)
+    if s == T.KW_ELIF or s == T.KW_ELSE or s == T.KW_EXCEPT or s == T.KW_FINALLY:
         return fail_tok(err, toks, i, i, E_SYNTAX, 0)
     if kw_unsupported(s) and s != T.KW_AWAIT and s != T.KW_YIELD:
         return fail_tok(err, toks, i, i, E_UNSUPPORTED_KEYWORD, s)
@@ -319,23 +338,28 @@ def _statement(src, toks, i, tree, st, err):
 
 @nrt_free
 def _module_statement(src, toks, i, tree, st, err):
-    """A top-level statement: only `def` (and a module docstring, which makes no node)."""
-    tk, tsub = toks.kind, toks.sub
-    k = tk[i]
-    s = tsub[i]
+    """A top-level statement: `def`; a docstring, typing's imports and the `if __name__ ==
+    "__main__":` block, which make no node (compiler/parser_module.py); any other statement
+    as in a function body (the unit's module code)."""
+    tk = toks.kind
     if is_kw(toks, i, T.KW_DEF):
         return _funcdef(src, toks, i, tree, st, err)
     if is_op(toks, i, T.OP_AT):
         return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_DECORATORS)
-    if k == TK_STRING:
+    if is_kw(toks, i, T.KW_IMPORT) or is_kw(toks, i, T.KW_FROM):
+        return import_statement(src, toks, i, err)
+    if tk[i] == TK_STRING:
         j = string_run_end(toks, i, err, True)
         if j < 0:
             return -1
         if tk[j] == TK_NEWLINE:
             return j + 1
-    if k == TK_KEYWORD and (kw_unsupported(s) or s == T.KW_LAMBDA):
-        return fail_tok(err, toks, i, i, E_UNSUPPORTED_KEYWORD, s)
-    return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_MODULE_STATEMENT)
+    if is_kw(toks, i, T.KW_LAMBDA):
+        return fail_tok(err, toks, i, i, E_UNSUPPORTED_KEYWORD, T.KW_LAMBDA)
+    j = main_block_end(src, toks, i)
+    if j >= 0:
+        return j
+    return _statement(src, toks, i, tree, st, err)
 
 
 @nrt_free
@@ -362,7 +386,7 @@ def parse(src, toks, n_tok, tree, stack, err):
                 return fail_tok(err, toks, i, i, E_SYNTAX, 0)
             owner = st[top_block(st) + B_OWNER]
             st[S_NBLK] -= 1
-            i = _after_block(toks, i + 1, tree, st, err, owner)
+            i = _after_block(src, toks, i + 1, tree, st, err, owner)
             if i < 0:
                 return -1
             continue
@@ -379,6 +403,6 @@ def parse(src, toks, n_tok, tree, stack, err):
         d = top_block(st)
         if st[d + B_SINGLE_LINE] == 1 and st[d + B_LAST] >= 0:  # a single-line block ends with its statement
             st[S_NBLK] -= 1
-            i = _after_block(toks, i, tree, st, err, st[d + B_OWNER])
+            i = _after_block(src, toks, i, tree, st, err, st[d + B_OWNER])
             if i < 0:
                 return -1

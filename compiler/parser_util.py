@@ -133,9 +133,8 @@ def kw_unsupported(s):
     """Keywords outside the language (lambda excepted: it is reported as a construct)."""
     return (
         s == T.KW_AS or s == T.KW_ASYNC or s == T.KW_AWAIT or s == T.KW_CLASS
-        or s == T.KW_EXCEPT or s == T.KW_FINALLY or s == T.KW_FROM or s == T.KW_GLOBAL
-        or s == T.KW_IMPORT or s == T.KW_NONLOCAL
-        or s == T.KW_RAISE or s == T.KW_TRY or s == T.KW_WITH or s == T.KW_YIELD
+        or s == T.KW_FROM or s == T.KW_GLOBAL or s == T.KW_IMPORT or s == T.KW_NONLOCAL
+        or s == T.KW_WITH or s == T.KW_YIELD
     )  # fmt: skip
 
 

@@ -50,16 +50,22 @@ F_PARENT = F_PTYPE + MAX_PARAMS
 F_STATE = F_PARENT + 1
 F_WAITER = F_STATE + 1
 F_WIDTH = F_WAITER + 1
+MODULE_ROW = 2  # F_IMPORT of the module code's row (0: a function with a body, 1: an interface stub)
+GLOBAL = MAX_LOCALS  # a NAME's slot at or past it: global slot - GLOBAL (its module code's local slot)
 L_START, L_END, L_TYPE, L_PRESET = range(4)  # local-table columns (Scratch.locs: int32[MAX_LOCALS, L_WIDTH])
 L_WIDTH = 4
+# Scratch.locs rows: the local table (MAX_LOCALS rows), then the unit's globals (its module
+# code's local table, kept for its functions: compiler/typecheck_module.py), then one row of
+# their count and the mask of the globals functions may read (two int32 halves)
+LOCS_ROWS = 2 * MAX_LOCALS + 1
 
 # Python builtins: the supported ones may be called (B_* codes: their index, typing rules in
 # compiler/typerules.py); calling any other is E_NOT_CALLABLE_BUILTIN ("not supported yet").
 # any, all, list and sum(xs, start) are comprehensions (compiler/comp_scope.py), range a loop's.
 SUPPORTED_BUILTINS = ("abs", "min", "max", "int", "float", "bool", "len", "sum", "sorted", "str", "ord", "chr",
-                      "reversed", "round", "pow")  # fmt: skip
+                      "reversed", "round", "pow", "print")  # fmt: skip
 BUILTINS = SUPPORTED_BUILTINS + (
-    "print", "range", "list", "dict", "set", "tuple", "divmod", "all",
+    "range", "list", "dict", "set", "tuple", "divmod", "all",
     "any", "map", "filter", "zip", "enumerate", "hex", "bin", "oct",
     "isinstance", "type", "input", "open", "repr", "hash", "id", "iter", "next", "format", "exit",
     "quit",
@@ -68,7 +74,7 @@ BUILTIN_BYTES, BUILTIN_LENS = _byte_table(BUILTINS)
 B_DICT_CALL, B_SET_CALL = BUILTINS.index("dict"), BUILTINS.index("set")  # constructors (compiler/typecheck_dict.py)
 N_SUPPORTED_BUILTINS = len(SUPPORTED_BUILTINS)
 (B_ABS, B_MIN, B_MAX, B_INT, B_FLOAT, B_BOOL, B_LEN, B_SUM, B_SORTED, B_STR, B_ORD, B_CHR, B_REVERSED, B_ROUND,
- B_POW) = range(N_SUPPORTED_BUILTINS)  # fmt: skip
+ B_POW, B_PRINT) = range(N_SUPPORTED_BUILTINS)  # fmt: skip
 # the str methods by the instruction that does them (in the order of its modes, contract/isa.py)
 STR_METHODS = {
     "STR_CASE": ("lower", "upper", "swapcase", "capitalize", "title", "casefold"),
@@ -189,6 +195,13 @@ def last_child(tree, n):
 
 
 @nrt_free
+def function_body(tree, fn, f):
+    """Where the statements of function f begin: its BLOCK; for module code the MODULE, whose
+    FUNCDEF children every walk of the module code skips."""
+    return 0 if fn[f, F_IMPORT] == MODULE_ROW else last_child(tree, fn[f, F_NODE])
+
+
+@nrt_free
 def is_stub(tree, body):
     """A body that is only `...` (optionally after docstrings): an interface stub."""
     kind, first, next_ = tree.kind, tree.first, tree.next
@@ -200,19 +213,24 @@ def is_stub(tree, body):
 
 @nrt_free
 def collect_functions(src, toks, tree, types, err):
-    """First pass over the MODULE: one fn row per FUNCDEF (calls may go forward).
+    """First pass over the MODULE: one fn row per FUNCDEF (calls may go forward), and one more,
+    the last, for the module code when there are statements besides (F_IMPORT MODULE_ROW, F_NODE
+    the MODULE: its statements are the MODULE's other children).
 
     Returns the number of functions, or -1 with err set."""
     tok_start, tok_end = toks.start, toks.end
     kind, op, tok, first, next_ = tree.kind, tree.op, tree.tok, tree.first, tree.next
     slot, fn = types.slot, types.fn
     nf = 0
+    module_code = False
     d = first[0]
     while d != -1:
         t = tok[d]
         s, e = tok_start[t], tok_end[t]
         if kind[d] != N_FUNCDEF:
-            return fail(err, E_SYNTAX, s, e, 0)
+            module_code = True
+            d = next_[d]
+            continue
         if nf >= fn.shape[0] or nf >= MAX_FUNCTIONS:
             return fail(err, E_TOO_MANY_FUNCTIONS, s, e, MAX_FUNCTIONS)
         if is_reserved(src, s, e):
@@ -258,9 +276,25 @@ def collect_functions(src, toks, tree, types, err):
         slot[d] = nf
         nf += 1
         d = next_[d]
+    if module_code:
+        if nf >= fn.shape[0] or nf >= MAX_FUNCTIONS:
+            return fail(err, E_TOO_MANY_FUNCTIONS, 0, 0, MAX_FUNCTIONS)
+        for c in range(F_WIDTH):
+            fn[nf, c] = 0
+        for p in range(MAX_PARAMS):
+            fn[nf, F_PTYPE + p] = T_NONE
+        fn[nf, F_RET] = T_NONE
+        fn[nf, F_IMPORT] = MODULE_ROW
+        nf += 1
     if nf == 0:
         return fail(err, E_NO_FUNCTIONS, 0, 0, 0)
     return nf
+
+
+@nrt_free
+def module_row(fn, nf):
+    """The function-table row of the unit's module code (its last), or -1."""
+    return nf - 1 if nf > 0 and fn[nf - 1, F_IMPORT] == MODULE_ROW else -1
 
 
 @nrt_free
@@ -300,7 +334,9 @@ def collect_locals(src, toks, tree, types, f, scratch, err):
         locs[nloc, L_TYPE] = fn[f, F_PTYPE + nloc]
         nloc += 1
         c = next_[c]
-    # preorder walk of the body in source order: push children, then reverse them
+    if fn[f, F_IMPORT] == MODULE_ROW:  # module code: the MODULE's statements
+        c = d
+    # preorder walk of the body in source order: push children, then reverse them (not a def's)
     sp = 0
     stk[sp, 0] = c
     sp += 1
@@ -333,8 +369,9 @@ def collect_locals(src, toks, tree, types, f, scratch, err):
         lo = sp
         ch = first[n]
         while ch != -1:
-            stk[sp, 0] = ch
-            sp += 1
+            if kind[ch] != N_FUNCDEF:
+                stk[sp, 0] = ch
+                sp += 1
             ch = next_[ch]
         hi = sp - 1
         while lo < hi:

@@ -20,6 +20,7 @@ from gpucc.compiler import errors, limits, nodes
 from gpucc.compiler.arrays import ERR_END, ERR_START, ERR_WIDTH, Tree
 from gpucc.compiler.lexer import LexError, lex_source
 from gpucc.compiler.parser import parse, scratch_size
+from gpucc.contract import status as S
 from gpucc.contract.cachekey import source_fingerprint
 from gpucc.contract.isa import CMP_NAMES as _VM_CMP_NAMES
 
@@ -177,6 +178,17 @@ def _stmt(a: Ast, i: int, depth: int, out: list[str]) -> None:
         _stmt(a, kids[-1], depth + 1, out)
         out[-1] += ")"
         return
+    if k in ("TRY", "EXCEPT", "TRY_ELSE", "FINALLY"):
+        head = k
+        if k == "EXCEPT":  # the statuses it catches, and `as e`
+            head += " " + "|".join(S.LABELS[s] for s in S.RAISABLE if a.op[i] >> s & 1)
+            t = int(a.val[i])
+            head += f" as {a.source.encode()[a.tok_start[t] : a.tok_end[t]].decode()}" if t >= 0 else ""
+        out.append(f"{pad}({head}")
+        for c in kids:
+            _stmt(a, c, depth + 1, out)
+        out[-1] += ")"
+        return
     if k in ("IF", "WHILE", "FOR_RANGE", "FOR_LIST"):
         if k == "FOR_LIST" and a.op[i] == 1:  # a tuple target: the last child
             head = f"({k} {_expr(a, kids[2])} {_expr(a, kids[0])}"
@@ -202,6 +214,9 @@ def _stmt(a: Ast, i: int, depth: int, out: list[str]) -> None:
         out.append(f"{pad}(AUGASSIGN {a.text(i)} {nodes.BIN_NAMES[a.op[i]]}= {_expr(a, kids[0])})")
     elif k == "DELETE":
         out.append(f"{pad}(DELETE {_expr(a, kids[0])})")
+    elif k == "RAISE":
+        what = S.LABELS[a.op[i]] if a.op[i] >= 0 else "again"
+        out.append(f"{pad}(RAISE {what}" + "".join(" " + _expr(a, c) for c in kids) + ")")
     elif k == "UNPACK":
         out.append(f"{pad}(UNPACK {_expr(a, kids[0])} {_expr(a, kids[1])})")
     else:  # EXPR_STMT RETURN ASSERT BREAK CONTINUE PASS DOCSTRING ELLIPSIS

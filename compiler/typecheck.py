@@ -20,8 +20,9 @@ except that `and`/`or` of mixed types is accepted where only its truth value is 
 (bit = slot); unreachable points have all bits set.
 
 This module walks a function's statements (`check_function`: blocks, if / loops, break and
-continue keep the masks and reachability); simple statements are typed by the handlers of
-compiler/typecheck_stmt.py, expressions by compiler/typecheck_expr.py.
+continue keep the masks and reachability; try and raise: compiler/typecheck_try.py); simple
+statements are typed by the handlers of compiler/typecheck_stmt.py, expressions by
+compiler/typecheck_expr.py.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from gpucc.compiler.comp_scope import bind_comprehensions
 from gpucc.compiler.errors import (
     E_BREAK_OUTSIDE_LOOP,
     E_NEVER_CALLED,
+    E_RETURN_OUTSIDE_FUNCTION,
     E_NESTING_TOO_DEEP,
     E_SYNTAX,
     E_TOO_MANY_LOCALS,
@@ -61,10 +63,14 @@ from gpucc.compiler.nodes import (
     N_EXPR_STMT,
     N_FOR_LIST,
     N_FOR_RANGE,
+    N_FUNCDEF,
     N_IF,
+    N_MODULE,
     N_PASS,
+    N_RAISE,
     N_RETURN,
     N_SETITEM,
+    N_TRY,
     N_UNPACK,
     N_WHILE,
 )
@@ -80,9 +86,11 @@ from gpucc.compiler.scope import (
     F_RET,
     L_PRESET,
     L_TYPE,
+    MODULE_ROW,
     collect_functions,
     collect_locals,
-    last_child,
+    function_body,
+    module_row,
 )
 from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_*, WALK_WIDTH, scratch_rows re-exported (codegen, launchers)
     ALL,
@@ -116,6 +124,8 @@ from gpucc.compiler.typecheck_stmt import (
     check_unpack,
     target_bits,
 )
+from gpucc.compiler.typecheck_module import checking, keep_globals, limit_readable, reach, start_globals
+from gpucc.compiler.typecheck_try import check_raise, finally_exit, step_try
 from gpucc.compiler.typerules import LIST_INT, element_type, is_integral, is_sized
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_INT, T_NONE
@@ -172,14 +182,20 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
     live = 1
     depth = 0  # for-loop nesting
     max_depth = 0
-    sp = push_frame(stk, 0, last_child(tree, fn[f, F_NODE]), toks, tree, err)
+    module = fn[f, F_IMPORT] == MODULE_ROW
+    checking(scratch.locs, f)
+    sp = push_frame(stk, 0, function_body(tree, fn, f), toks, tree, err)
     while sp > 0:
         top = sp - 1
         n = stk[top, S_NODE]
         k = kind[n]
         st = stk[top, S_STATE]
-        if k == N_BLOCK:
+        if module and st == FRESH and k != N_BLOCK and k != N_MODULE:  # what functions may run here may read
+            limit_readable(fn, nf, reach(src, toks, tree, fn, nf, n, stk, sp), mask)
+        if k == N_BLOCK or k == N_MODULE:
             sp = _step_block(n, top, live, toks, tree, types, scratch, err)
+        elif k == N_TRY:  # compiler/typecheck_try.py
+            sp, mask, live = step_try(n, top, mask, live, toks, tree, types, scratch, err)
         elif k != N_IF and not is_loop(k):
             r, mask, live = check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, err)
             if r <= -2:
@@ -203,6 +219,8 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
     if err[ERR_CODE] != 0:  # the first error: no later statement widened a local that would have saved it
         return -1
     fn[f, F_NLOCALS] = max(nloc + 3 * max_depth, nslots)
+    if module:  # its locals: the globals of the unit's functions (compiler/typecheck_module.py)
+        keep_globals(scratch.locs, nloc, fn, nf, mask)
     return 0
 
 
@@ -371,15 +389,21 @@ def check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, 
         r = check_setitem(n, src, toks, tree, types, scope, mask, scratch, top, err)
     elif k == N_EXPR_STMT or k == N_ASSERT:
         r = check_expression(n, src, toks, tree, types, scope, mask, scratch, top, err)
+    elif k == N_RETURN and scratch.walk[0, S_NODE] == 0:  # in module code
+        r = node_fail(err, E_RETURN_OUTSIDE_FUNCTION, toks, tree, n, 0)
     elif k == N_RETURN:
-        r = check_return(n, src, toks, tree, types, scope, mask, scratch, top, err)
+        r = finally_exit(n, -1, top, toks, tree, scratch, err)
+        if r == 0:
+            r = check_return(n, src, toks, tree, types, scope, mask, scratch, top, err)
+    elif k == N_RAISE:
+        r = check_raise(n, src, toks, tree, types, scope, mask, scratch, top, err)
     elif k == N_UNPACK:
         r = check_unpack(n, src, toks, tree, types, scope, mask, scratch, top, err)
     elif k == N_DELETE:
         r = check_delete(n, src, toks, tree, types, scope, mask, scratch, top, err)
     elif k == N_BREAK or k == N_CONTINUE:
         r = _check_loop_exit(n, top, mask, live, toks, tree, scratch, err)
-    elif k != N_PASS and k != N_DOCSTRING and k != N_ELLIPSIS:
+    elif k != N_PASS and k != N_DOCSTRING and k != N_ELLIPSIS and k != N_FUNCDEF:  # module code skips its functions
         r = node_fail(err, E_SYNTAX, toks, tree, n, 0)
     if r < 0:
         return r, mask, live
@@ -387,7 +411,7 @@ def check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, 
         return 0, mask | bit(types.slot[n]), live
     if k == N_UNPACK:
         return 0, mask | target_bits(tree, types, tree.first[n], scratch.walk, top), live
-    if k == N_RETURN or k == N_BREAK or k == N_CONTINUE:  # no path goes on after it
+    if k == N_RETURN or k == N_BREAK or k == N_CONTINUE or k == N_RAISE:  # no path goes on after it
         return 0, ALL, 0
     return 0, mask, live
 
@@ -402,6 +426,8 @@ def _check_loop_exit(n, top, mask, live, toks, tree, scratch, err):
         j -= 1
     if j < 0:
         return node_fail(err, E_BREAK_OUTSIDE_LOOP, toks, tree, n, 0)
+    if finally_exit(n, j, top, toks, tree, scratch, err) < 0:
+        return -1
     if kind[n] == N_BREAK:
         scratch.masks[j, MASK_JOIN] &= mask
         leave_loop(j, scratch)
@@ -421,6 +447,7 @@ def typecheck(src, toks, tree, n_nodes, types, scratch, err):
     nf = collect_functions(src, toks, tree, types, err)
     if nf < 0:
         return -1
+    start_globals(scratch.locs, fn, nf)
     return check_all(src, toks, tree, types, nf, scratch, err)
 
 
@@ -431,7 +458,7 @@ def check_one(f, src, toks, tree, types, nf, scratch, err):
     fn = types.fn
     widen = ZERO
     strs = ZERO
-    for v in range(scratch.locs.shape[0]):
+    for v in range(MAX_LOCALS):  # the local table (the unit's globals after it stay)
         scratch.locs[v, L_PRESET] = -1
     inferred_ret = tree.op[fn[f, F_NODE]] == NO_TYPE
     r = -2
@@ -458,12 +485,15 @@ def check_one(f, src, toks, tree, types, nf, scratch, err):
 
 @nrt_free
 def check_all(src, toks, tree, types, nf, scratch, err):
-    """Check every function of the unit, each one a call first needs before its caller
-    (typecheck_infer.py).  Returns nf, or -1 with err set."""
+    """Check every function of the unit, the module code (its last row, when it has one) first,
+    and each function a call first needs before its caller (typecheck_infer.py).  Returns nf,
+    or -1 with err set."""
     fn = types.fn
+    m = module_row(fn, nf)
     for f in range(nf):
-        fn[f, F_STATE] = CHECKED if fn[f, F_IMPORT] != 0 else UNCHECKED
-    for root in range(nf):
+        fn[f, F_STATE] = CHECKED if fn[f, F_IMPORT] == 1 else UNCHECKED  # an interface stub: nothing to check
+    for i in range(nf):
+        root = (i + nf - 1) % nf if m >= 0 else i
         if fn[root, F_STATE] != UNCHECKED or not ready(tree, fn, root):
             continue
         f = root

@@ -21,6 +21,7 @@ from gpucc.compiler.scope import (
     B_BOOL,
     B_DICT_CALL,
     B_SET_CALL,
+    B_PRINT,
     B_STR,
     F_NPARAMS,
     F_PTYPE,
@@ -120,7 +121,7 @@ def type_call(toks, tree, types, scope, scratch, n, err):
     if tree.op[n] > 0:
         b = tree.op[n] - 1
         c = first[n]
-        while c != -1 and b != B_STR and b != B_BOOL:  # str(None), bool(None): no T is needed
+        while c != -1 and b != B_STR and b != B_BOOL and b != B_PRINT:  # str(None), bool(None): no T is needed
             unboxed(tree, types, c)
             c = next_[c]
         t = builtin_type(b, first, next_, type_, n)

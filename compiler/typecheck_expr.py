@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from gpucc.compiler import errors
 from gpucc.compiler.arrays import fail
+from gpucc.compiler.typecheck_module import NOT_GLOBAL, type_global
 from gpucc.compiler.errors import (
     E_CLOSURE,
     E_NESTING_TOO_DEEP,
@@ -260,7 +261,11 @@ def _type_name(n, src, toks, tree, types, scope, mask, scratch, err):
     locs = scratch.locs
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
     v = find_local(src, locs, scope.nloc, s, e)
-    if v < 0:  # in a nested def: a name of the enclosing function, Python's closure (not served)
+    if v < 0:  # a global (compiler/typecheck_module.py); in a nested def a name of the enclosing
+        # function is Python's closure (not served); or no name
+        t = type_global(n, src, locs, s, e, types, err)
+        if t != NOT_GLOBAL:
+            return t
         return fail(err, E_CLOSURE if types.fn[scope.f, F_PARENT] >= 0 else E_UNDEFINED_NAME, s, e, 0)
     if (mask & bit(v)) == ZERO or locs[v, L_TYPE] < 0:
         return fail(err, E_UNBOUND, s, e, 0)

@@ -48,6 +48,7 @@ A_SCALAR = 5  # a number or a str
 A_SIZED = 6  # a list, a tuple or a str
 A_NUMBER_LIST = 7  # a list of numbers
 A_STR = 8  # a str
+A_VALUES = 9  # any number of values of any types (print: evaluated, the output dropped)
 R_ARG = -1  # t itself
 R_ELEMENT = -2  # the element type of the list t
 R_NUMERIC = -3  # a float stays a float, an int or bool gives an int (abs, -x)
@@ -89,7 +90,7 @@ _BUILTIN = {
     "bool": (1, A_ANY, T_BOOL), "len": (1, A_SIZED, T_INT), "sum": (1, A_NUMBER_LIST, R_SUM),
     "sorted": (1, A_LIST, R_ARG), "str": (1, A_SCALAR, T_STR), "ord": (1, A_STR, T_INT),
     "chr": (1, A_INTEGRAL, T_STR), "reversed": (1, A_SIZED, R_ARG), "round": (1, A_NUMBER, T_INT),
-    "pow": (2, A_NUMBER, R_POWER),
+    "pow": (2, A_NUMBER, R_POWER), "print": (0, A_VALUES, T_NONE),
 }  # fmt: skip
 
 # methods: (the receiver, the fewest and most arguments, the type each argument converts to
@@ -311,7 +312,7 @@ def dict_compare_ok(rule, cmp, lt, rt):
 def builtin_arity_ok(b, nargs):
     """Whether supported builtin b (scope.B_*) takes nargs arguments: as many as the message
     names; min / max also one list or more than two values."""
-    if nargs == BUILTIN_RULES[b, BUILTIN_NARGS]:
+    if nargs == BUILTIN_RULES[b, BUILTIN_NARGS] or BUILTIN_RULES[b, BUILTIN_ARG] == A_VALUES:
         return True
     return BUILTIN_RULES[b, BUILTIN_ARG] == A_LIST_OR_NUMBERS and nargs >= 1
 
@@ -324,6 +325,8 @@ def builtin_type(b, first, next_, type_, n):
     c = first[n]
     t = type_[c]
     arg, result = BUILTIN_RULES[b, BUILTIN_ARG], BUILTIN_RULES[b, BUILTIN_RESULT]
+    if arg == A_VALUES:
+        return result
     if arg == A_LIST_OR_NUMBERS and next_[c] == -1:  # min(xs) / max(xs)
         arg, result = A_LIST, R_ELEMENT
     if arg == A_LIST_OR_NUMBERS:

@@ -4,7 +4,9 @@ verifier (vm/verify.py, on every function before a launch) and by the peephole p
 Python, numba CPU and CUDA; it allocates nothing and raises nothing.
 
 Successors of an instruction at i (jump targets are relative to the function's entry, i = 0):
-* JUMP: its target; RETURN / RETURN_VAR / FELL_OFF (isa.TERMINATORS): none;
+* JUMP: its target; RETURN / RETURN_VAR / FELL_OFF / RAISE / RERAISE / MODULE_END (isa.TERMINATORS):
+  none;
+* SETUP_TRY: i + 1, and its handler (the target) with the raised status pushed;
 * a for test (isa.FOR_TESTS: FOR_RANGE, FOR_LIST, ...): i + 1 (the JUMP out of the loop) with
   nothing pushed, i + 2 with the value pushed;
 * every other jump: i + 1 and its target, where the fall-through pops what a jump keeps
@@ -23,11 +25,15 @@ from gpucc.contract.isa import (
     IS_JUMP,
     JUMP,
     KEEPS,
+    MODULE_END,
     NEW_LIST,
     POPS,
     PUSHES,
+    RAISE,
+    RERAISE,
     RETURN,
     RETURN_VAR,
+    SETUP_TRY,
 )
 from gpucc.contract.jitable import jump_target, nrt_free
 
@@ -86,10 +92,17 @@ def stack_depths(ops, args, callee_nparams, max_stack, depth, work):
         nxt1 = i + 1
         d1 = after
         nxt2 = i
+        d2 = after
         if op == JUMP:
             nxt1 = jump_target(op, arg)
-        elif op == RETURN or op == RETURN_VAR or op == FELL_OFF:
+        elif op == RETURN or op == RETURN_VAR or op == FELL_OFF or op == RAISE or op == RERAISE or op == MODULE_END:
             n_succ = 0
+        elif op == SETUP_TRY:  # the handler starts with the status pushed
+            nxt2 = jump_target(op, arg)
+            d2 = after + 1
+            n_succ = 2
+            if d2 > max_stack:
+                return FLOW_OVERFLOW, i, d2, max_stack
         elif IS_FOR_TEST[op]:
             d1 = after - 1
             nxt2 = i + 2
@@ -100,7 +113,7 @@ def stack_depths(ops, args, callee_nparams, max_stack, depth, work):
             n_succ = 2
         for k in range(n_succ):
             nxt = nxt1 if k == 0 else nxt2
-            d = d1 if k == 0 else after
+            d = d1 if k == 0 else d2
             if nxt >= n:
                 return FLOW_FALLS_OFF, i, 0, 0
             if depth[nxt] < 0:

@@ -32,6 +32,7 @@ from gpucc.contract.limits import MAX_IMPORTS, MAX_PARAMS
 from gpucc.contract.pool import check_objects
 
 _BIG = 1 << 24  # sanity bound on per-function slot counts
+MODULE_CODE = -2  # func_import of a unit's module code (its last function: contract/isa.py's module group)
 
 
 @dataclass
@@ -45,7 +46,7 @@ class Program:
     func_max_stack: np.ndarray  # int32[F]
     func_ret_type: np.ndarray  # int32[F]
     func_unit: np.ndarray  # int32[F]
-    func_import: np.ndarray  # int32[F]: -1, or the import's ordinal within its suite
+    func_import: np.ndarray  # int32[F]: -1, the import's ordinal within its suite, or MODULE_CODE
     unit_code_start: np.ndarray  # int32[U + 1]
     unit_const_start: np.ndarray  # int32[U + 1]
     unit_func_start: np.ndarray  # int32[U + 1]
@@ -61,6 +62,7 @@ class Program:
         func_unit = np.zeros(n_funcs, dtype=np.int32)
         func_entry = batch.func_entry.astype(np.int32).copy()
         func_import = np.full(n_funcs, -1, dtype=np.int32)
+        module = getattr(batch, "func_is_module", None)
         for u in range(len(batch.sources)):
             lo, hi = int(batch.func_start[u]), int(batch.func_start[u + 1])
             func_unit[lo:hi] = u
@@ -70,6 +72,8 @@ class Program:
                 if batch.func_is_import[f]:
                     func_import[f] = ordinal
                     ordinal += 1
+                elif module is not None and module[f]:
+                    func_import[f] = MODULE_CODE
         return cls(
             code=_contiguous(batch.code, np.int32).reshape(-1, 2),
             lines=_contiguous(batch.lines, np.int32),
@@ -190,8 +194,11 @@ def image_arrays(program: Program, device_ok: bool = False) -> ImageArrays:
         fl[body] < fp[body]
     ).any():
         raise ValueError(f"need 0 <= nparams <= {MAX_PARAMS}, nparams <= nlocals, 0 <= max_stack")
-    if ((fi < -1) | (fi >= MAX_IMPORTS)).any():
-        raise ValueError(f"func_import must be -1 or an ordinal below {MAX_IMPORTS}")
+    if ((fi < MODULE_CODE) | (fi >= MAX_IMPORTS)).any():
+        raise ValueError(f"func_import must be -1, MODULE_CODE or an ordinal below {MAX_IMPORTS}")
+    last = np.asarray(ufunc[1:], np.int64) - 1
+    if ((fi == MODULE_CODE) & ~np.isin(np.arange(n_funcs), last)).any() or (fp[fi == MODULE_CODE] != 0).any():
+        raise ValueError("module code must be its unit's last function and take no parameters")
     return ImageArrays(code.reshape(-1), lines, consts, fe, function_ends(program), fp, fl, fm, fu, fi, uconst, ufunc,
                        func_ok=np.zeros(n_funcs, np.int8))  # fmt: skip
 

@@ -33,11 +33,13 @@ does not depend on which of them a compiler used.
 
 Each instruction's facts are an :class:`Op`: the table's columns (operand kind, stack effect,
 cost, meaning) and the named groups below the rows (KEEPS_ON_JUMP, SLOT_WIDTHS, IMM_MAXES).
-The rows come in six groups, in this order: ``int`` (what the VM kernel's hot loop runs),
+The rows come in eight groups, in this order: ``int`` (what the VM kernel's hot loop runs),
 ``numeric`` (floats and the other int operations), ``list``, ``str``, ``value`` (tuples,
-Optional and values of any structured type) and ``dict`` (dicts and sets); FIRST_NUMERIC,
-FIRST_LIST, FIRST_STR, FIRST_VALUE and FIRST_DICT are where the last five begin.  Kernels index per-opcode numpy columns derived from the table
-(POPS, PUSHES, COSTS, OPERAND_KIND, KEEPS, SLOT_WIDTH, IMM_MAX, IS_JUMP, IS_FOR_TEST).  The opcode
+Optional and values of any structured type), ``dict`` (dicts and sets), ``exc`` (raise, try /
+except) and ``module`` (module code and globals); FIRST_NUMERIC, FIRST_LIST, FIRST_STR,
+FIRST_VALUE, FIRST_DICT, FIRST_EXC and FIRST_MODULE are where the last seven begin.  Kernels
+index per-opcode numpy columns derived from the table (POPS, PUSHES, COSTS, OPERAND_KIND, KEEPS,
+SLOT_WIDTH, IMM_MAX, IS_JUMP, IS_FOR_TEST).  The opcode
 constants (``LOAD_VAR = 3``) are plain assignments at the end, checked against the table.
 
 This module imports no numba (the plugin loads it without --gpu-candidates):
@@ -324,6 +326,35 @@ _DICT_ROWS = [
     ("SET_EQ", ARG_CONST, 2, 1, 2, "a == b of sets"),
 ]
 
+# Exceptions (contract/status.py: RAISABLE, catchable).  A handler is a row of the job's
+# frames table (from its end: calls and open handlers together hold fewer than max_depth rows,
+# RECURSION_LIMIT past it): the absolute pc it jumps to, the operand-stack pointer and the
+# call depth at SETUP_TRY.  A catchable status ends no job while a handler is open: the
+# innermost is popped, the frames above its depth are left (the job's cost attribution follows),
+# the operand stack is cut back to its pointer, the exception value is pushed and the handler
+# runs.  An exception value is status | g << 8 | pc << 32: the status and where it was raised
+# (global function g, absolute pc), so that RERAISE ends a job with the first failure record.
+# A RETURN drops the handlers its frame opened.
+_EXC_ROWS = [
+    ("RAISE", ARG_IMM, 0, 0, 1, "raise status arg (one of status.RAISABLE; INVALID_BYTECODE for another)"),
+    ("RERAISE", ARG_NONE, 1, 0, 1, "pop an exception value and raise it again (INVALID_BYTECODE unless its status is "
+     "status.RAISABLE, its function and pc exist)"),
+    ("SETUP_TRY", ARG_JUMP, 0, 0, 1, "open a handler: a catchable status raised before its POP_TRY jumps to arg "
+     "with the operand stack as here and the exception value pushed"),
+    ("POP_TRY", ARG_NONE, 0, 0, 1, "close the innermost handler, opened by this frame (INVALID_BYTECODE if none)"),
+    ("EXC_MATCH", ARG_IMM, 1, 1, 1, "pop an exception value; push whether bit `its status` of arg is set (an except "
+     "clause's classes: status.EXCEPTION_MASKS)"),]
+
+# Module code (a unit's statements outside its functions) is the unit's last function, marked
+# contract.image.MODULE_CODE in func_import.  A job runs the candidate's module code, then the
+# suite's, then its function, each frame at depth 0 above the one before: a module code's
+# frame stays, its locals are the unit's globals, which the unit's functions read by LOAD_GLOBAL.
+_MODULE_ROWS = [
+    ("LOAD_GLOBAL", ARG_IMM, 0, 1, 1, "push global arg of the running unit: local slot arg of its module code's frame "
+     "(arg < that function's nlocals)"),
+    ("MODULE_END", ARG_NONE, 0, 0, 1, "the end of module code: its frame stays (the unit's globals); the next module "
+     "code, or the job's function, starts above it"),]
+
 # Named groups of per-instruction facts (the Op fields keeps, slot_width, imm_max):
 # jumps that keep a value falling through does not have: `and` / `or` keep their operand when
 # they jump and pop it falling through; FOR_LOOP pushes the counter only when it jumps
@@ -339,10 +370,10 @@ FOR_TESTS = ("FOR_RANGE", "FOR_LIST", "FOR_DICT_KEYS", "FOR_DICT_VALUES", "FOR_D
 IMM_MAXES = {"NEW_LIST": 255, "LIST_SLICE": 7, "LIST_SUM": 1,
              **{n: 2 for n in ("LIST_MIN", "LIST_MAX", "LIST_SORTED", "LIST_SORT", "LIST_EQ")},
              "STR_FIND": 6, "STR_CASE": 5, "STR_IS": 7, "STR_STRIP": 2, "STR_SPLIT": 1, "STR_PAD": 3,
-             "STR_FROM": 3, "STR_TO_NUM": 3, "UNPACK_CHECK": 255, "UNBOX": 1, "DICT_LIST": 3}  # fmt: skip
+             "STR_FROM": 3, "STR_TO_NUM": 3, "UNPACK_CHECK": 255, "UNBOX": 1, "DICT_LIST": 3, "RAISE": 62}  # fmt: skip
 
 _GROUPS = (("int", _INT_ROWS), ("numeric", _NUMERIC_ROWS), ("list", _LIST_ROWS), ("str", _STR_ROWS),
-           ("value", _VALUE_ROWS), ("dict", _DICT_ROWS))
+           ("value", _VALUE_ROWS), ("dict", _DICT_ROWS), ("exc", _EXC_ROWS), ("module", _MODULE_ROWS))
 TABLE: tuple[Op, ...] = tuple(
     Op(number, *row, group, int(row[0] in KEEPS_ON_JUMP), SLOT_WIDTHS.get(row[0], 1), IMM_MAXES.get(row[0], -1))
     for number, (group, row) in enumerate((group, row) for group, rows in _GROUPS for row in rows)
@@ -354,6 +385,8 @@ FIRST_LIST = len(_INT_ROWS) + len(_NUMERIC_ROWS)
 FIRST_STR = FIRST_LIST + len(_LIST_ROWS)
 FIRST_VALUE = FIRST_STR + len(_STR_ROWS)
 FIRST_DICT = FIRST_VALUE + len(_VALUE_ROWS)
+FIRST_EXC = FIRST_DICT + len(_DICT_ROWS)
+FIRST_MODULE = FIRST_EXC + len(_EXC_ROWS)
 
 # Comparison codes used by ASSERT_CMP operands (and by the compiler's COMPARE nodes).
 CMP_NAMES = ("<", "<=", "==", "!=", ">", ">=")
@@ -364,7 +397,8 @@ JUMP_KINDS = (ARG_JUMP, ARG_IMM_JUMP, ARG_LOCAL_JUMP, ARG_LOCAL2_JUMP, ARG_LOCAL
 JUMP_OPCODES = tuple(op.number for op in TABLE if op.operand in JUMP_KINDS)
 # Instructions after which control never falls through to pc + 1.
 TERMINATORS = (BY_NAME["JUMP"].number, BY_NAME["RETURN"].number, BY_NAME["RETURN_VAR"].number,
-               BY_NAME["FELL_OFF"].number)
+               BY_NAME["FELL_OFF"].number, BY_NAME["RAISE"].number, BY_NAME["RERAISE"].number,
+               BY_NAME["MODULE_END"].number)
 FIELD_MIN, FIELD_MAX = -(2**15), 2**15 - 1  # the signed hi field; lo is 0 .. 2**16 - 1
 # packed kind -> its fields as written, each an operand kind
 FIELDS = {
@@ -665,5 +699,12 @@ SET_SUB = 166
 SET_XOR = 167
 SET_LE = 168
 SET_EQ = 169
+RAISE = 170
+RERAISE = 171
+SETUP_TRY = 172
+POP_TRY = 173
+EXC_MATCH = 174
+LOAD_GLOBAL = 175
+MODULE_END = 176
 
 assert all(globals()[op.name] == op.number for op in TABLE), "opcode constants out of date"

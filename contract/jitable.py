@@ -11,6 +11,10 @@ typed_cmp_fields = register_jitable(isa.typed_cmp_fields)
 jump_target = register_jitable(isa.jump_target)
 pack_fields = register_jitable(isa.pack_fields)
 
+from gpucc.contract import status  # noqa: E402
+
+catchable = register_jitable(status.catchable)
+
 # Kernel functions that allocate nothing and return no array are compiled without numba's
 # reference counting (NRT): its atomic increfs / decrefs of every array argument (every array
 # of a bundle, at every call) are left in branchy functions by its pruning.  CUDA has no NRT.

@@ -19,7 +19,9 @@ _ROWS = [
     ("TYPE_ERROR", "TypeError", "e.g. ord() of a str whose length is not 1"),
     ("NONE_RETURNED", "returned None", "a function declared to return a value reached its end (CPython returns None)"),
     ("KEY_ERROR", "KeyError", "a key not in a dict (d[k], del d[k], d.pop(k)) or set (s.remove(x))"),
-    ("RUNTIME_ERROR", "RuntimeError", "a dict or set changed size while a for loop iterated over it"),
+    ("RUNTIME_ERROR", "RuntimeError", "a dict or set changed size while a for loop iterated over it; raise RuntimeError(...)"),
+    ("NOT_IMPLEMENTED", "NotImplementedError", "raise NotImplementedError(...)"),
+    ("EXCEPTION", "Exception", "raise Exception(...)"),
 ]
 
 NAMES = tuple(r[0] for r in _ROWS)
@@ -42,3 +44,47 @@ TYPE_ERROR = 12
 NONE_RETURNED = 13
 KEY_ERROR = 14
 RUNTIME_ERROR = 15
+NOT_IMPLEMENTED = 16
+EXCEPTION = 17
+
+# Exceptions a program can raise and catch (try / except).  The limits (step, stack,
+# recursion, memory), invalid bytecode and `returned None` are never caught.  OverflowError
+# is caught only when a raise statement raised it: the VM's own (ints are int64) is a limit
+# CPython does not have, and so is the ValueError of `**` (an int to a negative power, a
+# negative float to a fractional one: CPython answers); `catchable` is the rule.
+RAISABLE = (ASSERT_FAILED, ZERO_DIVISION, INDEX_ERROR, OVERFLOW, VALUE_ERROR, TYPE_ERROR, KEY_ERROR, RUNTIME_ERROR,
+            NOT_IMPLEMENTED, EXCEPTION)  # fmt: skip
+RAISABLE_MASK = sum(1 << s for s in RAISABLE)
+CATCHABLE_MASK = RAISABLE_MASK & ~(1 << OVERFLOW)
+# the classes a raise or an except names: the status each raises (-1: none, except only) and
+# the statuses it catches (a bit each)
+EXCEPTION_CLASSES = (
+    ("AssertionError", ASSERT_FAILED, (ASSERT_FAILED,)),
+    ("ZeroDivisionError", ZERO_DIVISION, (ZERO_DIVISION,)),
+    ("IndexError", INDEX_ERROR, (INDEX_ERROR,)),
+    ("OverflowError", OVERFLOW, (OVERFLOW,)),
+    ("ValueError", VALUE_ERROR, (VALUE_ERROR,)),
+    ("TypeError", TYPE_ERROR, (TYPE_ERROR,)),
+    ("KeyError", KEY_ERROR, (KEY_ERROR,)),
+    ("RuntimeError", RUNTIME_ERROR, (RUNTIME_ERROR, NOT_IMPLEMENTED)),
+    ("NotImplementedError", NOT_IMPLEMENTED, (NOT_IMPLEMENTED,)),
+    ("Exception", EXCEPTION, RAISABLE),
+    ("ArithmeticError", -1, (ZERO_DIVISION, OVERFLOW)),
+    ("LookupError", -1, (INDEX_ERROR, KEY_ERROR)),
+    ("BaseException", -1, RAISABLE),
+)
+EXCEPTION_NAMES = tuple(c[0] for c in EXCEPTION_CLASSES)
+EXCEPTION_STATUS = tuple(c[1] for c in EXCEPTION_CLASSES)
+EXCEPTION_MASKS = tuple(sum(1 << s for s in c[2]) for c in EXCEPTION_CLASSES)
+
+
+def catchable(st, raised, from_pow):
+    """Whether an except clause may catch status st: `raised` by a raise statement (or raised
+    again), `from_pow` by `**` (BINARY_POW, FLOAT_POW).  Kernels call it (contract/jitable.py)."""
+    if st < 0 or st > 62:
+        return False
+    if raised:
+        return (RAISABLE_MASK >> st) & 1 == 1
+    if from_pow and st == VALUE_ERROR:
+        return False
+    return (CATCHABLE_MASK >> st) & 1 == 1

@@ -117,4 +117,5 @@ def with_units(batch, units: list[tuple[UnitCode, int]]):
         func_name_start=np.concatenate([batch.func_name_start, batch.func_name_start[like_f]]),
         func_name_end=np.concatenate([batch.func_name_end, batch.func_name_end[like_f]]),
         func_start=ends(batch.func_start, 2),
+        func_is_module=None if batch.func_is_module is None else grow(batch.func_is_module, len(rows)),
     )  # fmt: skip

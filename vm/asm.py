@@ -253,7 +253,7 @@ def _measure_stacks(program: Program) -> None:
             op, arg = (int(x) for x in program.code[pc])
             if depth_at[pc] >= 0:
                 pops = int(pops_of(op, arg, program.func_nparams[int(program.unit_func_start[program.func_unit[g]]):]))
-                deepest = max(deepest, int(depth_at[pc]) - pops + int(O.PUSHES[op]))
+                deepest = max(deepest, int(depth_at[pc]), int(depth_at[pc]) - pops + int(O.PUSHES[op]))
         program.func_max_stack[g] = deepest
 
 

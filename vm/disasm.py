@@ -8,14 +8,16 @@
 
 Columns: source line (when it changes), `>>` on jump targets, absolute pc, opcode, raw
 operand and its meaning: constants by value (LOAD_STR: its str), jumps as absolute targets,
-calls by callee, ASSERT_CMP by comparison and operand type, packed operands field by field.
+calls by callee, ASSERT_CMP by comparison and operand type, packed operands field by field,
+RAISE by the exception it raises, EXC_MATCH by the ones it matches.
 """
 
 from __future__ import annotations
 
 from gpucc.contract import isa as O
+from gpucc.contract import status as S
 from gpucc.contract import typecodes
-from gpucc.contract.image import function_ends
+from gpucc.contract.image import MODULE_CODE, function_ends
 from gpucc.contract.valuetypes import TYPE_NAMES
 
 
@@ -38,7 +40,8 @@ def _function(p, g: int, end: int, names: dict[int, str]) -> list[str]:
     ret = int(p.func_ret_type[g])
     ret_name = typecodes.name(ret) if ret >= 0 and typecodes.width(ret) > 0 else f"type {ret}"
     plural = lambda n, w: f"{n} {w}{'' if n == 1 else 's'}"  # noqa: E731
-    head = f"{names.get(g, '')}({plural(n_params, 'param')}"
+    name = names.get(g, "") or ("<module>" if p.func_import[g] == MODULE_CODE else "")
+    head = f"{name}({plural(n_params, 'param')}"
     if p.func_import[g] >= 0:
         return ["", f"function {g} {head}) -> {ret_name}: import #{int(p.func_import[g])}"]
     head += f", {plural(n_locals, 'local')}, max stack {int(p.func_max_stack[g])}) -> {ret_name}"
@@ -98,6 +101,9 @@ def _meaning(p, g: int, op: int, arg: int, entry: int, names: dict[int, str]) ->
         return "bad comparison"
     if op in (O.FOR_RANGE, O.RANGE_CHECK):
         return f"counter, stop, step in slots {arg}..{arg + 2}"
+    if op in (O.RAISE, O.EXC_MATCH):  # a status, a mask of them
+        raised = [s for s in S.RAISABLE if (arg == s if op == O.RAISE else (arg >> s) & 1)]
+        return " | ".join(S.LABELS[s] for s in raised) or "no such exception"
     return ""
 
 

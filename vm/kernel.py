@@ -55,6 +55,7 @@ from gpucc.contract.isa import (
     BINARY_MOD_INT,
     BINARY_MUL,
     BINARY_MUL_INT,
+    BINARY_POW,
     BINARY_SUB,
     BINARY_SUB_INT,
     CALL,
@@ -66,12 +67,16 @@ from gpucc.contract.isa import (
     COMPARE_NE,
     COMPARE_NUM,
     DUP_TOP,
+    EXC_MATCH,
     FELL_OFF,
     FIRST_DICT,
+    FIRST_EXC,
     FIRST_LIST,
+    FIRST_MODULE,
     FIRST_NUMERIC,
     FIRST_STR,
     FIRST_VALUE,
+    FLOAT_POW,
     FOR_LOOP,
     FOR_RANGE,
     INC_VAR,
@@ -105,17 +110,22 @@ from gpucc.contract.isa import (
     JUMP_IF_TRUE,
     JUMP_IF_TRUE_OR_POP,
     LOAD_CONST,
+    LOAD_GLOBAL,
     LOAD_INT,
     LOAD_VAR,
     LOAD_VAR2,
     NOP,
     POP_TOP,
+    POP_TRY,
     POPS,
+    RAISE,
     RANGE_CHECK,
+    RERAISE,
     RETURN,
     RETURN_VAR,
     ROT_THREE,
     ROT_TWO,
+    SETUP_TRY,
     STORE_LOAD,
     STORE_VAR,
     UNARY_NEG,
@@ -126,12 +136,15 @@ from gpucc.contract.isa import (
     VAR_MUL_INT,
     VAR_SUB_INT,
 )
+from gpucc.contract.image import MODULE_CODE
+from gpucc.contract.jitable import catchable
 from gpucc.contract.status import (
     ASSERT_FAILED,
     INVALID_BYTECODE,
     NONE_RETURNED,
     OK,
     OVERFLOW,
+    RAISABLE_MASK,
     RECURSION_LIMIT,
     STACK_LIMIT,
     STEP_LIMIT,
@@ -210,6 +223,17 @@ def resolve(g, link_row, func_import, func_nparams, func_ok, links):
 
 
 @register_jitable
+def module_code(u, unit_func_start, func_import):
+    """Global id of unit u's module code (its last function, func_import MODULE_CODE), or -1."""
+    if u < 0 or u + 1 >= unit_func_start.shape[0]:
+        return -1
+    last = unit_func_start[u + 1] - 1
+    if last < unit_func_start[u] or func_import[last] != MODULE_CODE:
+        return -1
+    return last
+
+
+@register_jitable
 def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
     """Run job j of `jobs` (JobArrays) on `image` (ImageArrays) to its end and write row j of
     `out` (ResultArrays), with `scratch` (Scratch) as its working memory; cost_of has every
@@ -238,11 +262,23 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
     hidden = 0  # the part of n_cost run outside candidate code (not counted)
     mark = 0  # n_cost where the current uncounted stretch began
     counting = True
+    nh = 0  # open exception handlers: frames rows max_depth - nh .. max_depth - 1 (contract.isa)
     entry_unit = -1
     lhs = rhs = result = 0  # a failed assert's operands, the job's value
+    ev = raised_g = raised_pc = np.int64(0)  # an exception value (contract.isa's exc group), where RERAISE's began
     pc = -1  # the failing instruction, -1 while none runs
-    g = resolve(jobs.func[j], link_row, func_import, func_nparams, func_ok, links)
-    if g < 0:
+    job_g = resolve(jobs.func[j], link_row, func_import, func_nparams, func_ok, links)
+    # module code (contract.isa's module group): the candidate's, then the suite's, then job_g
+    su = func_unit[jobs.func[j]]
+    cu = -1
+    if link_row >= 0 and 0 <= link_row < links.shape[0] and links.shape[1] > 0:
+        t = links[link_row, 0]
+        cu = func_unit[t] if 0 <= t < func_unit.shape[0] and func_unit[t] != su else -1
+    init_c = module_code(cu, unit_func_start, func_import)
+    init_s = module_code(su, unit_func_start, func_import)
+    gbase_c = gbase_s = -1  # where the candidate's and the suite's globals begin on the stack
+    g = init_c if init_c >= 0 else (init_s if init_s >= 0 else job_g)
+    if job_g < 0 or (init_c >= 0 and func_ok[init_c] == 0) or (init_s >= 0 and func_ok[init_s] == 0):
         st = INVALID_BYTECODE
         g = 0
     elif max_depth < 1:
@@ -252,13 +288,13 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
     else:
         st = OK
     hp = 0  # the heap's bump pointer
-    if st == OK:  # the arguments (object arguments built in the heap)
-        st, hp = enter_arguments(j, func_nparams[g], jobs, stack, heap, scratch.walk)
+    if st == OK and g == job_g:  # the arguments (object arguments built in the heap)
+        st, hp = enter_arguments(j, func_nparams[g], jobs, stack, heap, scratch.walk, hp)
     if st == OK:
         if link_row >= 0:
             entry_unit = func_unit[jobs.func[j]]
             counting = func_unit[g] != entry_unit
-        # enter the job's function like a CALL at depth 0, its arguments already pushed
+        # enter the first function like a CALL at depth 0, its arguments already pushed
         n_params = func_nparams[g]
         fp = 0
         depth = 0
@@ -267,6 +303,10 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
             stack[k] = 0
         sp = func_nlocals[g]
         pc = entry
+        if g == init_c:
+            gbase_c = 0
+        elif g == init_s:
+            gbase_s = 0
         ubase = unit_func_start[func_unit[g]]  # the running unit's first function: CALL operands add to it
         while True:
             other = False  # whether the hot loop stopped at an instruction it leaves to the code below it
@@ -418,7 +458,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                     elif func_ok[callee] == 0:
                         st = INVALID_BYTECODE
                         break
-                    if depth + 1 >= max_depth:
+                    if depth + 1 + nh >= max_depth:
                         st = RECURSION_LIMIT
                         break
                     new_fp = sp - func_nparams[callee]
@@ -444,6 +484,8 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                     result = stack[ix(sp - 1)] if op == RETURN else stack[ix(fp + arg)]
                     if depth == 0:
                         break
+                    while nh > 0 and frames[ix(max_depth - nh), 2] >= depth:  # the frame's open handlers
+                        nh -= 1
                     depth -= 1
                     sp = fp
                     stack[ix(sp)] = result
@@ -505,63 +547,159 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                 else:  # ASSERT_CMP, a numeric or a list instruction
                     other = True
                     break
-            if not other:  # the job returned, failed or ran out of steps
-                break
-            # ASSERT_CMP, the numeric, list, str, value and dict instructions, out of the hot loop (see the module doc)
-            if op == ASSERT_CMP:
-                sp -= 2
-                a, b = stack[ix(sp)], stack[ix(sp + 1)]
-                if list_typed(arg):  # lists or strs; a failure records their lengths
-                    st, r, extra = list_compare(arg, a, b, heap, hp)
+            ran_other = other
+            while other:  # ASSERT_CMP, the numeric, list, str, value, dict, exc and module instructions, out of the hot
+                # loop (see the module doc): one pass, a failure breaks out of it
+                other = False
+                if op == ASSERT_CMP:
+                    sp -= 2
+                    a, b = stack[ix(sp)], stack[ix(sp + 1)]
+                    if list_typed(arg):  # lists or strs; a failure records their lengths
+                        st, r, extra = list_compare(arg, a, b, heap, hp)
+                        if st != OK:
+                            break
+                        n_cost += extra
+                        a, b = list_length(heap, hp, a), list_length(heap, hp, b)
+                    else:
+                        r = typed_compare(arg, a, b)
+                    if r == 0:
+                        lhs = a
+                        rhs = b
+                        st = ASSERT_FAILED
+                        break
+                    pc += 1
+                elif op >= FIRST_MODULE:  # module code and globals (contract.isa's module group)
+                    if op == LOAD_GLOBAL:
+                        u = func_unit[g]
+                        b = gbase_c if u == cu else (gbase_s if u == su else -1)
+                        if b < 0:
+                            st = INVALID_BYTECODE
+                            break
+                        stack[ix(sp)] = stack[ix(b + arg)]
+                        sp += 1
+                        pc += 1
+                    else:  # MODULE_END: the next module code, or the job's function, above this frame
+                        if depth != 0 or nh != 0 or (g != init_c and g != init_s):
+                            st = INVALID_BYTECODE
+                            break
+                        base = fp + func_nlocals[g]
+                        nxt = init_s if g == init_c and init_s >= 0 else job_g
+                        if base + func_nlocals[nxt] + func_max_stack[nxt] > stack_size:
+                            st = STACK_LIMIT
+                            break
+                        if nxt == job_g:
+                            st, hp = enter_arguments(j, func_nparams[nxt], jobs, stack[base:], heap, scratch.walk, hp)
+                            if st != OK:
+                                break
+                        else:
+                            gbase_s = base
+                        g = nxt
+                        fp = base
+                        entry = func_entry[g]
+                        for k in range(fp + func_nparams[g], fp + func_nlocals[g]):
+                            stack[ix(k)] = 0
+                        sp = fp + func_nlocals[g]
+                        pc = entry
+                        ubase = unit_func_start[func_unit[g]]
+                        if link_row >= 0:
+                            counting, hidden, mark = attribute(func_unit[g] != entry_unit, counting, n_cost, hidden, mark)
+                elif op >= FIRST_EXC:  # raise, try / except (contract.isa's exc group)
+                    if op == RAISE:
+                        st = arg if 0 <= arg <= 62 and (RAISABLE_MASK >> arg) & 1 == 1 else INVALID_BYTECODE
+                        break
+                    if op == RERAISE:  # an exception value: status | function << 8 | pc << 32 where it was raised
+                        sp -= 1
+                        ev = stack[ix(sp)]
+                        v = ev & 0xFF
+                        raised_g = (ev >> 8) & 0xFFFFFF
+                        raised_pc = ev >> 32
+                        good = raised_g < func_entry.shape[0] and 0 <= raised_pc < code.shape[0] // 2
+                        st = v if good and (RAISABLE_MASK >> v) & 1 == 1 else INVALID_BYTECODE
+                        break
+                    if op == SETUP_TRY:
+                        if depth + 1 + nh >= max_depth:
+                            st = RECURSION_LIMIT
+                            break
+                        nh += 1
+                        frames[ix(max_depth - nh), 0] = entry + arg
+                        frames[ix(max_depth - nh), 1] = sp
+                        frames[ix(max_depth - nh), 2] = depth
+                    elif op == POP_TRY:
+                        if nh == 0 or frames[ix(max_depth - nh), 2] != depth:
+                            st = INVALID_BYTECODE
+                            break
+                        nh -= 1
+                    else:  # EXC_MATCH of an exception value's status
+                        v = stack[ix(sp - 1)] & 0xFF
+                        stack[ix(sp - 1)] = (arg >> v) & 1 if v < 32 else 0
+                    pc += 1
+                elif op >= FIRST_DICT:  # vm/kernel_dict.py
+                    st, sp, hp, extra, advance = dict_op(op, arg, stack, sp, fp, heap, hp, scratch.walk, consts,
+                                                         unit_const_start[func_unit[g]])  # fmt: skip
                     if st != OK:
                         break
                     n_cost += extra
-                    a, b = list_length(heap, hp, a), list_length(heap, hp, b)
-                else:
-                    r = typed_compare(arg, a, b)
-                if r == 0:
-                    lhs = a
-                    rhs = b
-                    st = ASSERT_FAILED
+                    pc += advance
+                elif op >= FIRST_VALUE:  # vm/kernel_value.py
+                    st, sp, hp, extra = value_op(op, arg, stack, sp, heap, hp, scratch.walk, consts,
+                                                 unit_const_start[func_unit[g]])  # fmt: skip
+                    n_cost += extra
+                    if st != OK:
+                        if st == ASSERT_FAILED:  # ASSERT_VALUE left its operands on the stack
+                            lhs = stack[ix(sp - 2)]
+                            rhs = stack[ix(sp - 1)]
+                        break
+                    pc += 1
+                elif op >= FIRST_LIST or (op == COMPARE_NUM and list_typed(arg)):  # kernel_str.py, kernel_lists.py
+                    st, sp, hp, extra, advance = (
+                        str_op(op, arg, stack, sp, heap, hp, consts, unit_const_start[func_unit[g]]) if op >= FIRST_STR
+                        else list_op(op, arg, stack, sp, fp, heap, hp, scratch.walk))
+                    if st != OK:
+                        break
+                    n_cost += extra
+                    pc += advance
+                elif op >= FIRST_NUMERIC:  # vm/kernel_numeric.py (unknown opcodes: INVALID_BYTECODE); FELL_OFF ends the job
+                    pops = POPS[ix(op)]
+                    st, r = (numeric_value(op, arg, stack[ix(sp - pops)], stack[ix(sp - 1)], pops) if op != FELL_OFF
+                             else (NONE_RETURNED, np.int64(0)))
+                    if st != OK:
+                        break
+                    sp += 1 - pops
+                    stack[ix(sp - 1)] = r
+                    pc += 1
+                else:  # verified code holds only opcodes of the table; one this kernel lacks
+                    st = INVALID_BYTECODE
                     break
-                pc += 1
-            elif op >= FIRST_DICT:  # vm/kernel_dict.py
-                st, sp, hp, extra, advance = dict_op(op, arg, stack, sp, fp, heap, hp, scratch.walk, consts,
-                                                     unit_const_start[func_unit[g]])  # fmt: skip
-                if st != OK:
-                    break
-                n_cost += extra
-                pc += advance
-            elif op >= FIRST_VALUE:  # vm/kernel_value.py
-                st, sp, hp, extra = value_op(op, arg, stack, sp, heap, hp, scratch.walk, consts,
-                                             unit_const_start[func_unit[g]])  # fmt: skip
-                n_cost += extra
-                if st != OK:
-                    if st == ASSERT_FAILED:  # ASSERT_VALUE left its operands on the stack
-                        lhs = stack[ix(sp - 2)]
-                        rhs = stack[ix(sp - 1)]
-                    break
-                pc += 1
-            elif op >= FIRST_LIST or (op == COMPARE_NUM and list_typed(arg)):  # kernel_str.py, kernel_lists.py
-                st, sp, hp, extra, advance = (
-                    str_op(op, arg, stack, sp, heap, hp, consts, unit_const_start[func_unit[g]]) if op >= FIRST_STR
-                    else list_op(op, arg, stack, sp, fp, heap, hp, scratch.walk))
-                if st != OK:
-                    break
-                n_cost += extra
-                pc += advance
-            elif op >= FIRST_NUMERIC:  # vm/kernel_numeric.py (unknown opcodes: INVALID_BYTECODE); FELL_OFF ends the job
-                pops = POPS[ix(op)]
-                st, r = (numeric_value(op, arg, stack[ix(sp - pops)], stack[ix(sp - 1)], pops) if op != FELL_OFF
-                         else (NONE_RETURNED, np.int64(0)))
-                if st != OK:
-                    break
-                sp += 1 - pops
-                stack[ix(sp - 1)] = r
-                pc += 1
-            else:  # verified code holds only opcodes of the table; one this kernel lacks
-                st = INVALID_BYTECODE
-                break
+            if st == OK:
+                if ran_other:
+                    continue
+                break  # the job returned
+            reraised = op == RERAISE and st != INVALID_BYTECODE
+            if not reraised:
+                ev = st | (np.int64(g) << 8) | (np.int64(pc) << 32)
+            if nh == 0 or not catchable(st, op == RAISE or op == RERAISE, op == BINARY_POW or op == FLOAT_POW):
+                if reraised:  # the failure record: where it was first raised
+                    g = raised_g
+                    pc = raised_pc
+                break  # the job ends with st
+            # the innermost handler catches st: leave the frames above its depth, run it
+            k = max_depth - nh
+            nh -= 1
+            hd = frames[ix(k), 2]
+            if hd < depth:
+                fp = frames[ix(hd), 1] & 0xFFFFFFFF
+                ubase = frames[ix(hd), 1] >> 32
+                g = frames[ix(hd), 2] & 0xFFFFFFFF
+                entry = frames[ix(hd), 2] >> 32
+                depth = hd
+                if link_row >= 0:
+                    counting, hidden, mark = attribute(func_unit[g] != entry_unit, counting, n_cost, hidden, mark)
+            sp = frames[ix(k), 1]
+            stack[ix(sp)] = ev
+            sp += 1
+            pc = frames[ix(k), 0]
+            st = OK
+            lhs = rhs = 0
         if st == OK:
             pc = -1
     if not counting:

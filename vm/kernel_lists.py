@@ -302,12 +302,12 @@ def _copy_from_stack(stack, lo, heap, dst, n):
 
 
 @nrt_free
-def enter_arguments(j, n_params, jobs, stack, heap, walk):
+def enter_arguments(j, n_params, jobs, stack, heap, walk, hp):
     """(status, hp): job j's arguments (jobs: contract.image.JobArrays) into stack[0 .. n_params),
     each object argument (bit k of arg_lists[j]; args[j, k] an offset into pool) built in the
-    heap by pool_object.  MEMORY_LIMIT when they do not fit."""
+    heap from hp on by pool_object.  MEMORY_LIMIT when they do not fit."""
     pool = jobs.pool
-    hp = np.int64(0)
+    hp = np.int64(hp)
     bits = jobs.arg_lists[j]
     for k in range(n_params):
         v = jobs.args[j, k]

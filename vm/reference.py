@@ -12,6 +12,17 @@ a CALL at depth 0 with its nparams arguments from args[j]: INVALID_BYTECODE as a
 max_depth < 1 RECURSION_LIMIT, nlocals + max_stack > stack_size STACK_LIMIT.  These failures
 record no instruction (fail_unit = fail_line = -1).
 
+Module code.  Before the job's function, the candidate's module code runs, then the suite's
+(`Job.start`, MODULE_END), each at depth 0 above the frame before, whose locals stay as its
+unit's globals (LOAD_GLOBAL); the job's arguments are built when its function starts.  A unit
+whose module code fails to verify makes every job running it INVALID_BYTECODE.
+
+Exceptions.  A status an instruction ends the job with is caught instead when a handler is open
+(SETUP_TRY) and contract.status.catchable says it may be (`Job.catch`): the handler runs with
+the frames above its depth left.  Calls and open handlers together hold fewer than max_depth
+frames (a CALL or SETUP_TRY past that is RECURSION_LIMIT); a RETURN drops its frame's
+handlers.
+
 Each instruction.  A job may execute at most step_limit instructions: reaching the next one
 with steps == step_limit is STEP_LIMIT (it is not executed).  Otherwise steps += 1 and the
 instruction runs, adding its cost to the job's if it is candidate code: the running
@@ -46,7 +57,7 @@ from __future__ import annotations
 
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
-from gpucc.contract.image import ImageArrays, JobArrays, JobTable, LaunchLimits, Program, Results
+from gpucc.contract.image import MODULE_CODE, ImageArrays, JobArrays, JobTable, LaunchLimits, Program, Results
 from gpucc.vm import reference_dict, reference_lists, reference_numeric, reference_str, reference_value
 from gpucc.vm.prepare import prepare_launch
 from gpucc.vm.reference_numeric import (
@@ -96,6 +107,10 @@ class Job:
         self.stack = [0] * (limits.stack_size + 2)  # + a superinstruction's headroom
         self.headroom = 0  # values a running superinstruction's sequence may hold beyond it
         self.frames: list[tuple[int, int, int]] = []  # (return pc, caller fp, caller g)
+        self.handlers: list[tuple[int, int, int]] = []  # open handlers: (pc, sp, call depth) at SETUP_TRY
+        self.reraised = 0  # the exception value RERAISE popped
+        self.job_g, self.inits = -1, []  # the job's function, the module codes run before it
+        self.gbase: dict[int, int] = {}  # unit -> where its globals (its module code's frame) begin
         self.steps = self.cost = 0
         self.pc = -1  # the instruction being run; -1 before the first
         self.entry_unit = -1  # unit of the job's function (the suite, for linked jobs)
@@ -142,7 +157,7 @@ class Job:
         callee = self.resolve(lo + f)
         new_fp = self.sp - int(self.image.func_nparams[callee])
         self.need(self.sp - new_fp, 1)  # its arguments, then room for its result
-        if len(self.frames) + 1 >= self.limits.max_depth:
+        if len(self.frames) + 1 + len(self.handlers) >= self.limits.max_depth:
             raise Stop(S.RECURSION_LIMIT)
         frame = int(self.image.func_nlocals[callee]) + int(self.image.func_max_stack[callee])
         if new_fp + frame > self.limits.stack_size:
@@ -155,6 +170,8 @@ class Job:
         v = self.pop()
         if not self.frames:
             return v
+        while self.handlers and self.handlers[-1][2] >= len(self.frames):  # the ones this frame opened
+            self.handlers.pop()
         self.sp = self.fp  # the callee's arguments started here; CALL checked the room
         self.stack[self.sp] = v
         self.sp += 1
@@ -186,22 +203,84 @@ class Job:
     # -- running
     def run(self) -> tuple[int, int, int, int]:
         try:
-            g = self.resolve(self.func)
-            self.entry_unit = int(self.image.func_unit[self.func])
+            self.job_g = self.resolve(self.func)
+            self.entry_unit = su = int(self.image.func_unit[self.func])
+            row = self.links[self.link] if 0 <= self.link < self.links.shape[0] and self.links.shape[1] else [-1]
+            cu = int(self.image.func_unit[row[0]]) if 0 <= row[0] < len(self.image.func_unit) else -1
+            self.inits = [i for i in (self.module_code(cu) if cu != su else -1, self.module_code(su)) if i >= 0]
+            if not all(self.image.func_ok[i] for i in self.inits):
+                raise Stop(S.INVALID_BYTECODE)
             if self.limits.max_depth < 1:
                 raise Stop(S.RECURSION_LIMIT)
-            if int(self.image.func_nlocals[g]) + int(self.image.func_max_stack[g]) > self.limits.stack_size:
-                raise Stop(S.STACK_LIMIT)
-            n = int(self.image.func_nparams[g])
-            self.stack[:n] = reference_lists.enter_arguments(self.heap, self.args[:n], self.arg_lists, self.pool)
-            self.sp = n
-            self.enter(g, 0)
+            self.start((self.inits + [self.job_g])[0], 0)
             while True:
-                value = self.step()
+                try:
+                    value = self.step()
+                except Stop as stop:
+                    if not self.catch(stop.status):
+                        raise
+                    continue
                 if value is not None:
                     return S.OK, value, 0, 0
         except Stop as stop:
             return stop.status, 0, stop.lhs, stop.rhs
+
+    # -- module code (contract.isa's module group)
+    def module_code(self, u: int) -> int:
+        """Unit u's module code (its last function, MODULE_CODE in func_import), or -1."""
+        if not 0 <= u < len(self.image.unit_func_start) - 1:
+            return -1
+        last = int(self.image.unit_func_start[u + 1]) - 1
+        ok = last >= int(self.image.unit_func_start[u]) and self.image.func_import[last] == MODULE_CODE
+        return last if ok else -1
+
+    def start(self, g: int, base: int) -> None:
+        """Enter module code or the job's function at depth 0 above `base` (the job's arguments
+        built first: after module code, whose frames stay as the globals)."""
+        if base + int(self.image.func_nlocals[g]) + int(self.image.func_max_stack[g]) > self.limits.stack_size:
+            raise Stop(S.STACK_LIMIT)
+        n = int(self.image.func_nparams[g])
+        if g == self.job_g:
+            self.stack[base : base + n] = reference_lists.enter_arguments(self.heap, self.args[:n], self.arg_lists,
+                                                                          self.pool)  # fmt: skip
+        else:
+            self.gbase[int(self.image.func_unit[g])] = base
+        self.sp = base + n
+        self.enter(g, base)
+
+    def module_op(self, op: int, arg: int) -> None:
+        """LOAD_GLOBAL: a global of the running unit; MODULE_END: the next module code or the job's function."""
+        if op == O.LOAD_GLOBAL:
+            m = self.module_code(self.unit)
+            if self.unit not in self.gbase or not 0 <= arg < int(self.image.func_nlocals[m]):
+                raise Stop(S.INVALID_BYTECODE)
+            self.push(self.stack[self.gbase[self.unit] + arg])
+            return
+        if self.frames or self.handlers or self.g not in self.inits:
+            raise Stop(S.INVALID_BYTECODE)
+        following = self.inits[self.inits.index(self.g) + 1 :] + [self.job_g]
+        self.start(following[0], self.fp + int(self.image.func_nlocals[self.g]))
+        self.next_pc = self.pc
+
+    def catch(self, status: int) -> bool:
+        """Whether the innermost open handler catches `status` (contract.status.catchable); if so
+        the frames above its depth are left, its operand stack restored, the status pushed, and
+        it runs next."""
+        op = int(self.code[self.pc, 0]) if 0 <= self.pc < len(self.code) else -1
+        reraised = op == O.RERAISE and status != S.INVALID_BYTECODE
+        value = self.reraised if reraised else status | self.g << 8 | self.pc << 32  # the exception value
+        if not self.handlers or not S.catchable(status, op in (O.RAISE, O.RERAISE), op in (O.BINARY_POW, O.FLOAT_POW)):
+            if reraised:  # the failure record: where it was first raised
+                self.g, self.pc = (value >> 8) & 0xFFFFFF, value >> 32
+            return False
+        pc, sp, depth = self.handlers.pop()
+        while len(self.frames) > depth:
+            _, self.fp, self.g = self.frames.pop()
+        self.headroom = 0
+        self.sp = sp
+        self.push(value)
+        self.pc = pc
+        return True
 
     def step(self) -> int | None:
         """Run one instruction; the job's value when it returned from depth 0."""
@@ -303,6 +382,10 @@ class Job:
             if not holds:
                 raise Stop(S.ASSERT_FAILED, a, b)
             self.sp -= 2
+        elif op >= O.FIRST_MODULE:
+            self.module_op(op, arg)
+        elif op >= O.FIRST_EXC:
+            self.exception_op(op, arg, entry)
         elif op >= O.FIRST_DICT:  # vm/reference_dict.py
             extra = reference_dict.execute(self, op, arg)
             self.cost += extra if self.counts else 0
@@ -324,6 +407,26 @@ class Job:
             self.push(reference_numeric.run(op, arg, self.pop(), b))
         else:
             raise Stop(S.INVALID_BYTECODE)
+
+    def exception_op(self, op: int, arg: int, entry: int) -> None:
+        """RAISE, RERAISE, SETUP_TRY, POP_TRY, EXC_MATCH (contract.isa's exc group)."""
+        if op == O.RAISE:
+            raise Stop(arg if 0 <= arg <= 62 and (S.RAISABLE_MASK >> arg) & 1 else S.INVALID_BYTECODE)
+        if op == O.RERAISE:  # an exception value: status | g << 8 | pc << 32 where it was raised
+            self.reraised = v = self.pop()
+            good = (v >> 8) & 0xFFFFFF < len(self.image.func_entry) and 0 <= v >> 32 < len(self.code)
+            raise Stop(v & 0xFF if good and (S.RAISABLE_MASK >> (v & 0xFF)) & 1 else S.INVALID_BYTECODE)
+        if op == O.SETUP_TRY:
+            if len(self.frames) + 1 + len(self.handlers) >= self.limits.max_depth:
+                raise Stop(S.RECURSION_LIMIT)
+            self.handlers.append((entry + arg, self.sp, len(self.frames)))
+        elif op == O.POP_TRY:
+            if not self.handlers or self.handlers[-1][2] != len(self.frames):
+                raise Stop(S.INVALID_BYTECODE)
+            self.handlers.pop()
+        else:  # EXC_MATCH of an exception value's status
+            v = self.pop() & 0xFF
+            self.push((arg >> v) & 1 if v < 32 else 0)
 
     def next_value(self, slot: int) -> bool:
         """FOR_RANGE / FOR_LOOP over slots slot .. slot + 2 (counter, stop, step): push the

@@ -7,7 +7,7 @@ n >= 0 there and its n code points after it inside the pool), FUNC < the unit's
 functions, JUMP inside the function, ASSERT cmp < 6 and a known type, NONE operands 0; the
 packed kinds: every LOCAL field < nlocals, every jump target inside the function, the
 LOCAL_JUMP (FOR_LOOP) slot + 2 < nlocals),
-the for tests (isa.FOR_TESTS) followed by a JUMP, the list instructions' immediates in range
+LOAD_GLOBAL < the unit's module code's nlocals, the for tests (isa.FOR_TESTS) followed by a JUMP, the list instructions' immediates in range
 (NEW_LIST's count 0 .. 255, LIST_SLICE's bits 0 .. 7, the float flags 0 / 1), and, walking the control-flow graph, a stack depth that never
 goes below zero or above max_stack, is the same at every join, and never falls off the end.
 Every launch runs it on all functions (`function_checks`); a job that enters a function
@@ -29,7 +29,7 @@ from gpucc.contract import flow
 from gpucc.contract import isa as O
 from gpucc.contract.cachekey import source_fingerprint
 from gpucc.contract.flow import FLOW_OK, stack_depths
-from gpucc.contract.image import ImageArrays, image_arrays
+from gpucc.contract.image import MODULE_CODE, ImageArrays, image_arrays
 from gpucc.contract.isa import (
     ARG_CONST,
     ARG_FUNC,
@@ -47,6 +47,7 @@ from gpucc.contract.isa import (
     IMM_MAX,
     IS_FOR_TEST,
     JUMP,
+    LOAD_GLOBAL,
     LOAD_STR,
     NUM_OPCODES,
     OPERAND_KIND,
@@ -101,6 +102,8 @@ def check_function(g, image, depth_at, work):
     n_consts = image.unit_const_start[u + 1] - image.unit_const_start[u]
     f_lo = image.unit_func_start[u]
     n_funcs = image.unit_func_start[u + 1] - f_lo
+    last = f_lo + n_funcs - 1
+    n_globals = image.func_nlocals[last] if n_funcs > 0 and image.func_import[last] == MODULE_CODE else 0
     for pc in range(entry, end):
         op = code[2 * pc]
         arg = code[2 * pc + 1]
@@ -139,6 +142,8 @@ def check_function(g, image, depth_at, work):
             bad = bad or (arg >> 24) >= nlocals
         elif kind == ARG_LOCAL_IMM_JUMP:
             bad = (arg & 0xFFFF) >= end - entry or ((arg >> 16) & 0xFF) >= nlocals
+        if op == LOAD_GLOBAL:  # a slot of the unit's module code
+            bad = arg < 0 or arg >= n_globals
         if bad:
             return V_OPERAND, pc, arg, 0
         if IS_FOR_TEST[op] and (pc + 2 >= end or code[2 * pc + 2] != JUMP):

@@ -2,7 +2,7 @@
 
 Simulator runs happen in a subprocess (tests/gpu/simrun.py); the job table mixes every
 ending a job can have (OK, failed asserts, overflow, division by zero, recursion depth,
-step limit) and is linked the way the plugin links suites and candidates."""
+step limit, a raise; exceptions caught and run through finally) and is linked the way the plugin links suites and candidates."""
 
 from __future__ import annotations
 
@@ -29,7 +29,10 @@ def test_value(n: int, want: int) -> None:
 
 
 def test_positive() -> None:
-    assert f(3) > 0 and f(2) < f(3)
+    assert f(3) > 0 and f(2) < f(3) and len(SQUARES) == 4
+
+
+SQUARES = [i * i for i in range(4)]  # module code: run before each test, as the candidate's
 """
 CASES = [(0, 0), (1, 1), (4, 10), (10, 55), (30, 465)]
 BODIES = [
@@ -39,6 +42,10 @@ BODIES = [
     "return n * (n + 1) // (2 * (n // 4))",  # division by zero for n < 4
     "while n >= 0:\n        n += 0\n    return n",  # step limit
     "return n",  # wrong
+    "return n * (n + 1) // HALF\n\n\nHALF = 2",  # right, a global of its module code
+    "try:\n        return n * (n + 1) // 2 + 0 // (n - 4)\n    except ZeroDivisionError:\n        return 10",  # caught: right
+    "if n > 9:\n        raise ValueError('big')\n    t = 0\n    try:\n        t = f(n - 1) + n if n > 0 else 0\n"
+    "    finally:\n        n += 1\n    return t",  # raised, through a finally at each depth
     "return {n}",  # compile error: skipped by the linker
 ]
 LIMITS = LaunchLimits(step_limit=400, stack_size=128, max_depth=12)
@@ -56,7 +63,7 @@ def test_simulated_launch_matches_cpu(tmp_path: Path):
     program, jobs = _program()
     expected = vm.launch(program, jobs, "cpu", LIMITS)
     endings = set(expected.status.tolist())
-    assert {S.OK, S.ASSERT_FAILED, S.OVERFLOW, S.ZERO_DIVISION, S.RECURSION_LIMIT, S.STEP_LIMIT} <= endings
+    assert {S.OK, S.ASSERT_FAILED, S.OVERFLOW, S.ZERO_DIVISION, S.RECURSION_LIMIT, S.STEP_LIMIT, S.VALUE_ERROR} <= endings
     got = simulate("vm", tmp_path, vm_input(program, jobs, LIMITS))
     assert_same_arrays(arrays(expected), got)
     assert (got["x_heap_words"], got["x_threads"]) == (1, len(jobs))  # no lists: no heap, a thread per job

@@ -10,7 +10,10 @@ where a partial sum leaves int64 (`_sum`), `in` and `==` compare values only, ne
 (CPython finds the very nan object in a list: `_in`, `_eq`), and a list holding nan sorts by the
 kernel's documented merge sort (`_sorted`, `_sort`; CPython's timsort elsewhere).  A function
 declared to return a value that reaches the end of its body raises `_FellOff` (outcome
-`returned None`, the VM's NONE_RETURNED) where CPython would return None.  Not mapped:
+`returned None`, the VM's NONE_RETURNED) where CPython would return None.  The errors the VM
+raises where CPython would answer (int64 overflow, `**`'s ValueError) are no exceptions a
+program catches (contract.status.catchable): here they are BaseExceptions (`_Int64Overflow`,
+`_NoAnswer`), and a bare `except:` / `except BaseException:` is `except Exception:`.  Not mapped:
 int / int of operands beyond 2**53 (gpucc converts each operand first; the generator never
 writes one).
 """
@@ -76,6 +79,13 @@ class _Checked(ast.NodeTransformer):
         call = ast.Call(ast.Name(helper[op], ast.Load()), [node.left, node.comparators[0]], [])
         return ast.UnaryOp(ast.Not(), call) if op in (ast.NotIn, ast.NotEq) else call
 
+    def visit_ExceptHandler(self, node):
+        """`except:` and `except BaseException:` catch what the VM's catch: no limit."""
+        self.generic_visit(node)
+        if node.type is None or (isinstance(node.type, ast.Name) and node.type.id == "BaseException"):
+            node.type = ast.Name("Exception", ast.Load())
+        return node
+
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
         if isinstance(node.op, ast.USub):
@@ -94,11 +104,20 @@ class _Checked(ast.NodeTransformer):
         return ast.Assign([node.target], self.visit_BinOp(value))
 
 
+class _Int64Overflow(BaseException):
+    """The VM's OverflowError of a result past int64: no program catches it."""
+
+
+class _NoAnswer(BaseException):
+    """The VM's ValueError where CPython answers (`int ** negative int`, a complex result): no
+    program catches it."""
+
+
 def _chk(v):
     if isinstance(v, complex):  # (-8) ** 0.5: gpucc raises ValueError
-        raise ValueError
+        raise _NoAnswer
     if isinstance(v, int) and not isinstance(v, bool) and not INT64_MIN <= v <= INT64_MAX:
-        raise OverflowError
+        raise _Int64Overflow
     return v
 
 
@@ -106,14 +125,14 @@ def _pow(a, b):
     """gpucc's int ** negative int is a ValueError (CPython returns a float), and so is a
     negative number to a fractional float power (CPython: a complex, see _chk)."""
     if type(a) in (int, bool) and type(b) in (int, bool) and b < 0:
-        raise ValueError
+        raise _NoAnswer
     if type(a) in (int, bool) and type(b) in (int, bool) and abs(a) > 1 and b > 64:
-        raise OverflowError  # past int64 (CPython would build the huge int)
+        raise _Int64Overflow  # past int64 (CPython would build the huge int)
     try:
         return a**b
     except OverflowError:  # a complex result too large: gpucc's ValueError comes first
         if isinstance(a + b, float) and a < 0 and not float(b).is_integer():
-            raise ValueError from None
+            raise _NoAnswer from None
         raise
 
 
@@ -155,11 +174,11 @@ def _eq(a, b) -> bool:
 def _lshift(a, b):
     """`a << b` past 64 bits is an OverflowError before CPython builds the huge int."""
     if a and b > 64:
-        raise OverflowError
+        raise _Int64Overflow
     return a << b
 
 
-class _FellOff(Exception):
+class _FellOff(BaseException):
     """Raised where a function declared to return a value reaches the end of its body (CPython
     would return None; the VM ends the job with NONE_RETURNED)."""
 
@@ -196,7 +215,7 @@ def _raise_at_ends(tree: ast.Module) -> ast.Module:
     return tree
 
 
-class _OutOfSteps(Exception):
+class _OutOfSteps(BaseException):
     """Raised by the line budget of cpython_outcome: CPython's stand-in for the step limit."""
 
 
@@ -208,13 +227,22 @@ def cpython_namespace(source: str) -> dict:
                  "_in": _in, "_eq": _eq, "_FellOff": _FellOff,
                  "List": typing.List, "Tuple": typing.Tuple, "Optional": typing.Optional, "Dict": typing.Dict,
                  "Set": typing.Set}  # typing's names gpucc reads  # fmt: skip
-    exec(compile(tree, "<oracle>", "exec"), namespace)
+    try:
+        exec(compile(tree, "<oracle>", "exec"), namespace)
+    except BaseException as e:  # module code failed: every call's outcome (the VM runs it in each job)
+        namespace["__failed__"] = _outcome(_raise, (e,))
     return namespace
+
+
+def _raise(e):
+    raise e
 
 
 def cpython_outcome(namespace, fname, args, line_budget: int | None = None) -> str:
     """Call namespace[fname](*args) -> its outcome.  line_budget: stop after that many
     executed lines with outcome `step limit` (for programs that never finish)."""
+    if "__failed__" in namespace:
+        return namespace["__failed__"]
     if line_budget is None:
         return _outcome(namespace[fname], args)
     left = [line_budget]
@@ -243,6 +271,10 @@ def _outcome(fn, args) -> str:
         return STEP_LIMIT_LABEL
     except _FellOff:
         return NONE_RETURNED_LABEL
+    except _Int64Overflow:
+        return "OverflowError"
+    except _NoAnswer:
+        return "ValueError"
     except Exception as e:  # the kind is the outcome
         return type(e).__name__
 
@@ -286,10 +318,9 @@ def program_disagreements(programs: dict, backend: str) -> list[tuple]:
     sources, calls, expected = [], [], []
     for u, (src, cases) in enumerate(programs.values()):
         sources.append(src)
-        ns = cpython_namespace(src)
-        for args in cases:
+        for args in cases:  # module code runs for each call, as in each VM job
             calls.append((u, "f", args))
-            expected.append(cpython_outcome(ns, "f", args))
+            expected.append(cpython_outcome(cpython_namespace(src), "f", args))
     got = vm_outcomes(sources, calls, backend)
     names = list(programs)
     return [(names[u], a, e, g) for (u, _, a), e, g in zip(calls, expected, got) if e != g]
