@@ -447,7 +447,7 @@ def typecheck(src, toks, tree, n_nodes, types, scratch, err):
     nf = collect_functions(src, toks, tree, types, err)
     if nf < 0:
         return -1
-    start_globals(scratch.locs, fn, nf)
+    start_globals(scratch.locs, types.fn, nf)
     return check_all(src, toks, tree, types, nf, scratch, err)
 
 
