@@ -13,7 +13,7 @@ could run.  A sample is *faithful* when its outcome (status, and value when OK) 
 traditional bytecode's on every job: passing is not faithful when the model "repaired" a wrong
 source.  Figures per candidate: samples valid, passing and faithful, p_correct = faithful / k,
 k_99 = log 0.01 / log(1 - p) and P_success(k) = 1 - (1 - p)^k (the paper's eq. 6-7) beside the
-measured success (a faithful sample among the k).
+measured success (a faithful sample among the k), and `compiled_by`: whose bytecode gave the verdict.
 """
 
 from __future__ import annotations
@@ -93,6 +93,12 @@ def figures(k: int, valid: int, passing: int, faithful: int) -> dict:
             "p_success_eq7": 1 - (1 - p) ** k, "success_measured": faithful > 0}  # fmt: skip
 
 
+def compiled_by(o: report.CandidateOutcome) -> str:
+    """Which compiler's bytecode gave the candidate's verdict: "neural" (a sample's, or no sample
+    could run), "traditional" (traditional mode, or its front end rejected the source)."""
+    return o.neural.get("compiled_by", "neural") if o.neural else "traditional"
+
+
 def same_outcome(results, a: tuple[int, int], b: tuple[int, int]) -> bool:
     """Jobs a = (lo, hi) and b (the same tests and cases) end alike: status, and value when OK."""
     from gpucc.contract.status import OK
@@ -108,13 +114,14 @@ def judge(traditional: report.CandidateOutcome, k: int, samples: list[report.Can
     which of them are faithful, the invalid samples' problems, or the reason it has none."""
     if reason is not None:
         if traditional.status in (report.COMPILE_ERROR, report.SYNTAX_ERROR, report.SUITE_ERROR):
-            return dataclasses.replace(traditional, neural={"reason": reason})
+            return dataclasses.replace(traditional, neural={"reason": reason, "compiled_by": "traditional"})
         o = report.from_error(traditional.suite, traditional.name, traditional.filename, report.COMPILE_ERROR,
                               f"neural compiler: {reason}")  # fmt: skip
-        return dataclasses.replace(o, source_text=traditional.source_text, neural={"reason": reason, "k": k})
+        return dataclasses.replace(o, source_text=traditional.source_text,
+                                   neural={"reason": reason, "k": k, "compiled_by": "neural"})  # fmt: skip
     passing = [o for o in samples if o.passed]
     info = figures(k, len(samples), len(passing), sum(faithful))
-    info["traditional"] = traditional.status
+    info["traditional"], info["compiled_by"] = traditional.status, "neural"
     if passing or samples:
         chosen = (passing or samples)[0]
         return dataclasses.replace(chosen, name=traditional.name, filename=traditional.filename,

@@ -2,9 +2,9 @@
 launch as the traditional bytecode; a candidate passes when one sample passes every test, and a
 sample is faithful only when it does what the traditional bytecode does on every job.
 
-A stand-in neural compiler writes known samples, so the verdicts are exact: its first sample is
-the traditional compiler's own unit (faithful), its second the right candidate's unit (a
-"repair" for the wrong one), its third does not decode."""
+A stand-in neural compiler (neural_standin.py) writes known samples, so the verdicts are exact:
+its first sample is the traditional compiler's own unit (faithful), its second the right
+candidate's unit (a "repair" for the wrong one), its third does not decode."""
 
 from __future__ import annotations
 
@@ -12,37 +12,13 @@ import math
 
 import pytest
 
-from gpucc.compiler import compile_batch
-from gpucc.neural.bytecode import unit_code
-from gpucc.neural.compile import NO_TORCH, Sample, check
+from neural_standin import RIGHT, SUITE, TWO_FUNCTIONS, WRONG, StandIn
+
+from gpucc.neural.compile import NO_TORCH
 from pytest_gpucc import neural_mode
 from pytest_gpucc.candidates import Candidate
 from pytest_gpucc.session import GpuccSession, Options
 from pytest_gpucc.suite import load_suite
-
-SUITE = '''
-def double(x: int) -> int:
-    ...
-
-
-@cases([(0, 0), (3, 6), (-4, -8)])
-def test_double(x: int, want: int) -> None:
-    assert double(x) == want
-'''
-RIGHT = "def double(x: int) -> int:\n    return x * 2\n"
-WRONG = "def double(x: int) -> int:\n    return x + 2\n"
-TWO_FUNCTIONS = "def twice(x: int) -> int:\n    return x * 2\n\n\ndef double(x: int) -> int:\n    return twice(x)\n"
-
-
-class StandIn:
-    def __init__(self):
-        batch = compile_batch([RIGHT])
-        self.right = unit_code(batch, 0)
-
-    def compile(self, sources, wants, k):
-        assert k == 3
-        return [[Sample(want, True), Sample(self.right, not check(self.right, want), check(self.right, want)),
-                 Sample(None, False, "did not decode")] for want in wants]  # fmt: skip
 
 
 @pytest.fixture
