@@ -38,25 +38,26 @@ class Sampled:
     reasons: dict[int, str] = field(default_factory=dict)  # traditional unit -> why it has no samples
 
 
-def neural_options(compiler: str, k: int, checkpoint: str | None, error=ValueError) -> dict:
+def neural_options(compiler: str, k: int, checkpoint: str | None, error=ValueError, flag="--gpucc-compiler") -> dict:
     """session.Options fields of the compiler options; `error(message)` is raised when neural
-    mode cannot run: torch missing, k < 1, a checkpoint missing or not matching the ISA."""
+    mode cannot run: torch missing, k < 1, a checkpoint missing or not matching the ISA (`flag`:
+    the option's name in the message)."""
     if compiler != "neural":
         return {"compiler": compiler}
     from gpucc.neural.checkpoint import SHIPPED, mismatches, read_meta
     from gpucc.neural.compile import missing_torch
 
     if missing_torch():
-        raise error(f"--gpucc-compiler neural: {missing_torch()}")
+        raise error(f"{flag} neural: {missing_torch()}")
     if k < 1:
-        raise error("--gpucc-neural-k must be at least 1")
+        raise error(f"{flag.replace('compiler', 'neural-k')} must be at least 1")
     path = checkpoint or SHIPPED
     try:
         problems = mismatches(read_meta(path))
     except (OSError, ValueError, KeyError) as e:
-        raise error(f"--gpucc-compiler neural: cannot read the checkpoint {path}: {e}") from None
+        raise error(f"{flag} neural: cannot read the checkpoint {path}: {e}") from None
     if problems:
-        raise error(f"--gpucc-compiler neural: {path} does not match the ISA ({'; '.join(problems)}): retrain it")
+        raise error(f"{flag} neural: {path} does not match the ISA ({'; '.join(problems)}): retrain it")
     return {"compiler": compiler, "neural_k": k, "neural_checkpoint": checkpoint}
 
 

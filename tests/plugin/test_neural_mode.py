@@ -9,6 +9,9 @@ candidate's unit (a "repair" for the wrong one), its third does not decode."""
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -63,3 +66,28 @@ def test_a_clear_message_without_torch(monkeypatch):
     with pytest.raises(ValueError, match=r"needs torch, which is not installed: pip install 'pytest-gpucc\[neural\]'"):
         neural_mode.neural_options("neural", 4, None)
     assert neural_mode.neural_options("traditional", 4, None) == {"compiler": "traditional"}
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+HIDE_TORCH = "import sys; sys.modules['torch'] = None; "  # `import torch` fails, as without it
+
+
+def without_torch(code: str, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", HIDE_TORCH + code], cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.parametrize("argv", [["neural", "train", "--config", "tiny"], ["neural", "sample", "x.npz", "--k", "16"],
+                                  ["neural", "eval", "x.npz"], ["run", str(EXAMPLES / "suite_gcd.py"), "--compiler", "neural"]])  # fmt: skip
+def test_every_command_says_torch_is_missing(argv, tmp_path):
+    done = without_torch(f"from pytest_gpucc.cli import main; sys.exit(main({argv!r}))", tmp_path)
+    assert done.returncode == 2 and "needs torch, which is not installed: pip install 'pytest-gpucc[neural]'" in done.stderr
+    assert "Traceback" not in done.stderr and not list(tmp_path.iterdir())  # nothing trained or written
+    if argv[0] == "run":
+        assert "gpucc run: error: --compiler neural: the neural compiler needs torch" in done.stderr
+
+
+def test_pytest_says_torch_is_missing(tmp_path):
+    done = without_torch(f"import pytest; sys.exit(pytest.main(['--gpu-candidates', '--gpucc-compiler', 'neural', "
+                         f"'-p', 'no:cacheprovider', {str(EXAMPLES / 'suite_gcd.py')!r}]))", tmp_path)  # fmt: skip
+    assert done.returncode == pytest.ExitCode.USAGE_ERROR, done.stdout + done.stderr
+    assert "ERROR: --gpucc-compiler neural: the neural compiler needs torch, which is not installed" in done.stderr
