@@ -95,8 +95,11 @@ def figures(k: int, valid: int, passing: int, faithful: int) -> dict:
 
 
 def compiled_by(o: report.CandidateOutcome) -> str:
-    """Which compiler's bytecode gave the candidate's verdict: "neural" (a sample's, or no sample
-    could run), "traditional" (traditional mode, or its front end rejected the source)."""
+    """Which path gave the candidate's verdict: "neural" (a sample's bytecode, or no sample could
+    run), "traditional" (traditional mode, or its front end rejected the source), "CPython" (the
+    fallback ran the source)."""
+    if o.engine == report.CPYTHON:
+        return "CPython"
     return o.neural.get("compiled_by", "neural") if o.neural else "traditional"
 
 

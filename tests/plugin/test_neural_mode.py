@@ -8,6 +8,7 @@ candidate's unit (a "repair" for the wrong one), its third does not decode."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import subprocess
 import sys
@@ -18,7 +19,7 @@ import pytest
 from neural_standin import RIGHT, SUITE, TWO_FUNCTIONS, WRONG, StandIn
 
 from gpucc.neural.compile import NO_TORCH
-from pytest_gpucc import neural_mode
+from pytest_gpucc import neural_mode, report
 from pytest_gpucc.candidates import Candidate
 from pytest_gpucc.session import GpuccSession, Options
 from pytest_gpucc.suite import load_suite
@@ -91,3 +92,11 @@ def test_pytest_says_torch_is_missing(tmp_path):
                          f"'-p', 'no:cacheprovider', {str(EXAMPLES / 'suite_gcd.py')!r}]))", tmp_path)  # fmt: skip
     assert done.returncode == pytest.ExitCode.USAGE_ERROR, done.stdout + done.stderr
     assert "ERROR: --gpucc-compiler neural: the neural compiler needs torch, which is not installed" in done.stderr
+
+
+def test_compiled_by_names_the_path(session):
+    right = session.outcome("suite_double.py", "right")
+    assert neural_mode.compiled_by(right) == "neural"
+    traditional = dataclasses.replace(right, neural=None)
+    assert neural_mode.compiled_by(traditional) == "traditional"
+    assert neural_mode.compiled_by(dataclasses.replace(traditional, engine=report.CPYTHON)) == "CPython"
