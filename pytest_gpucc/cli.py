@@ -226,7 +226,7 @@ def run(ns: argparse.Namespace) -> int:
     from pytest_gpucc.neural_mode import neural_options
     from pytest_gpucc.session import GpuccSession, Options
 
-    neural = neural_options(ns.compiler, ns.neural_k, ns.neural_checkpoint, CommandError)
+    neural = neural_options(ns.compiler, ns.neural_k, ns.neural_checkpoint, CommandError, "--compiler")
     gs = GpuccSession(Options(backend=ns.backend, step_limit=ns.step_limit, **neural), Path.cwd())
     with gs.timed("collect"):
         suite = _suite(ns.suite)

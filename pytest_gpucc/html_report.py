@@ -5,6 +5,9 @@ summary the run's backend, device, launch count and phase timings, and per suite
 its candidates: the passing ones by rank (cost, x-factor vs the fastest, a cost bar scaled to
 the slowest passing one), then the failing ones with their reason and full report.  pytest-html's
 own results table gains Rank, gpucc status and Cost columns (sortable: ``report.html?sort=gpuccRank``).
+Each candidate's "Compiled by" says whose bytecode gave its verdict (traditional / neural); under
+``--gpucc-compiler neural`` each suite also gets a table of its candidates' samples: valid,
+passing and faithful of k, p_correct, k_99, P_success(k) by eq. 7 beside the measured success.
 
 The summary is read from the run's results, which the plugin's ``pytest_configure`` hands to
 :func:`register` (so this module imports no plugin module); a results-table row, which
@@ -22,6 +25,7 @@ from html import escape
 import pytest
 
 from pytest_gpucc import collect_results
+from pytest_gpucc.neural_mode import compiled_by
 from pytest_gpucc.report import PASSED, CandidateOutcome, RunResults, SuiteSummary
 from pytest_gpucc.report import (
     x_factor as factor,  # the terminal summary's x-factor format
@@ -33,7 +37,8 @@ DASH = "\u2014"
 STYLE = """<style>
 .gpucc-run td, .gpucc-ranking td, .gpucc-ranking th { padding: 3px 8px; border: 1px solid #e6e6e6;
   text-align: left; vertical-align: top; }
-.gpucc-run, .gpucc-ranking { color: #333; margin-bottom: 8px; }
+.gpucc-neural td, .gpucc-neural th { padding: 3px 8px; border: 1px solid #e6e6e6; text-align: right; }
+.gpucc-run, .gpucc-ranking, .gpucc-neural { color: #333; margin-bottom: 8px; }
 .gpucc-ranking .gpucc-num { text-align: right; font-variant-numeric: tabular-nums; }
 .gpucc-ranking tr.gpucc-fastest td { font-weight: bold; }
 .gpucc-ranking tr.gpucc-failing td { color: #a33; }
@@ -87,6 +92,8 @@ class HtmlReport:
         passed = o["status"] == PASSED
         rank = str(o["rank"]) if o["rank"] is not None else DASH
         status = "passed" if passed else f"{'rejected' if o['rejected'] else 'failed'}: {o['status']}"
+        if o.get("neural"):
+            status += f" ({o['neural'].get('compiled_by', 'neural')})"
         cost = o["cost"] if passed else None
         cells[2:2] = [f'<td class="col-gpuccRank">{_sort_key(o["rank"])}{rank}</td>',
                       f"<td>{escape(status)}</td>",
@@ -121,10 +128,35 @@ def suite_html(s: SuiteSummary) -> str:
                    f"passing ({s.slowest.name})")  # fmt: skip
     rows = [_ranked_row(o, s) for o in s.ranked]
     rows += [_failing_row(o) for o in s.outcomes if o.rank is None]  # failing, not run, passed on CPython
-    header = "".join(f"<th>{h}</th>" for h in ("Rank", "Candidate", "Status", "Cost", "vs fastest", "Cost bar", "Reason"))
+    header = "".join(f"<th>{h}</th>" for h in ("Rank", "Candidate", "Status", "Cost", "vs fastest", "Cost bar", "Reason",
+                                                 "Compiled by"))  # fmt: skip
     return (f'<div class="gpucc-suite" data-suite="{escape(s.name)}">{head}<p>{escape(verdict)}</p>'
             f'<table class="gpucc-ranking"><thead><tr>{header}</tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table></div>')  # fmt: skip
+            f'<tbody>{"".join(rows)}</tbody></table>{neural_html(s.outcomes)}</div>')  # fmt: skip
+
+
+NEURAL_HEADER = ("Candidate", "Compiled by", "Valid", "Passing", "Faithful", "p_correct", "k_99", "P_success(k) eq. 7",
+                 "Measured", "Traditional verdict")  # fmt: skip
+
+
+def neural_html(outcomes: list[CandidateOutcome]) -> str:
+    """--gpucc-compiler neural: each candidate's samples (faithful: the traditional bytecode's
+    outcome on every job), or why it has none; "" in traditional mode."""
+    rows = []
+    for o in (o for o in outcomes if o.neural):
+        n, name = o.neural, f'<td title="{escape(o.filename)}">{escape(o.name)}</td><td>{compiled_by(o)}</td>'
+        if "valid" not in n:
+            rows.append(f'<tr>{name}<td colspan="8">no samples: {escape(n["reason"])}</td></tr>')
+            continue
+        k99 = "inf" if n["k_99"] is None else n["k_99"]
+        cells = (f"{n['valid']}/{n['k']}", n["passing"], n["faithful"], f"{n['p_correct']:.2f}", k99,
+                 f"{n['p_success_eq7']:.2f}", int(n["success_measured"]), n["traditional"])  # fmt: skip
+        rows.append(f"<tr>{name}{''.join(f'<td>{escape(str(c))}</td>' for c in cells)}</tr>")
+    if not rows:
+        return ""
+    header = "".join(f"<th>{h}</th>" for h in NEURAL_HEADER)
+    return (f"<p>neural samples (faithful: the traditional bytecode's outcome on every job):</p>"
+            f'<table class="gpucc-neural"><thead><tr>{header}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
 
 
 def _ranked_row(o: CandidateOutcome, s: SuiteSummary) -> str:
@@ -133,7 +165,8 @@ def _ranked_row(o: CandidateOutcome, s: SuiteSummary) -> str:
     css = "gpucc-passed gpucc-fastest" if o.rank == 1 else "gpucc-passed"
     return (f'<tr class="{css}"><td class="gpucc-num">{o.rank}</td><td title="{escape(o.filename)}">'
             f'{escape(o.name)}</td><td>passed</td><td class="gpucc-num">{o.cost}</td><td class="gpucc-num">{x}</td>'
-            f'<td><div class="gpucc-bar"><div style="width: {width:.1f}%"></div></div></td><td></td></tr>')  # fmt: skip
+            f'<td><div class="gpucc-bar"><div style="width: {width:.1f}%"></div></div></td><td></td>'
+            f"<td>{compiled_by(o)}</td></tr>")  # fmt: skip
 
 
 def _failing_row(o: CandidateOutcome) -> str:
@@ -141,4 +174,4 @@ def _failing_row(o: CandidateOutcome) -> str:
     reason = f"<details><summary>{escape(o.reason)}</summary><pre>{escape(o.detail)}</pre></details>"
     return (f'<tr class="gpucc-failing"><td class="gpucc-num">{DASH}</td><td title="{escape(o.filename)}">'
             f"{escape(o.name)}</td><td>{escape(verdict)}</td><td></td><td></td><td></td>"
-            f"<td>{reason}</td></tr>")  # fmt: skip
+            f"<td>{reason}</td><td>{compiled_by(o)}</td></tr>")  # fmt: skip

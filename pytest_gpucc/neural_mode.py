@@ -13,7 +13,7 @@ could run.  A sample is *faithful* when its outcome (status, and value when OK) 
 traditional bytecode's on every job: passing is not faithful when the model "repaired" a wrong
 source.  Figures per candidate: samples valid, passing and faithful, p_correct = faithful / k,
 k_99 = log 0.01 / log(1 - p) and P_success(k) = 1 - (1 - p)^k (the paper's eq. 6-7) beside the
-measured success (a faithful sample among the k).
+measured success (a faithful sample among the k), and `compiled_by`: whose bytecode gave the verdict.
 """
 
 from __future__ import annotations
@@ -38,25 +38,26 @@ class Sampled:
     reasons: dict[int, str] = field(default_factory=dict)  # traditional unit -> why it has no samples
 
 
-def neural_options(compiler: str, k: int, checkpoint: str | None, error=ValueError) -> dict:
+def neural_options(compiler: str, k: int, checkpoint: str | None, error=ValueError, flag="--gpucc-compiler") -> dict:
     """session.Options fields of the compiler options; `error(message)` is raised when neural
-    mode cannot run: torch missing, k < 1, a checkpoint missing or not matching the ISA."""
+    mode cannot run: torch missing, k < 1, a checkpoint missing or not matching the ISA (`flag`:
+    the option's name in the message)."""
     if compiler != "neural":
         return {"compiler": compiler}
     from gpucc.neural.checkpoint import SHIPPED, mismatches, read_meta
     from gpucc.neural.compile import missing_torch
 
     if missing_torch():
-        raise error(f"--gpucc-compiler neural: {missing_torch()}")
+        raise error(f"{flag} neural: {missing_torch()}")
     if k < 1:
-        raise error("--gpucc-neural-k must be at least 1")
+        raise error(f"{flag.replace('compiler', 'neural-k')} must be at least 1")
     path = checkpoint or SHIPPED
     try:
         problems = mismatches(read_meta(path))
     except (OSError, ValueError, KeyError) as e:
-        raise error(f"--gpucc-compiler neural: cannot read the checkpoint {path}: {e}") from None
+        raise error(f"{flag} neural: cannot read the checkpoint {path}: {e}") from None
     if problems:
-        raise error(f"--gpucc-compiler neural: {path} does not match the ISA ({'; '.join(problems)}): retrain it")
+        raise error(f"{flag} neural: {path} does not match the ISA ({'; '.join(problems)}): retrain it")
     return {"compiler": compiler, "neural_k": k, "neural_checkpoint": checkpoint}
 
 
@@ -93,6 +94,15 @@ def figures(k: int, valid: int, passing: int, faithful: int) -> dict:
             "p_success_eq7": 1 - (1 - p) ** k, "success_measured": faithful > 0}  # fmt: skip
 
 
+def compiled_by(o: report.CandidateOutcome) -> str:
+    """Which path gave the candidate's verdict: "neural" (a sample's bytecode, or no sample could
+    run), "traditional" (traditional mode, or its front end rejected the source), "CPython" (the
+    fallback ran the source)."""
+    if o.engine == report.CPYTHON:
+        return "CPython"
+    return o.neural.get("compiled_by", "neural") if o.neural else "traditional"
+
+
 def same_outcome(results, a: tuple[int, int], b: tuple[int, int]) -> bool:
     """Jobs a = (lo, hi) and b (the same tests and cases) end alike: status, and value when OK."""
     from gpucc.contract.status import OK
@@ -108,13 +118,14 @@ def judge(traditional: report.CandidateOutcome, k: int, samples: list[report.Can
     which of them are faithful, the invalid samples' problems, or the reason it has none."""
     if reason is not None:
         if traditional.status in (report.COMPILE_ERROR, report.SYNTAX_ERROR, report.SUITE_ERROR):
-            return dataclasses.replace(traditional, neural={"reason": reason})
+            return dataclasses.replace(traditional, neural={"reason": reason, "compiled_by": "traditional"})
         o = report.from_error(traditional.suite, traditional.name, traditional.filename, report.COMPILE_ERROR,
                               f"neural compiler: {reason}")  # fmt: skip
-        return dataclasses.replace(o, source_text=traditional.source_text, neural={"reason": reason, "k": k})
+        return dataclasses.replace(o, source_text=traditional.source_text,
+                                   neural={"reason": reason, "k": k, "compiled_by": "neural"})  # fmt: skip
     passing = [o for o in samples if o.passed]
     info = figures(k, len(samples), len(passing), sum(faithful))
-    info["traditional"] = traditional.status
+    info["traditional"], info["compiled_by"] = traditional.status, "neural"
     if passing or samples:
         chosen = (passing or samples)[0]
         return dataclasses.replace(chosen, name=traditional.name, filename=traditional.filename,

@@ -252,4 +252,4 @@ def test_neural_without_torch_says_how_to_install_it(capsys, monkeypatch):
     rc, _, err = gpucc(capsys, "neural", "train", "--config", "tiny")
     assert rc == 2 and "pip install 'pytest-gpucc[neural]'" in err
     rc, _, err = gpucc(capsys, "run", "examples/suite_gcd.py", "--compiler", "neural")
-    assert rc == 2 and "--gpucc-compiler neural: the neural compiler needs torch" in err
+    assert rc == 2 and "--compiler neural: the neural compiler needs torch" in err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 from html.parser import HTMLParser
@@ -10,6 +11,10 @@ from html.parser import HTMLParser
 import pytest
 from browser import dump_dom, find_chromium, screenshot
 from gpucc_project import GCD_CANDIDATES, run, write_project
+from neural_standin import RIGHT, SUITE, TWO_FUNCTIONS, WRONG, StandIn
+
+from pytest_gpucc import neural_mode
+from pytest_gpucc.html_report import NEURAL_HEADER
 
 pytest.importorskip("pytest_html")  # a dev dependency; the plugin itself works without it
 
@@ -122,6 +127,40 @@ def test_ranked_table_and_run_info(project):
     assert len(cells) == 8 and all(len(c) == len(heads) for c in cells.values())
     assert "col-gpuccRank\"><span hidden>00000000000000000001</span>1<" in cells["suite_gcd.py::fast.py"][2]
     assert ">rejected: failed<" in cells["suite_gcd.py::wrong.py"][3]
+    assert {r[7] for r in got} == {"traditional"}  # Compiled by
+    assert not tree.root.find_all("table", "gpucc-neural")  # no sample table in traditional mode
+
+
+def test_neural_mode_shows_the_path_and_the_samples(gpucc, monkeypatch):
+    monkeypatch.setitem(neural_mode._compilers, None, StandIn())  # known samples (neural_standin.py)
+    write_project(gpucc, suite=SUITE, name="double", candidates={
+        "right.py": RIGHT, "wrong.py": WRONG, "two_functions.py": TWO_FUNCTIONS,
+        "setty.py": "def double(x: int) -> int:\n    return len({x})\n"})  # fmt: skip
+    result, doc, path = html_report(gpucc, "--gpucc-compiler", "neural", "--gpucc-neural-k", "3")
+    assert result.ret == 0, result.stdout.str()
+    tree = Tree(path.read_text(encoding="utf-8"))
+    (suite,) = tree.root.find_all("div", "gpucc-suite")
+    ranking = {r[1]: r for r in rows(suite.find_all("table", "gpucc-ranking")[0])}
+    assert {n: (r[2], r[7]) for n, r in ranking.items()} == {
+        "right.py": ("passed", "neural"), "wrong.py": ("passed", "neural"), "two_functions.py": ("passed", "neural"),
+        "setty.py": ("rejected: compile error", "traditional")}  # fmt: skip
+    header = [th.text() for th in suite.find_all("table", "gpucc-neural")[0].find_all("th")]
+    assert header == list(NEURAL_HEADER)
+    got = {r[0]: r[1:] for r in rows(suite.find_all("table", "gpucc-neural")[0])}
+    # valid / passing / faithful of k = 3, p_correct, k_99, eq. 7, measured, the traditional verdict
+    assert [math.ceil(math.log(0.01) / math.log(1 - p)) for p in (2 / 3, 1 / 3)] == [5, 12]
+    assert got["right.py"] == ["neural", "2/3", "2", "2", "0.67", "5", "0.96", "1", "passed"]
+    assert got["wrong.py"] == ["neural", "2/3", "1", "1", "0.33", "12", "0.70", "1", "failed"]
+    assert got["two_functions.py"] == ["neural", "1/3", "1", "1", "0.33", "12", "0.70", "1", "passed"]
+    assert got["setty.py"][0] == "traditional" and got["setty.py"][1].startswith("no samples: the traditional front end")
+    # the same figures as the JSON's
+    neural = {c["name"]: c["neural"] for c in doc["suites"][0]["candidates"]}
+    assert neural["wrong.py"]["faithful"] == 1 and neural["wrong.py"]["compiled_by"] == "neural"
+    assert neural["setty.py"]["compiled_by"] == "traditional"
+    # pytest-html's own table: the gpucc status says which path
+    cells = {tid: t[0]["resultsTableRow"] for tid, t in json.loads(data_blob(tree))["tests"].items()}
+    assert ">passed (neural)<" in cells["suite_double.py::wrong.py"][3]
+    assert ">rejected: compile error (traditional)<" in cells["suite_double.py::setty.py"][3]
 
 
 

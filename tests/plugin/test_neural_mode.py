@@ -2,47 +2,27 @@
 launch as the traditional bytecode; a candidate passes when one sample passes every test, and a
 sample is faithful only when it does what the traditional bytecode does on every job.
 
-A stand-in neural compiler writes known samples, so the verdicts are exact: its first sample is
-the traditional compiler's own unit (faithful), its second the right candidate's unit (a
-"repair" for the wrong one), its third does not decode."""
+A stand-in neural compiler (neural_standin.py) writes known samples, so the verdicts are exact:
+its first sample is the traditional compiler's own unit (faithful), its second the right
+candidate's unit (a "repair" for the wrong one), its third does not decode."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
-from gpucc.compiler import compile_batch
-from gpucc.neural.bytecode import unit_code
-from gpucc.neural.compile import NO_TORCH, Sample, check
-from pytest_gpucc import neural_mode
+from neural_standin import RIGHT, SUITE, TWO_FUNCTIONS, WRONG, StandIn
+
+from gpucc.neural.compile import NO_TORCH
+from pytest_gpucc import neural_mode, report
 from pytest_gpucc.candidates import Candidate
 from pytest_gpucc.session import GpuccSession, Options
 from pytest_gpucc.suite import load_suite
-
-SUITE = '''
-def double(x: int) -> int:
-    ...
-
-
-@cases([(0, 0), (3, 6), (-4, -8)])
-def test_double(x: int, want: int) -> None:
-    assert double(x) == want
-'''
-RIGHT = "def double(x: int) -> int:\n    return x * 2\n"
-WRONG = "def double(x: int) -> int:\n    return x + 2\n"
-TWO_FUNCTIONS = "def twice(x: int) -> int:\n    return x * 2\n\n\ndef double(x: int) -> int:\n    return twice(x)\n"
-
-
-class StandIn:
-    def __init__(self):
-        batch = compile_batch([RIGHT])
-        self.right = unit_code(batch, 0)
-
-    def compile(self, sources, wants, k):
-        assert k == 3
-        return [[Sample(want, True), Sample(self.right, not check(self.right, want), check(self.right, want)),
-                 Sample(None, False, "did not decode")] for want in wants]  # fmt: skip
 
 
 @pytest.fixture
@@ -87,3 +67,36 @@ def test_a_clear_message_without_torch(monkeypatch):
     with pytest.raises(ValueError, match=r"needs torch, which is not installed: pip install 'pytest-gpucc\[neural\]'"):
         neural_mode.neural_options("neural", 4, None)
     assert neural_mode.neural_options("traditional", 4, None) == {"compiler": "traditional"}
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+HIDE_TORCH = "import sys; sys.modules['torch'] = None; "  # `import torch` fails, as without it
+
+
+def without_torch(code: str, cwd) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", HIDE_TORCH + code], cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.parametrize("argv", [["neural", "train", "--config", "tiny"], ["neural", "sample", "x.npz", "--k", "16"],
+                                  ["neural", "eval", "x.npz"], ["run", str(EXAMPLES / "suite_gcd.py"), "--compiler", "neural"]])  # fmt: skip
+def test_every_command_says_torch_is_missing(argv, tmp_path):
+    done = without_torch(f"from pytest_gpucc.cli import main; sys.exit(main({argv!r}))", tmp_path)
+    assert done.returncode == 2 and "needs torch, which is not installed: pip install 'pytest-gpucc[neural]'" in done.stderr
+    assert "Traceback" not in done.stderr and not list(tmp_path.iterdir())  # nothing trained or written
+    if argv[0] == "run":
+        assert "gpucc run: error: --compiler neural: the neural compiler needs torch" in done.stderr
+
+
+def test_pytest_says_torch_is_missing(tmp_path):
+    done = without_torch(f"import pytest; sys.exit(pytest.main(['--gpu-candidates', '--gpucc-compiler', 'neural', "
+                         f"'-p', 'no:cacheprovider', {str(EXAMPLES / 'suite_gcd.py')!r}]))", tmp_path)  # fmt: skip
+    assert done.returncode == pytest.ExitCode.USAGE_ERROR, done.stdout + done.stderr
+    assert "ERROR: --gpucc-compiler neural: the neural compiler needs torch, which is not installed" in done.stderr
+
+
+def test_compiled_by_names_the_path(session):
+    right = session.outcome("suite_double.py", "right")
+    assert neural_mode.compiled_by(right) == "neural"
+    traditional = dataclasses.replace(right, neural=None)
+    assert neural_mode.compiled_by(traditional) == "traditional"
+    assert neural_mode.compiled_by(dataclasses.replace(traditional, engine=report.CPYTHON)) == "CPython"
