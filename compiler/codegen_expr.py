@@ -184,6 +184,14 @@ def _unbox_under(out, t, line, to_float):
 
 
 @nrt_free
+def unbox_late(out, tree, left, t, line):
+    """A comparison's left operand (of type t), under its right one: an Optional marked
+    UNBOX_LATE is unboxed now, once the right one ran (fuzz finding F9)."""
+    if can_unbox(tree.kind[left]) and tree.val[left] == UNBOX_LATE:
+        _unbox_under(out, t, line, False)
+
+
+@nrt_free
 def _list(n, st, top, tree, types, out, stk, line):
     """[a, b, ...] and (a, b, ...): the elements (converted for a list[float]), then NEW_LIST
     count (a tuple is a list object too)."""
@@ -349,8 +357,7 @@ def _compare(n, st, top, tree, types, out, stk, line, err):
     link = stk[top, E_LINK]
     left = stk[top, E_LEFT]
     lt = type_[left]
-    if can_unbox(tree.kind[left]) and tree.val[left] == UNBOX_LATE:  # an Optional left operand, checked
-        _unbox_under(out, lt, line, False)  # once the right one ran
+    unbox_late(out, tree, left, lt, line)
     if next_[link] != -1:  # more links: keep the right operand for the next comparison
         emit(out, DUP_TOP, 0, line)
         emit(out, ROT_THREE, 0, line)

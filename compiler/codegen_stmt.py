@@ -8,7 +8,7 @@ target's type (the type checker leaves it in the node's val).
 
 from __future__ import annotations
 
-from gpucc.compiler.codegen_expr import emit_expr
+from gpucc.compiler.codegen_expr import emit_expr, unbox_late
 from gpucc.compiler.emit import concrete, emit, emit_arith, emit_convert, emit_truth, emit_typed
 from gpucc.compiler.loop_code import emit_unpack_value
 from gpucc.compiler.emit_dict import is_keyed
@@ -154,6 +154,7 @@ def emit_assert(n, top, toks, tree, types, out, scratch, err):
         link = next_[a]
         emit_expr(a, toks, tree, types, out, scratch, top + 1, err)
         emit_expr(first[link], toks, tree, types, out, scratch, top + 1, err)
+        unbox_late(out, tree, a, type_[a], line)
         cmp, lt, rt = tree.op[link], concrete(type_[a], type_[link]), concrete(type_[link], type_[a])
         kl, kr = type_runtime_kind(lt), type_runtime_kind(rt)
         if kl < 0 or kr < 0 or (is_list(lt) and cmp != O.CMP_EQ and cmp != O.CMP_NE):

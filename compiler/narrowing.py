@@ -50,7 +50,7 @@ from gpucc.compiler.nodes import (
     UN_NOT,
 )
 from gpucc.compiler.scope import L_TYPE, find_local
-from gpucc.compiler.typecheck_base import ALL, S_NODE, S_STATE, UNBOXED, ZERO, bit, is_const_true
+from gpucc.compiler.typecheck_base import ALL, S_NODE, S_STATE, UNBOXED, ZERO, bit, is_const_true, target_bits
 from gpucc.compiler.typerules import is_optional
 from gpucc.contract.isa import CMP_EQ, CMP_NE
 from gpucc.contract.jitable import nrt_free
@@ -204,26 +204,11 @@ def _for_bits(d, tree, types, scratch, sp):
 
 @nrt_free
 def _target_bits(target, tree, types, scratch, sp):
-    """The bits of the slots of the NAMEs in target (a TUPLE of NAMEs and TUPLEs, or a node
-    that binds slot[target] itself), walk rows from sp."""
-    kind, first, next_, stk = tree.kind, tree.first, tree.next, scratch.walk
-    if kind[target] != N_TUPLE:
-        return bit(types.slot[target]) if types.slot[target] >= 0 else ZERO
-    bits = ZERO
-    top = sp
-    stk[top, S_NODE] = target
-    top += 1
-    while top > sp:
-        top -= 1
-        m = stk[top, S_NODE]
-        if kind[m] == N_NAME and types.slot[m] >= 0:
-            bits |= bit(types.slot[m])
-        c = first[m] if kind[m] == N_TUPLE else -1
-        while c != -1 and top < stk.shape[0]:
-            stk[top, S_NODE] = c
-            top += 1
-            c = next_[c]
-    return bits
+    """The bits of what target binds: a TUPLE's NAMEs (typecheck_base.target_bits), or the
+    node's own slot (a comprehension's `for` clause), walk rows from sp."""
+    if tree.kind[target] == N_TUPLE:
+        return target_bits(tree, types, target, scratch.walk, sp)
+    return bit(types.slot[target]) if types.slot[target] >= 0 else ZERO
 
 
 @nrt_free

@@ -208,7 +208,7 @@ def _for(src, toks, i, tree, st, err):
     op, first, next_ = tree.op, tree.first, tree.next
     target, r = -1, i + 3
     if tk[i + 1] != TK_NAME or not is_kw(toks, i + 2, T.KW_IN):
-        target, r = for_target(toks, i + 1, tree, st, err)
+        target, r = for_target(toks, i + 1, tree, st, 0, err)
         if target < 0:
             return -1
         r += 1

@@ -35,7 +35,7 @@ from gpucc.compiler.nodes import (
 from gpucc.compiler.parser_opstack import add_arg, close, pop_val, push_op, push_val, top_entry, top_op
 from gpucc.compiler.parser_tables import X_BRACE, X_CALL, X_COMP, X_IFC, X_LIST, X_PAREN
 from gpucc.compiler.parser_targets import for_target
-from gpucc.compiler.parser_util import MAX_NESTING, O_LAST, O_NODE, S_NOPS, fail_tok, is_kw, is_op, new_node
+from gpucc.compiler.parser_util import MAX_NESTING, O_LAST, O_NODE, S_NOPS, S_NVALS, fail_tok, is_kw, is_op, new_node
 from gpucc.compiler.tokens import TK_NAME
 from gpucc.contract.jitable import nrt_free
 
@@ -63,7 +63,7 @@ def _for_clause(toks, i, tree, st, err):
     its target TUPLE, parser_targets.for_target; 0 for a NAME); its iterable starts after `in`."""
     target, j = -1, i + 2
     if toks.kind[i + 1] != TK_NAME or not is_kw(toks, i + 2, T.KW_IN):
-        target, j = for_target(toks, i + 1, tree, st, err)
+        target, j = for_target(toks, i + 1, tree, st, st[S_NVALS], err)
         if target < 0:
             return -1
     tok = i + 1 if target < 0 else tree.tok[target]  # the variable (or the target's first token)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from gpucc.compiler import tokens
 from gpucc.compiler.errors import E_EXPECTED_NAME, E_NESTING_TOO_DEEP, E_PROGRAM_TOO_LARGE, E_SYNTAX
 from gpucc.compiler.nodes import N_LIST, N_NAME, N_TUPLE
-from gpucc.compiler.parser_util import MAX_NESTING, S_NVALS, S_VALS, fail_tok, is_kw, is_op, new_node
+from gpucc.compiler.parser_util import MAX_NESTING, S_VALS, fail_tok, is_kw, is_op, new_node
 from gpucc.compiler.tokens import TK_NAME
 from gpucc.contract.jitable import nrt_free
 
@@ -62,13 +62,14 @@ def as_target(tree, st, n):
 
 
 @nrt_free
-def for_target(toks, i, tree, st, err):
+def for_target(toks, i, tree, st, used, err):
     """The target of a for loop at token i, up to `in`: a NAME, or a TUPLE of NAMEs and
-    (parenthesized or bracketed) TUPLEs.  Returns (node, the `in` token); node -1 on error."""
+    (parenthesized or bracketed) TUPLEs (used: the operand stack's entries in use, a
+    comprehension's; 0 for a statement).  Returns (node, the `in` token); node -1 on error."""
     outer = new_node(tree, st, N_TUPLE, 0, i, 0)  # the unparenthesized list: a tuple if it has a comma
     if outer < 0:
         return fail_tok(err, toks, i, i, E_PROGRAM_TOO_LARGE, 0), i
-    base = S_VALS + st[S_NVALS]  # above the operands of an expression being parsed (a comprehension's)
+    base = S_VALS + used  # the walk's stack, above the operands in use
     st[base] = outer  # the open tuples, innermost last, and their last items
     st[base + 1] = -1
     depth = 1
@@ -77,7 +78,7 @@ def for_target(toks, i, tree, st, err):
     while True:
         top = base + 2 * (depth - 1)
         if is_op(toks, j, T.OP_LPAR) or is_op(toks, j, T.OP_LSQB):
-            if st[S_NVALS] + 2 * (depth + 1) > MAX_NESTING:
+            if used + 2 * (depth + 1) > MAX_NESTING:
                 return fail_tok(err, toks, j, j, E_NESTING_TOO_DEEP, MAX_NESTING), j
             node = new_node(tree, st, N_TUPLE, 0, j, 0)
             if node < 0:

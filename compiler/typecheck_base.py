@@ -171,3 +171,25 @@ def widen_or_fail(toks, tree, types, scope, locs, obj, et, vt, value, err):
     if r <= -2:
         return r
     return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, value, et, vt)
+
+
+@nrt_free
+def target_bits(tree, types, target, stk, sp):
+    """The definite-assignment bits of the locals a target's NAMEs assign (walk stack rows
+    from sp; bind_target went this deep already)."""
+    kind, first, next_ = tree.kind, tree.first, tree.next
+    bits = ZERO
+    top = sp
+    stk[top, S_NODE] = target
+    top += 1
+    while top > sp:
+        top -= 1
+        m = stk[top, S_NODE]
+        if kind[m] == N_NAME:
+            bits |= bit(types.slot[m])
+        c = first[m]
+        while c != -1 and top < stk.shape[0]:
+            stk[top, S_NODE] = c
+            top += 1
+            c = next_[c]
+    return bits

@@ -32,7 +32,7 @@ from gpucc.compiler.nodes import (
     NO_TYPE,
 )
 from gpucc.compiler.scope import F_RET, L_PRESET, L_TYPE
-from gpucc.compiler.typecheck_base import (
+from gpucc.compiler.typecheck_base import (  # noqa: F401 - target_bits: typecheck's, as before
     S_NODE,
     ZERO,
     bit,
@@ -41,6 +41,7 @@ from gpucc.compiler.typecheck_base import (
     node_fail,
     node_fail_types,
     preset_request,
+    target_bits,
     unboxed,
     widen_or_fail,
 )
@@ -191,28 +192,6 @@ def bind_target(target, t, toks, tree, types, scope, scratch, sp, err):
             c = next_[c]
             i += 1
     return 0
-
-
-@nrt_free
-def target_bits(tree, types, target, stk, sp):
-    """The definite-assignment bits of the locals a target's NAMEs assign (walk stack rows
-    from sp; bind_target went this deep already)."""
-    kind, first, next_ = tree.kind, tree.first, tree.next
-    bits = ZERO
-    top = sp
-    stk[top, S_NODE] = target
-    top += 1
-    while top > sp:
-        top -= 1
-        m = stk[top, S_NODE]
-        if kind[m] == N_NAME:
-            bits |= bit(types.slot[m])
-        c = first[m]
-        while c != -1 and top < stk.shape[0]:
-            stk[top, S_NODE] = c
-            top += 1
-            c = next_[c]
-    return bits
 
 
 @nrt_free

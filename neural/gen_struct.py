@@ -223,9 +223,11 @@ class StructGen:
                 return f"sum({self.bools_expr(d - 1)})"
             if k == 5 and opt:  # used as its int: TypeError on None; or narrowed (never None there)
                 o, e = r.choice(opt), self.int_expr(d - 1)
+                if r.random() < 0.5:
+                    return r.choice([f"({o} if {o} is not None else {e})", f"({e} if {o} is None else {o} * 2)",
+                                     f"({o} if {o} else {e})"])  # fmt: skip
                 return r.choice([f"({o} {r.choice(['+', '-', '*', '//', '%'])} {e})", f"({e} + {o})", f"-{o}",
-                                 f"abs({o})", f"max({o}, 0)", f"({o} if {o} is not None else {e})",
-                                 f"({e} if {o} is None else {o} * 2)", f"({o} if {o} else {e})"])  # fmt: skip
+                                 f"abs({o})", f"max({o}, 0)"])  # fmt: skip
             if k == 6:
                 head, cp = self._over_pairs(d)
                 element = lambda: f"{cp}[0] {r.choice(['+', '*', '-'])} {cp}[1]"
@@ -243,10 +245,11 @@ class StructGen:
         if k == 3 and opt:
             o = r.choice(opt)
             e = self.int_expr(d - 1)
+            if r.random() < 0.5:  # its truth, or narrowed by the left operand
+                return r.choice([f"(not {o})", f"bool({o})", f"({o} is not None and {o} > {e})",
+                                 f"({o} is None or {o} < {e})", f"({o} != None and {e} <= {o} < {self.int_expr(d - 1)})"])
             return r.choice([f"({o} is None)", f"({o} is not None)", f"({o} == {self.opt_expr(d - 1)})", f"({o} != {e})",
-                             f"({o} {r.choice(['<', '>='])} {e})", f"(not {o})", f"bool({o})",
-                             f"({o} is not None and {o} > {e})", f"({o} is None or {o} < {e})",
-                             f"({o} != None and {e} <= {o} < {self.int_expr(d - 1)})"])  # fmt: skip
+                             f"({o} {r.choice(['<', '>='])} {e})"])  # fmt: skip
         if k == 4:
             t = r.choice((PAIRS, MATRIX, BOOLS))
             return f"({self.struct_expr(t, d - 1)} {r.choice(TUPLE_CMPS)} {self.struct_expr(t, d - 1)})"

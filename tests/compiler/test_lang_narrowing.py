@@ -115,6 +115,10 @@ COMPARE_LATE = {  # fuzz finding F9: an Optional left operand of a comparison is
         "    c = o == n * 2 < xs[-1]\n    return a + b * 2 + c * 4\n",
         [(1, [5, 7]), (-1, []), (-1, [4]), (0, [1]), (2, [9, 9, 9])],
     ),
+    "assert_compare": (  # the fuzzer's seed 1: an assert's comparison reports its operands (ASSERT_CMP)
+        OPT + "def f(n: int, xs: list[int]) -> int:\n    o = g(n)\n    assert o >= xs[0]\n    return 1\n",
+        [(1, [1]), (1, [5]), (-1, [1]), (-1, [])],
+    ),
 }
 
 

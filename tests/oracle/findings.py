@@ -46,6 +46,11 @@ FIXED = {
                   "now UNBOX_LATE there too, chains included",
                   "def f(a: int, xs: list[int]) -> bool:\n    o = None\n    if a > 0:\n        o = a\n"
                   "    return o < xs[a]\n", (0, [])),
+    "F10": Finding("F9's fix missed the assert form: `assert o >= s` compares its operands itself (ASSERT_CMP, to "
+                   "report them), so an Optional left operand marked UNBOX_LATE was never unboxed and None compared "
+                   "as NONE_REF: AssertionError where CPython raises TypeError (found by the seed 1 long run)",
+                   "def f(a: int, s: int) -> int:\n    o = None\n    if a > 0:\n        o = a\n    assert o >= s\n"
+                   "    return 0\n", (0, 1)),
 }
 
 OPEN: dict[str, Finding] = {}
