@@ -42,6 +42,7 @@ from gpucc.compiler.nodes import (
     N_IFEXP,
     N_NAME,
     N_NONE,
+    N_RAISE,
     N_RETURN,
     N_TUPLE,
     N_UNARY,
@@ -317,7 +318,8 @@ def after_statement(n, ok, src, toks, tree, types, scope, scratch, sp):
     """The facts after simple statement n (ok: it checked): an assignment of a value that is
     never None narrows its local, of another (or one that failed) unbinds it, an unpacking
     unbinds its targets; `assert c` leaves c true; no path goes on after return, break or
-    continue."""
+    continue
+    or raise."""
     k = tree.kind[n]
     nn = current(scratch)
     if k == N_ASSIGN:
@@ -331,6 +333,6 @@ def after_statement(n, ok, src, toks, tree, types, scope, scratch, sp):
     elif k == N_ASSERT and ok:
         t, f = cond_facts(tree.first[n], src, toks, tree, types, scope, scratch, sp)
         nn |= t
-    elif k == N_RETURN or k == N_BREAK or k == N_CONTINUE:
+    elif k == N_RETURN or k == N_BREAK or k == N_CONTINUE or k == N_RAISE:
         nn = ALL
     set_current(scratch, nn)

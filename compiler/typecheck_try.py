@@ -18,7 +18,8 @@ from gpucc.compiler import errors
 from gpucc.compiler.errors import E_RERAISE, E_UNSUPPORTED
 from gpucc.compiler.nodes import N_CALL, N_EXCEPT, N_FINALLY, N_NAME, N_TRY, N_TRY_ELSE
 from gpucc.compiler.scope import same_name
-from gpucc.compiler.typecheck_base import ALL, S_A, S_B, S_C, S_NODE, S_STATE, node_fail
+from gpucc.compiler.narrowing import set_current
+from gpucc.compiler.typecheck_base import ALL, S_A, S_B, S_C, S_NODE, S_STATE, ZERO, node_fail
 from gpucc.compiler.typecheck_expr import type_expr
 from gpucc.contract.jitable import nrt_free
 
@@ -76,6 +77,9 @@ def step_try(n, top, mask, live, toks, tree, types, scratch, err):
         masks[top, MASK_JOIN] &= mask
         stk[top, LIVE_AT_JOIN] |= live
         clause = clause_of(tree, n, N_EXCEPT) if phase != T_HANDLER else tree.next[stk[top, TRY_CLAUSE]]
+        # Optional narrowing (compiler/narrowing.py) proves nothing in a handler, a finally or
+        # after the try: an exception may leave the body at any point
+        set_current(scratch, ZERO)
         if clause != -1 and tree.kind[clause] == N_EXCEPT:
             stk[top, S_STATE] = T_HANDLER
             stk[top, TRY_CLAUSE] = clause
@@ -87,6 +91,7 @@ def step_try(n, top, mask, live, toks, tree, types, scratch, err):
             return _push(stk, top + 1, tree.first[clause], toks, tree, err), masks[top, MASK_BEFORE], stk[top, LIVE_BEFORE]
         after, go_on = masks[top, MASK_JOIN], stk[top, LIVE_AT_JOIN]
     else:  # the finally walked
+        set_current(scratch, ZERO)
         go_on = stk[top, LIVE_AT_JOIN] & live
         after = masks[top, MASK_JOIN] | mask if go_on else ALL
     types.type[n] = go_on
