@@ -322,6 +322,8 @@ _DICT_ROWS = [
     ("SET_XOR", ARG_CONST, 2, 1, 3, "a new set a ^ b, as CPython's set_symmetric_difference"),
     ("SET_LE", ARG_CONST, 2, 1, 2, "a <= b of sets (pops a, b): a.issubset(b)"),
     ("SET_EQ", ARG_CONST, 2, 1, 2, "a == b of sets"),
+    ("ASSERT_KEYED", ARG_CONST, 2, 0, 2, "pop b, a (dicts or sets of type consts[arg]); AssertionError unless a == b "
+     "(DICT_EQ, SET_EQ), both operands then left on the stack for the failure record"),
 ]
 
 # Named groups of per-instruction facts (the Op fields keeps, slot_width, imm_max):
@@ -665,5 +667,6 @@ SET_SUB = 166
 SET_XOR = 167
 SET_LE = 168
 SET_EQ = 169
+ASSERT_KEYED = 170
 
 assert all(globals()[op.name] == op.number for op in TABLE), "opcode constants out of date"
