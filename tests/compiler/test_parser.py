@@ -276,7 +276,7 @@ REJECTIONS = [
     ("!def f(x) -> int:\n    pass", errors.E_MISSING_ANNOTATION, 0, 7),
     ("!def f(x: int):\n    pass", errors.E_MISSING_RETURN_ANNOTATION, 0, 5),
     ("!def f(x: bytes) -> int:\n    pass", errors.E_UNKNOWN_TYPE, 0, 10),
-    ("!def f(x: set[int]) -> int:\n    pass", errors.E_UNKNOWN_TYPE, 0, 10),
+    ("!def f(x: frozenset[int]) -> int:\n    pass", errors.E_UNKNOWN_TYPE, 0, 10),
     ("!def f(x: object) -> int:\n    pass", errors.E_UNKNOWN_TYPE, 0, 10),
     ("!def f(x: int) -> dict:\n    pass", errors.E_UNKNOWN_TYPE, 0, 18),
     ("!def f(x: ) -> int:\n    pass", errors.E_EXPECTED_TYPE, 0, 10),
