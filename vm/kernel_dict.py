@@ -289,7 +289,7 @@ def for_step(op, arg, stack, sp, fp, heap, hp):
         pos += 1
         cost += 1
     if pos >= ends:
-        stack[s + 1] = pos | (start << FOR_BITS) | (given << (2 * FOR_BITS))
+        stack[s + 1] = pos | (start << FOR_BITS) | ((given & FOR_FIELD) << (2 * FOR_BITS))
         return OK, sp, hp, cost, 1
     if op != FOR_SET and given >= start - 1:
         return RUNTIME_ERROR, sp, hp, zero, 1
@@ -304,7 +304,7 @@ def for_step(op, arg, stack, sp, fp, heap, hp):
     else:
         v = heap[de + 3 * pos + (1 if op == FOR_DICT_KEYS else 2)]
     stack[sp] = v
-    stack[s + 1] = (pos + 1) | (start << FOR_BITS) | ((given + 1) << (2 * FOR_BITS))
+    stack[s + 1] = (pos + 1) | (start << FOR_BITS) | (((given + 1) & FOR_FIELD) << (2 * FOR_BITS))
     return OK, sp + 1, hp, cost, 2
 
 

@@ -87,7 +87,7 @@ def for_step(job, op: int, arg: int, dicts: Dicts) -> None:
         pos += 1
         dicts.cost += 1
     if pos >= ends:
-        job.stack[s + 1] = pos | start << FOR_STATE_BITS | given << 2 * FOR_STATE_BITS
+        job.stack[s + 1] = pos | start << FOR_STATE_BITS | (given & FOR_FIELD) << 2 * FOR_STATE_BITS
         return
     if op != O.FOR_SET and given >= start - 1:
         raise Stop(S.RUNTIME_ERROR)  # keys changed during iteration
@@ -98,7 +98,7 @@ def for_step(job, op: int, arg: int, dicts: Dicts) -> None:
     else:
         v = w[de + 3 * pos + (1 if op == O.FOR_DICT_KEYS else 2)]
     job.push(v)
-    job.stack[s + 1] = (pos + 1) | start << FOR_STATE_BITS | (given + 1) << 2 * FOR_STATE_BITS
+    job.stack[s + 1] = (pos + 1) | start << FOR_STATE_BITS | ((given + 1) & FOR_FIELD) << 2 * FOR_STATE_BITS
     job.next_pc += 1  # skip the JUMP out of the loop
 
 
