@@ -15,7 +15,7 @@ from gpucc.compiler.emit_dict import is_keyed
 from gpucc.compiler.nodes import CMP_IN, N_COMPARE, N_METHOD, N_NAME, N_NONE, N_TUPLE
 from gpucc.compiler.typecheck import S_A, S_B, S_NODE
 from gpucc.compiler.typecheck_calls import count_from
-from gpucc.compiler.typerules import element_type, is_dict, is_list
+from gpucc.compiler.typerules import element_type, is_dict, is_list, join
 from gpucc.compiler.typeshapes import known
 from gpucc.contract import isa as O
 from gpucc.contract.isa import (
@@ -143,13 +143,19 @@ def emit_expr_statement(n, top, toks, tree, types, out, scratch, err):
 @nrt_free
 def emit_assert(n, top, toks, tree, types, out, scratch, err):
     """assert a <cmp> b (one comparison, not `in`): a, b, ASSERT_CMP (which can report both
-    operands; ASSERT_VALUE for values the flat instructions do not serve); any other: the
-    truth value, ASSERT_TRUE."""
+    operands; ASSERT_VALUE for values the flat instructions do not serve, ASSERT_KEYED for ==
+    of dicts or sets); any other: the truth value, ASSERT_TRUE."""
     type_, first, next_ = types.type, tree.first, tree.next
     c = first[n]
     line = toks.line[tree.tok[n]]
     keyed = tree.kind[c] == N_COMPARE and (is_keyed(type_[first[c]]) or is_keyed(type_[next_[first[c]]]))
-    if tree.kind[c] == N_COMPARE and next_[next_[first[c]]] == -1 and tree.op[next_[first[c]]] < CMP_IN and not keyed:
+    single = tree.kind[c] == N_COMPARE and next_[next_[first[c]]] == -1
+    if single and keyed and tree.op[next_[first[c]]] == O.CMP_EQ:  # dicts or sets: ASSERT_KEYED
+        link = next_[first[c]]
+        emit_expr(first[c], toks, tree, types, out, scratch, top + 1, err)
+        emit_expr(first[link], toks, tree, types, out, scratch, top + 1, err)
+        emit_typed(out, O.ASSERT_KEYED, known(join(type_[first[c]], type_[link])), line, err)
+    elif single and tree.op[next_[first[c]]] < CMP_IN and not keyed:
         a = first[c]
         link = next_[a]
         emit_expr(a, toks, tree, types, out, scratch, top + 1, err)

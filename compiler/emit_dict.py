@@ -7,6 +7,8 @@ Kernel bodies.
 
 from __future__ import annotations
 
+import numpy as np
+
 from gpucc.compiler.emit import emit, emit_compare, emit_convert, emit_typed
 from gpucc.compiler.nodes import BIN_AND, BIN_OR, BIN_SUB, CMP_IN, CMP_NOT_IN, N_METHOD
 from gpucc.compiler.scope import (
@@ -154,12 +156,13 @@ def for_test(tree, types, it):
     FOR_DICT_KEYS over a dict, FOR_DICT_KEYS / VALUES / ITEMS over d.keys() / values() / items()
     (d itself evaluated: its view, no copy), FOR_LIST over anything else."""
     t = types.type[it]
+    node = np.int64(it)  # one tuple type on every return (numba unifies no int32 / int64 tuples)
     if tree.kind[it] == N_METHOD and is_dict(types.type[tree.first[it]]):
         m = tree.op[it] - 1
         if m == M_KEYS or m == M_VALUES or m == M_ITEMS:
-            return O.FOR_DICT_KEYS + (m - M_KEYS), tree.first[it]
+            return np.int64(O.FOR_DICT_KEYS + (m - M_KEYS)), np.int64(tree.first[it])
     if is_dict(t):
-        return O.FOR_DICT_KEYS, it
+        return np.int64(O.FOR_DICT_KEYS), node
     if is_set(t):
-        return O.FOR_SET, it
-    return O.FOR_LIST, it
+        return np.int64(O.FOR_SET), node
+    return np.int64(O.FOR_LIST), node

@@ -54,7 +54,9 @@ from gpucc.compiler.typerules import (
     METHOD_RECEIVER,
     METHOD_RESULT,
     METHOD_RULES,
+    RECEIVER_DICT,
     RECEIVER_LIST,
+    RECEIVER_SET,
     RECEIVER_STR,
     builtin_arity_ok,
     builtin_type,
@@ -156,19 +158,22 @@ def type_method(src, toks, tree, types, scope, scratch, n, err):
     m = method_code(src, s, e)
     obj = tree.first[n]
     t = type_[obj]
-    if m >= 0 and (is_dict(t) or is_set(t)):
-        return dict_method_type(m, n, toks, tree, types, scratch.locs, s, e, err)
+    keyed = is_dict(t) or is_set(t)
     receiver = METHOD_RULES[m, METHOD_RECEIVER] if m >= 0 else -1
     fits = (receiver == RECEIVER_LIST and t != T_STR) or (receiver == RECEIVER_STR and not is_list(t))
-    if m < 0 or not fits:  # a list method of a str, a str method of a list, a dict or set method
+    if keyed:
+        fits = receiver == (RECEIVER_DICT if is_dict(t) else RECEIVER_SET)
+    if m < 0 or not fits:  # a list method of a str, a str method of a list, a dict method of a set ...
         return fail(err, E_UNSUPPORTED, s, e, errors.C_METHOD)
-    if not (is_list(t) or t == T_STR):
+    if not (is_list(t) or t == T_STR or keyed):
         return fail_types(err, E_OPERAND_TYPES, s, e, t, t)
     nargs = count_from(next_, next_[obj])
     fewest, most = METHOD_RULES[m, METHOD_MIN_ARGS], METHOD_RULES[m, METHOD_MAX_ARGS]
     if nargs < fewest or nargs > most:
         return fail(err, E_BUILTIN_ARGS, s, e, (fewest if nargs < fewest else most) * 256 + nargs)
     tree.op[n] = 1 + m
+    if keyed:
+        return dict_method_type(m, n, toks, tree, types, scratch.locs, err)
     c = next_[obj]
     for p in range(nargs):
         want = METHOD_RULES[m, METHOD_ARG + p]

@@ -12,8 +12,7 @@ of another type that goes in asks for a check of the function with the local tha
 from __future__ import annotations
 
 from gpucc.compiler import errors
-from gpucc.compiler.arrays import fail
-from gpucc.compiler.errors import E_BUILTIN_ARGS, E_OPERAND_TYPES, E_TYPE_MISMATCH, E_UNSUPPORTED
+from gpucc.compiler.errors import E_OPERAND_TYPES, E_TYPE_MISMATCH, E_UNSUPPORTED
 from gpucc.compiler.nodes import N_DICT, N_NAME, N_SLICE
 from gpucc.compiler.scope import L_PRESET
 from gpucc.compiler.typecheck_base import PRESET_REQUEST, expr_fail_types, node_fail, node_fail_types, unboxed
@@ -22,9 +21,6 @@ from gpucc.compiler.typerules import (
     A_SAME,
     A_VALUE,
     METHOD_ARG,
-    METHOD_MAX_ARGS,
-    METHOD_MIN_ARGS,
-    METHOD_RECEIVER,
     METHOD_RESULT,
     METHOD_RULES,
     MR_GET,
@@ -32,8 +28,6 @@ from gpucc.compiler.typerules import (
     MR_KEYS,
     MR_VALUE,
     MR_VALUES,
-    RECEIVER_DICT,
-    RECEIVER_SET,
     converts,
     element_join,
     element_type,
@@ -154,33 +148,24 @@ def _with_part(t, want, got):
 
 
 @nrt_free
-def dict_method_type(m, n, toks, tree, types, locs, s, e, err):
-    """Type of method m (scope.M_*) called on a dict or set (METHOD n, its arguments typed);
-    -1 with err set, or a request to check again (a default local's type)."""
+def dict_method_type(m, n, toks, tree, types, locs, err):
+    """Type of method m (scope.M_*) called on a dict or set (METHOD n: its receiver and arity
+    checked, its arguments typed); -1 with err set, or a request to check again (a default
+    local's type)."""
     next_, type_ = tree.next, types.type
     obj = tree.first[n]
     t = type_[obj]
-    receiver = METHOD_RULES[m, METHOD_RECEIVER]
-    if (receiver != RECEIVER_DICT or not is_dict(t)) and (receiver != RECEIVER_SET or not is_set(t)):
-        return fail(err, E_UNSUPPORTED, s, e, errors.C_METHOD)
     nargs = 0
     c = next_[obj]
     while c != -1:
-        nargs += 1
-        c = next_[c]
-    fewest, most = METHOD_RULES[m, METHOD_MIN_ARGS], METHOD_RULES[m, METHOD_MAX_ARGS]
-    if nargs < fewest or nargs > most:
-        return fail(err, E_BUILTIN_ARGS, s, e, (fewest if nargs < fewest else most) * 256 + nargs)
-    tree.op[n] = 1 + m
-    c = next_[obj]
-    for p in range(nargs):
-        want = METHOD_RULES[m, METHOD_ARG + p]
+        want = METHOD_RULES[m, METHOD_ARG + nargs]
         ct = unboxed(tree, types, c) if want == A_ELEMENT else type_[c]
         if not converts(_part(t, want), ct):
             r = default_request(tree, types, locs, obj, _with_part(t, want, ct))
             if r <= -2:
                 return r
             return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, c, _part(t, want), ct)
+        nargs += 1
         c = next_[c]
     return method_result(METHOD_RULES[m, METHOD_RESULT], t, nargs, toks, tree, n, err)
 

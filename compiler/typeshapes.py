@@ -182,18 +182,7 @@ def tuple_concat(a, b):
 @nrt_free
 def has_keyed(t):
     """Whether type t has a dict or a set in it (the value instructions compare neither)."""
-    p, need = 0, 1
-    while need > 0 and p < MAX_NIBBLES:
-        k = nibble(t, p)
-        need -= 1
-        if k == DICT or k == SET:
-            return True
-        p += 1
-        need += _children(k)
-        if k == TUPLE:
-            need += nibble(t, p)
-            p += 1
-    return False
+    return keyed_parts(t)[0]
 
 
 @nrt_free
@@ -226,15 +215,23 @@ def key_ok(t):
 @nrt_free
 def keys_ok(t):
     """Whether every dict and set inside type t has keys of a key type."""
+    return keyed_parts(t)[1]
+
+
+@nrt_free
+def keyed_parts(t):
+    """(whether type t has a dict or a set in it, whether all of theirs have keys of a key type)."""
     p, need = 0, 1
+    found, ok = False, True
     while need > 0 and p < MAX_NIBBLES:
         k = nibble(t, p)
         need -= 1
-        if (k == DICT or k == SET) and not key_ok(subtree(t, p + 1)):
-            return False
+        if k == DICT or k == SET:
+            found = True
+            ok = ok and key_ok(subtree(t, p + 1))
         p += 1
         need += _children(k)
         if k == TUPLE:
             need += nibble(t, p)
             p += 1
-    return True
+    return found, ok

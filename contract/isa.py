@@ -324,6 +324,8 @@ _DICT_ROWS = [
     ("SET_XOR", ARG_CONST, 2, 1, 3, "a new set a ^ b, as CPython's set_symmetric_difference"),
     ("SET_LE", ARG_CONST, 2, 1, 2, "a <= b of sets (pops a, b): a.issubset(b)"),
     ("SET_EQ", ARG_CONST, 2, 1, 2, "a == b of sets"),
+    ("ASSERT_KEYED", ARG_CONST, 2, 0, 2, "pop b, a (dicts or sets of type consts[arg]); AssertionError unless a == b "
+     "(DICT_EQ, SET_EQ), both operands then left on the stack for the failure record"),
 ]
 
 # Exceptions (contract/status.py: RAISABLE, catchable).  A handler is a row of the job's
@@ -699,12 +701,13 @@ SET_SUB = 166
 SET_XOR = 167
 SET_LE = 168
 SET_EQ = 169
-RAISE = 170
-RERAISE = 171
-SETUP_TRY = 172
-POP_TRY = 173
-EXC_MATCH = 174
-LOAD_GLOBAL = 175
-MODULE_END = 176
+ASSERT_KEYED = 170
+RAISE = 171
+RERAISE = 172
+SETUP_TRY = 173
+POP_TRY = 174
+EXC_MATCH = 175
+LOAD_GLOBAL = 176
+MODULE_END = 177
 
 assert all(globals()[op.name] == op.number for op in TABLE), "opcode constants out of date"

@@ -16,7 +16,8 @@ and the list statements of neural/gen_lists.py; one typed function in ten has no
 Expressions come from neural/gen_expr.py (every operator, builtin and literal form) and
 gen_lists.py; with `Shape.structs` (the fuzzer's shape, not the neural curriculum's) f may also
 take tuples, lists of tuples, nested lists and `list[bool]`, helpers take and return those and
-`Optional[int]`, and bodies use the forms of neural/gen_struct.py.
+`Optional[int]`, bodies use the forms of neural/gen_struct.py, and f may keep a `dict[int, int]`
+and a `set[int]` (neural/gen_dict.py).
 
 Every loop runs at most 9 times, recursion is at most 6 deep and lists grow boundedly, so a
 program finishes well inside the VM's step and depth limits (and CPython's recursion limit):
@@ -70,7 +71,7 @@ class Shape:
     prologue: bool = True  # f first sets its locals (ints, floats, q, maybe lists); else it has only parameters
     lists: bool = True  # f may take list parameters and set list locals
     strs: bool = True  # f may take str parameters, set a str local; expressions may read strs
-    structs: bool = False  # tuples, nested lists, list[bool], Optional[int] (neural/gen_struct.py)
+    structs: bool = False  # tuples, nested lists, list[bool], Optional[int], dicts, sets (gen_struct.py, gen_dict.py)
 
 
 FUZZ = Shape(structs=True)
@@ -305,7 +306,7 @@ class ProgramGen(ExprGen):
             self.s.names["str"].append("sw")
             self.s.assignable["str"].append("sw")
         if self.structs:
-            out += self.struct_locals()
+            out += self.struct_locals() + self.dict_locals()
         widen = []
         for v in floats:
             k = r.random()

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from gpucc.neural.gen_dict import DictGen
 from gpucc.neural.gen_lists import LIST_TYPES, ListGen
 from gpucc.neural.gen_str import STR_TYPES, StrGen
 from gpucc.neural.gen_struct import STRUCT_LISTS, STRUCT_TYPES, StructGen
@@ -64,10 +65,11 @@ class Scope:
         self.comprehensions = 0  # enclosing comprehensions (their variables' names)
 
 
-class ExprGen(ListGen, StrGen, StructGen):
+class ExprGen(ListGen, StrGen, StructGen, DictGen):
     """Expressions of a given type and depth for the body described by `self.s` (the list forms
     in neural/gen_lists.py, the str forms in neural/gen_str.py: only with `strs`, the tuple,
-    nested list and Optional forms in neural/gen_struct.py: only with `structs`)."""
+    nested list and Optional forms in neural/gen_struct.py and the dict and set forms in
+    neural/gen_dict.py: only with `structs`)."""
 
     def __init__(self, seed: int, strs: bool = False, structs: bool = False):
         self.r = random.Random(seed)

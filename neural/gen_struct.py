@@ -206,6 +206,8 @@ class StructGen:
         """An int or bool expression read from structured values, or None (mostly, when the
         body has none)."""
         r, s = self.r, self.s
+        if getattr(s, "dicts", None) and r.random() < 0.35:  # f's dicts and sets: neural/gen_dict.py
+            return self.dict_scalar(type_, d)
         if not any(s.names[t] for t in STRUCT_TYPES) and r.random() < 0.7:
             return None
         opt = s.names[OPT]
@@ -292,6 +294,8 @@ class StructGen:
 
     def struct_stmt(self, ind: int, d: int) -> list[str]:
         r, s, pad = self.r, self.s, "    " * ind
+        if getattr(s, "dicts", None) and r.random() < 0.35 and (out := self.dict_stmt(ind, d)):
+            return out
         ints = s.assignable["int"]
         k = r.randrange(9 if d > 0 else 7)
         if k == 0 and ints:

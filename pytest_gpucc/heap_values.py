@@ -1,7 +1,7 @@
 """Values in a job's heap as CPython's repr shows them: a failed assert's operands, a job's
 returned value.
 
-A slot holds only a handle to a str, list or tuple (or a box: an Optional scalar); its
+A slot holds only a handle to a str, list, tuple, dict or set (or a box: an Optional scalar); its
 elements live in the job's heap, which stays on the device.  A launch records a failed
 ASSERT_CMP's operands as lengths (``<str of 3>``) and a failed ASSERT_VALUE's as their slots;
 to show the values, the job is run again on the reference interpreter (vm/reference.py:
@@ -18,7 +18,15 @@ from __future__ import annotations
 from gpucc.contract import status
 from gpucc.contract import typecodes as T
 from gpucc.contract.image import is_device_array
-from gpucc.contract.isa import ASSERT_CMP, ASSERT_VALUE, NONE_REF, typed_cmp_fields, typed_values_fields
+from gpucc.contract.isa import (
+    ASSERT_CMP,
+    ASSERT_KEYED,
+    ASSERT_VALUE,
+    CMP_EQ,
+    NONE_REF,
+    typed_cmp_fields,
+    typed_values_fields,
+)
 from gpucc.contract.valuetypes import T_LIST_FLOAT, T_LIST_INT, T_LIST_STR, render
 
 REPLAY_STEPS = 200_000  # the reference interpreter runs ~1M steps in a few seconds
@@ -28,13 +36,16 @@ _PACKED = {T_LIST_INT: T.list_of(T.INT), T_LIST_FLOAT: T.list_of(T.FLOAT), T_LIS
 
 
 def compared(op: int, arg: int, constant: int | None) -> tuple[int, int, int] | None:
-    """(cmp, left type, right type) of a failed ASSERT_CMP (operand arg, flat kinds) or
-    ASSERT_VALUE (its typed_values constant), as packed types; None for anything else."""
+    """(cmp, left type, right type) of a failed ASSERT_CMP (operand arg, flat kinds),
+    ASSERT_VALUE (its typed_values constant) or ASSERT_KEYED (its type), as packed types; None
+    for anything else."""
     if op == ASSERT_CMP:
         cmp, left, right = typed_cmp_fields(arg)
         return cmp, _PACKED.get(left, left), _PACKED.get(right, right)
     if op == ASSERT_VALUE and constant is not None:
         return typed_values_fields(constant)
+    if op == ASSERT_KEYED and constant is not None:  # == of dicts or sets of one type
+        return CMP_EQ, constant, constant
     return None
 
 
@@ -87,7 +98,7 @@ class Replayer:
         if ran is None or ran[0] != status.ASSERT_FAILED:
             return None
         job = ran[2]
-        if int(job.image.code[2 * job.pc]) not in (ASSERT_CMP, ASSERT_VALUE):
+        if int(job.image.code[2 * job.pc]) not in (ASSERT_CMP, ASSERT_VALUE, ASSERT_KEYED):
             return None
         _, left, right = types
         a, b = job.stack[job.sp - 2], job.stack[job.sp - 1]
@@ -112,7 +123,7 @@ def wants_replay(op: int, types: tuple[int, int, int] | None, job_status: int, s
     """Whether a failed job's report gains from a replay: an assert comparing heap values."""
     if job_status != status.ASSERT_FAILED or types is None or steps > REPLAY_STEPS:
         return False
-    return op in (ASSERT_CMP, ASSERT_VALUE) and (T.is_heap(types[1]) or T.is_heap(types[2]))
+    return op in (ASSERT_CMP, ASSERT_VALUE, ASSERT_KEYED) and (T.is_heap(types[1]) or T.is_heap(types[2]))
 
 
 def shown(value) -> str:

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from gpucc.contract import status as st
 from gpucc.contract.image import LaunchLimits, Program
-from gpucc.contract.isa import ASSERT_VALUE
+from gpucc.contract.isa import ASSERT_KEYED, ASSERT_VALUE
 from gpucc.contract.transfer import TransferCounter, run_info
 from gpucc.contract.typecodes import is_heap
 from gpucc.vm.link import SuiteLink, link
@@ -379,7 +379,7 @@ class GpuccSession:
             unit, line = int(r.fail_unit[j]), int(r.fail_line[j])
             rec.line, rec.lhs, rec.rhs, rec.arg = line, int(r.fail_lhs[j]), int(r.fail_rhs[j]), int(r.fail_arg[j])
             rec.op = int(r.fail_op[j])
-            if rec.op == ASSERT_VALUE:
+            if rec.op == ASSERT_VALUE or rec.op == ASSERT_KEYED:
                 rec.constant = self.replayer.constant(unit, rec.arg)
             if unit in files and line > 0:
                 name, source = files[unit]

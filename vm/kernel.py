@@ -636,9 +636,12 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                 elif op >= FIRST_DICT:  # vm/kernel_dict.py
                     st, sp, hp, extra, advance = dict_op(op, arg, stack, sp, fp, heap, hp, scratch.walk, consts,
                                                          unit_const_start[func_unit[g]])  # fmt: skip
-                    if st != OK:
-                        break
                     n_cost += extra
+                    if st != OK:
+                        if st == ASSERT_FAILED:  # ASSERT_KEYED left its operands on the stack
+                            lhs = stack[ix(sp - 2)]
+                            rhs = stack[ix(sp - 1)]
+                        break
                     pc += advance
                 elif op >= FIRST_VALUE:  # vm/kernel_value.py
                     st, sp, hp, extra = value_op(op, arg, stack, sp, heap, hp, scratch.walk, consts,

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from gpucc.contract.isa import (
+    ASSERT_KEYED,
     CMP_EQ,
     COLL_LEN,
     DICT_CONTAINS,
@@ -44,12 +45,23 @@ from gpucc.contract.isa import (
     NEW_SET,
 )
 from gpucc.contract.jitable import nrt_free, type_value_of, type_width
-from gpucc.contract.status import INVALID_BYTECODE, KEY_ERROR, MEMORY_LIMIT, OK, RUNTIME_ERROR
-from gpucc.contract.typecodes import DICT, MAX_NIBBLES
+from gpucc.contract.status import ASSERT_FAILED, INVALID_BYTECODE, KEY_ERROR, MEMORY_LIMIT, OK, RUNTIME_ERROR
+from gpucc.contract.typecodes import DICT, MAX_NIBBLES, SET
 from gpucc.vm.kernel_hash import key_equal, key_hash, key_type_ok
 from gpucc.vm.kernel_heap import HEADER, header, new_list
-from gpucc.vm.kernel_set import DEAD, MIN_SIZE, PROBE_SLACK, S_USED, block, new_set, perturbed, set_parts, words
-from gpucc.vm.kernel_set_ops import set_op
+from gpucc.vm.kernel_set import (
+    DEAD,
+    MIN_SIZE,
+    PROBE_SLACK,
+    S_USED,
+    block,
+    new_set,
+    perturbed,
+    set_len,
+    set_parts,
+    words,
+)
+from gpucc.vm.kernel_set_ops import set_op, set_subset, set_type
 from gpucc.vm.kernel_walk import type_ok, value_compare
 
 EMPTY, DUMMY = -1, -2
@@ -277,7 +289,7 @@ def for_step(op, arg, stack, sp, fp, heap, hp):
         pos += 1
         cost += 1
     if pos >= ends:
-        stack[s + 1] = pos | (start << FOR_BITS) | (given << (2 * FOR_BITS))
+        stack[s + 1] = pos | (start << FOR_BITS) | ((given & FOR_FIELD) << (2 * FOR_BITS))
         return OK, sp, hp, cost, 1
     if op != FOR_SET and given >= start - 1:
         return RUNTIME_ERROR, sp, hp, zero, 1
@@ -292,7 +304,7 @@ def for_step(op, arg, stack, sp, fp, heap, hp):
     else:
         v = heap[de + 3 * pos + (1 if op == FOR_DICT_KEYS else 2)]
     stack[sp] = v
-    stack[s + 1] = (pos + 1) | (start << FOR_BITS) | ((given + 1) << (2 * FOR_BITS))
+    stack[s + 1] = (pos + 1) | (start << FOR_BITS) | (((given + 1) & FOR_FIELD) << (2 * FOR_BITS))
     return OK, sp + 1, hp, cost, 2
 
 
@@ -385,6 +397,11 @@ def dict_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base):
         st, sp, hp, cost = dict_list(arg, stack, sp, heap, hp)
         return st, sp, hp, (cost if st == OK else zero), 1
     c = consts[const_base + arg]
+    if op == ASSERT_KEYED:
+        st, eq, cost = keyed_equal(c, heap, hp, walk, stack[sp - 2], stack[sp - 1])
+        if st == OK and not eq:
+            return ASSERT_FAILED, sp, hp, cost, 1  # the operands stay for the failure record
+        return st, sp - 2, hp, (cost if st == OK else zero), 1
     if op >= NEW_SET:
         st, sp, hp, cost = set_op(op, c, stack, sp, heap, hp)
         return st, sp, hp, (cost if st == OK else zero), 1
@@ -437,6 +454,24 @@ def dict_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base):
     else:
         st = INVALID_BYTECODE
     return st, sp, hp, (cost if st == OK else zero), 1
+
+
+@nrt_free
+def keyed_equal(c, heap, hp, walk, a, b):
+    """(status, a == b, cost) of two dicts or sets of type constant c (ASSERT_KEYED)."""
+    zero = np.int64(0)
+    if (c & 15) == SET:
+        ok, kt = set_type(c)
+        na, nb = set_len(heap, hp, a), set_len(heap, hp, b)
+        if not ok or na < 0 or nb < 0:
+            return INVALID_BYTECODE, False, zero
+        if na != nb:
+            return OK, False, zero
+        return set_subset(heap, hp, a, b, kt)
+    ok, kt, vt = dict_type(c)
+    if not ok:
+        return INVALID_BYTECODE, False, zero
+    return dict_equal(heap, hp, walk, a, b, kt, vt)
 
 
 @nrt_free

@@ -134,74 +134,65 @@ def insert_clean(heap, dt, mask, x, hx):
 
 
 @nrt_free
-def set_find(heap, hp, h, x, hx, kt, add):
-    """(status, found, hp, cost): whether x (hash hx) is in set h; with add, insert it when
-    it is not (set_add_entry: the last dummy passed is reused; a fill past 3/5 resizes)."""
-    zero = np.int64(0)
-    sh, dt, mask = set_parts(heap, hp, h)
-    if sh < 0:
-        return INVALID_BYTECODE, False, hp, zero
+def lookup(heap, hp, dt, mask, x, hx, kt):
+    """set_lookkey over the table at dt: (status, x's slot or -1, the unused slot that ends the
+    probe sequence, the last dummy slot passed or -1, cost: the slots probed)."""
     i, perturb, free = hx & mask, hx, np.int64(-1)
-    cost = zero
+    cost = np.int64(0)
     for _ in range(mask + 1 + PROBE_SLACK):
         probes = LINEAR_PROBES if i + LINEAR_PROBES <= mask else 0
         for j in range(i, i + probes + 1):
             cost += 1
             hj, kj = heap[dt + 2 * j], heap[dt + 2 * j + 1]
             if hj == DEAD and kj == 0:
-                if add and free >= 0:
-                    heap[dt + 2 * free] = hx
-                    heap[dt + 2 * free + 1] = x
-                    heap[sh + S_USED] += 1
-                elif add:
-                    heap[dt + 2 * j] = hx
-                    heap[dt + 2 * j + 1] = x
-                    heap[sh + S_FILL] += 1
-                    heap[sh + S_USED] += 1
-                    if heap[sh + S_FILL] * 5 >= mask * 3:
-                        used = heap[sh + S_USED]
-                        st, hp, c = set_resize(heap, hp, h, used * 2 if used > 50000 else used * 4)
-                        return st, False, hp, cost + c
-                return OK, False, hp, cost
+                return OK, np.int64(-1), np.int64(j), free, cost
             if hj == hx:
                 ok, eq = key_equal(heap, hp, kj, x, kt)
                 if not ok:
-                    return INVALID_BYTECODE, False, hp, cost
+                    return INVALID_BYTECODE, np.int64(-1), np.int64(-1), free, cost
                 if eq:
-                    return OK, True, hp, cost
+                    return OK, np.int64(j), np.int64(-1), free, cost
             if hj == DEAD:
-                free = j
+                free = np.int64(j)
         i, perturb = perturbed(i, perturb, mask)
-    return INVALID_BYTECODE, False, hp, cost
+    return INVALID_BYTECODE, np.int64(-1), np.int64(-1), free, cost
+
+
+@nrt_free
+def set_find(heap, hp, h, x, hx, kt, add):
+    """(status, found, hp, cost): whether x (hash hx) is in set h; with add, insert it when
+    it is not (set_add_entry: the last dummy passed is reused; a fill past 3/5 resizes)."""
+    sh, dt, mask = set_parts(heap, hp, h)
+    if sh < 0:
+        return INVALID_BYTECODE, False, hp, np.int64(0)
+    st, j, unused, free, cost = lookup(heap, hp, dt, mask, x, hx, kt)
+    if st != OK or j >= 0 or not add:
+        return st, j >= 0, hp, cost
+    at = free if free >= 0 else unused
+    heap[dt + 2 * at] = hx
+    heap[dt + 2 * at + 1] = x
+    heap[sh + S_USED] += 1
+    if free < 0:
+        heap[sh + S_FILL] += 1
+        if heap[sh + S_FILL] * 5 >= mask * 3:
+            used = heap[sh + S_USED]
+            st, hp, c = set_resize(heap, hp, h, used * 2 if used > 50000 else used * 4)
+            return st, False, hp, cost + c
+    return OK, False, hp, cost
 
 
 @nrt_free
 def set_discard(heap, hp, h, x, hx, kt):
     """(status, found, cost): x removed from set h (its slot becomes a dummy)."""
-    zero = np.int64(0)
     sh, dt, mask = set_parts(heap, hp, h)
     if sh < 0:
-        return INVALID_BYTECODE, False, zero
-    i, perturb = hx & mask, hx
-    cost = zero
-    for _ in range(mask + 1 + PROBE_SLACK):
-        probes = LINEAR_PROBES if i + LINEAR_PROBES <= mask else 0
-        for j in range(i, i + probes + 1):
-            cost += 1
-            hj, kj = heap[dt + 2 * j], heap[dt + 2 * j + 1]
-            if hj == DEAD and kj == 0:
-                return OK, False, cost
-            if hj == hx:
-                ok, eq = key_equal(heap, hp, kj, x, kt)
-                if not ok:
-                    return INVALID_BYTECODE, False, cost
-                if eq:
-                    heap[dt + 2 * j] = DEAD
-                    heap[dt + 2 * j + 1] = 1
-                    heap[sh + S_USED] -= 1
-                    return OK, True, cost
-        i, perturb = perturbed(i, perturb, mask)
-    return INVALID_BYTECODE, False, cost
+        return INVALID_BYTECODE, False, np.int64(0)
+    st, j, _, _, cost = lookup(heap, hp, dt, mask, x, hx, kt)
+    if st == OK and j >= 0:
+        heap[dt + 2 * j] = DEAD
+        heap[dt + 2 * j + 1] = 1
+        heap[sh + S_USED] -= 1
+    return st, j >= 0, cost
 
 
 @nrt_free

@@ -44,6 +44,22 @@ def values_equal(heap: Heap, a: int, b: int, vt: int) -> tuple[bool, int]:
     return compare(heap, O.CMP_EQ, a, vt, b, vt)
 
 
+def dicts_equal(heap: Heap, dicts: Dicts, a: int, b: int, kt: int, vt: int) -> bool:
+    """a == b of dicts: as many entries, each of a's keys in b with an equal value."""
+    w = heap.words
+    if w[dicts.dict_parts(a)[0] + D_USED] != w[dicts.dict_parts(b)[0] + D_USED]:
+        return False
+    for k, v in dicts.entries(a):
+        e, _, _ = dicts.dict_lookup(b, k, kt)
+        if e < 0:
+            return False
+        equal, visited = values_equal(heap, v, dicts.dict_value(b, e), vt)
+        dicts.cost += visited
+        if not equal:
+            return False
+    return True
+
+
 FOR_STATE_BITS = 21  # the for tests' state slot: position | (size at the start + 1) << 21 | yielded << 42
 FOR_FIELD = (1 << FOR_STATE_BITS) - 1
 
@@ -71,7 +87,7 @@ def for_step(job, op: int, arg: int, dicts: Dicts) -> None:
         pos += 1
         dicts.cost += 1
     if pos >= ends:
-        job.stack[s + 1] = pos | start << FOR_STATE_BITS | given << 2 * FOR_STATE_BITS
+        job.stack[s + 1] = pos | start << FOR_STATE_BITS | (given & FOR_FIELD) << 2 * FOR_STATE_BITS
         return
     if op != O.FOR_SET and given >= start - 1:
         raise Stop(S.RUNTIME_ERROR)  # keys changed during iteration
@@ -82,7 +98,7 @@ def for_step(job, op: int, arg: int, dicts: Dicts) -> None:
     else:
         v = w[de + 3 * pos + (1 if op == O.FOR_DICT_KEYS else 2)]
     job.push(v)
-    job.stack[s + 1] = (pos + 1) | start << FOR_STATE_BITS | (given + 1) << 2 * FOR_STATE_BITS
+    job.stack[s + 1] = (pos + 1) | start << FOR_STATE_BITS | ((given + 1) & FOR_FIELD) << 2 * FOR_STATE_BITS
     job.next_pc += 1  # skip the JUMP out of the loop
 
 
@@ -119,10 +135,22 @@ def execute(job, op: int, arg: int) -> int:
         job.push(out)
         return dicts.cost + len(items)
     c = constant(job, arg)
+    if op == O.ASSERT_KEYED:
+        job.need(2, 0)
+        a, b = job.stack[job.sp - 2], job.stack[job.sp - 1]
+        if T.head(c) == T.SET:
+            kt = set_type(c)
+            equal = dicts.set_len(a) == dicts.set_len(b) and dicts.set_subset(a, b, kt)
+        else:
+            equal = dicts_equal(job.heap, dicts, a, b, *dict_type(c))
+        if not equal:
+            job.cost += dicts.cost if job.counts else 0
+            raise Stop(S.ASSERT_FAILED, a, b)  # the operands stay on the stack (the host replays)
+        job.sp -= 2
+        return dicts.cost
     if op >= O.NEW_SET:
         return set_instruction(job, op, set_type(c), dicts)
     kt, vt = dict_type(c)
-    w = job.heap.words
     if op == O.DICT_SET:
         job.need(3, 0)
         k, h, v = job.pop(), job.pop(), job.pop()
@@ -161,18 +189,7 @@ def execute(job, op: int, arg: int) -> int:
     elif op == O.DICT_EQ:
         job.need(2, 1)
         b, a = job.pop(), job.pop()
-        equal = w[dicts.dict_parts(a)[0] + D_USED] == w[dicts.dict_parts(b)[0] + D_USED]
-        if equal:
-            for k, v in dicts.entries(a):
-                e, _, _ = dicts.dict_lookup(b, k, kt)
-                if e < 0:
-                    equal = False
-                    break
-                equal, visited = values_equal(job.heap, v, dicts.dict_value(b, e), vt)
-                dicts.cost += visited
-                if not equal:
-                    break
-        job.push(int(equal))
+        job.push(int(dicts_equal(job.heap, dicts, a, b, kt, vt)))
     else:
         raise Stop(S.INVALID_BYTECODE)
     return dicts.cost

@@ -223,11 +223,10 @@ class Dicts:
         self.cost += mask + 1
         return [(w[dt + 2 * i], w[dt + 2 * i + 1]) for i in range(mask + 1) if w[dt + 2 * i] != DEAD]
 
-    def set_find(self, h: int, x: int, hx: int, kt: int, add: bool) -> bool:
-        """Whether x (hash hx) is in set h (set_lookkey); with add, insert it when it is not
-        (set_add_entry, resizing as CPython does)."""
+    def lookup(self, dt: int, mask: int, x: int, hx: int, kt: int) -> tuple[int, int, int]:
+        """set_lookkey: (x's slot or -1, the unused slot that ends the probe sequence, the last
+        dummy slot passed or -1)."""
         w = self.heap.words
-        sh, dt, mask = self.set_parts(h)
         i, perturb, free = hx & mask, hx & MASK64, -1
         for _ in range(mask + 1 + PROBE_SLACK):
             probes = LINEAR_PROBES if i + LINEAR_PROBES <= mask else 0
@@ -235,23 +234,31 @@ class Dicts:
                 self.cost += 1
                 hj, kj = w[dt + 2 * j], w[dt + 2 * j + 1]
                 if hj == DEAD and kj == 0:  # unused: the end of the probe sequence
-                    if add and free >= 0:  # the last dummy passed is reused, as CPython 3.11
-                        w[dt + 2 * free], w[dt + 2 * free + 1] = hx, x
-                        w[sh + S_USED] += 1
-                    elif add:
-                        w[dt + 2 * j], w[dt + 2 * j + 1] = hx, x
-                        w[sh + S_FILL] += 1
-                        w[sh + S_USED] += 1
-                        if w[sh + S_FILL] * 5 >= mask * 3:
-                            used = w[sh + S_USED]
-                            self.set_resize(h, used * 2 if used > 50000 else used * 4)
-                    return False
+                    return -1, j, free
                 if hj == hx and key_equal(self.heap, kj, x, kt):
-                    return True
+                    return j, -1, free
                 if hj == DEAD:
                     free = j
             i, perturb = perturbed(i, perturb, mask)
         raise Stop(S.INVALID_BYTECODE)
+
+    def set_find(self, h: int, x: int, hx: int, kt: int, add: bool) -> bool:
+        """Whether x (hash hx) is in set h; with add, insert it when it is not (set_add_entry:
+        the last dummy passed is reused, as CPython 3.11; a fill past 3/5 resizes)."""
+        w = self.heap.words
+        sh, dt, mask = self.set_parts(h)
+        j, unused, free = self.lookup(dt, mask, x, hx, kt)
+        if j >= 0 or not add:
+            return j >= 0
+        at = free if free >= 0 else unused
+        w[dt + 2 * at], w[dt + 2 * at + 1] = hx, x
+        w[sh + S_USED] += 1
+        if free < 0:
+            w[sh + S_FILL] += 1
+            if w[sh + S_FILL] * 5 >= mask * 3:
+                used = w[sh + S_USED]
+                self.set_resize(h, used * 2 if used > 50000 else used * 4)
+        return False
 
     def insert_clean(self, dt: int, mask: int, x: int, hx: int) -> None:
         """Put x in a table with no dummies and no x (set_insert_clean)."""
@@ -287,20 +294,11 @@ class Dicts:
         """Remove x from set h (a dummy slot stays); whether it was there."""
         w = self.heap.words
         sh, dt, mask = self.set_parts(h)
-        i, perturb = hx & mask, hx & MASK64
-        for _ in range(mask + 1 + PROBE_SLACK):
-            probes = LINEAR_PROBES if i + LINEAR_PROBES <= mask else 0
-            for j in range(i, i + probes + 1):
-                self.cost += 1
-                hj, kj = w[dt + 2 * j], w[dt + 2 * j + 1]
-                if hj == DEAD and kj == 0:
-                    return False
-                if hj == hx and key_equal(self.heap, kj, x, kt):
-                    w[dt + 2 * j], w[dt + 2 * j + 1] = DEAD, 1
-                    w[sh + S_USED] -= 1
-                    return True
-            i, perturb = perturbed(i, perturb, mask)
-        raise Stop(S.INVALID_BYTECODE)
+        j, _, _ = self.lookup(dt, mask, x, hx, kt)
+        if j >= 0:
+            w[dt + 2 * j], w[dt + 2 * j + 1] = DEAD, 1
+            w[sh + S_USED] -= 1
+        return j >= 0
 
     def set_add(self, h: int, x: int, kt: int) -> None:
         hx, extra = key_hash(self.heap, x, kt)

@@ -258,6 +258,19 @@ def execute(job, op: int, arg: int) -> int:
     raise Stop(S.INVALID_BYTECODE)
 
 
+class ShownSet(set):
+    """A set read from the heap: == as a set, repr in the VM's iteration order (CPython's for
+    sets of numbers: its table's order), as CPython's repr shows a set."""
+
+    def __init__(self, items):
+        items = list(items)
+        super().__init__(items)
+        self.order = items
+
+    def __repr__(self) -> str:
+        return "{" + ", ".join(map(repr, self.order)) + "}" if self.order else "set()"
+
+
 def python_value(heap: Heap, v: int, t: int):
     """The Python value slot v of packed type t holds, its heap parts read from `heap` (the
     host's reader of a replayed job: recursive, bounded by the type's nibbles)."""
@@ -274,7 +287,7 @@ def python_value(heap: Heap, v: int, t: int):
         kt = T.element(t) & ((1 << 4 * T.width(T.element(t))) - 1)
         return {python_value(heap, k, kt): python_value(heap, x, T.value_of(t)) for k, x in Dicts(heap).entries(v)}
     if h == T.SET:
-        return {python_value(heap, x, T.element(t)) for _, x in Dicts(heap).set_slots(v)}
+        return ShownSet(python_value(heap, x, T.element(t)) for _, x in Dicts(heap).set_slots(v))
     if h not in SEQUENCES:
         raise ValueError(f"no Python value of type {T.name(t)}")
     items = elements(heap, v, t)

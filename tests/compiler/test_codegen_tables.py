@@ -88,6 +88,9 @@ def test_str_builtins():
 def test_methods():
     for m, name in enumerate(scope.METHODS):
         opc, mode = emit.METHOD_OPCODES[m], emit.METHOD_MODES[m]
+        if name in scope.DICT_METHODS + scope.SET_METHODS:  # compiler/emit_dict.py's
+            assert opc == -1
+            continue
         doc = _doc(opc)
         if isa.TABLE[opc].group == "list":
             assert f"xs.{name}(" in doc

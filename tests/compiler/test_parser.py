@@ -274,7 +274,7 @@ REJECTIONS = [
     ("if x\n        pass", errors.E_EXPECTED_OP, T.OP_COLON, 9),
     ("x = 1\n        y = 2", errors.E_UNEXPECTED_INDENT, 0, 9),
     ("!def f(x: bytes) -> int:\n    pass", errors.E_UNKNOWN_TYPE, 0, 10),
-    ("!def f(x: set[int]) -> int:\n    pass", errors.E_UNKNOWN_TYPE, 0, 10),
+    ("!def f(x: frozenset[int]) -> int:\n    pass", errors.E_UNKNOWN_TYPE, 0, 10),
     ("!def f(x: object) -> int:\n    pass", errors.E_UNKNOWN_TYPE, 0, 10),
     ("!def f(x: int) -> dict:\n    pass", errors.E_UNKNOWN_TYPE, 0, 18),
     ("!def f(x: ) -> int:\n    pass", errors.E_EXPECTED_TYPE, 0, 10),

@@ -257,3 +257,16 @@ def test_verifier_wants_a_jump_after_a_for_test():
     program, _ = assemble_named(".func f a b\n    .nlocals 2\n    .stack 4\nl: FOR_DICT_KEYS 1\n    JUMP l\n    RETURN\n")
     assert any("operand 1 is out of range" in p for p in verify(program))
     assert O.IS_FOR_TEST[O.FOR_DICT_ITEMS]
+
+
+def test_assert_keyed_fails_keeping_its_operands():
+    c = T.set_of(I)
+    same = set_of([1, 2], I) + set_of([2, 1], I) + [f"ASSERT_KEYED {c}", "LOAD_INT 7"]
+    differ = set_of([1, 2], I) + set_of([3], I) + [f"ASSERT_KEYED {c}", "LOAD_INT 7"]
+    d = T.dict_of(I, S_)
+    dicts = ["NEW_DICT", "DUP_TOP"] + build("a", S_) + ["ROT_TWO", "LOAD_INT 1", f"DICT_SET {d}", "NEW_DICT",
+                                                       f"ASSERT_KEYED {d}", "LOAD_INT 7"]  # fmt: skip
+    assert run([same, differ, dicts], [I, I, I]) == [("OK", 7), ("ASSERT_FAILED", None), ("ASSERT_FAILED", None)]
+    r = reference_results([differ])
+    assert (int(r.fail_op[0]), int(r.fail_lhs[0]) >= 0, int(r.fail_rhs[0]) > int(r.fail_lhs[0])) == (O.ASSERT_KEYED,
+                                                                                                    True, True)

@@ -1,0 +1,121 @@
+"""The dict and set forms of the random programs (neural/gen.py, the fuzzer's shape only):
+f's locals `dd: dict[int, int]` and `ss: set[int]`, the ints and bools read from them and the
+statements that change them.
+
+Locals: displays, `{}` / set() (typed by their annotation or by what goes in), comprehensions.
+Reads: `len`, `d[k]` (KeyError), `get` with a default, `in` / `not in`, `sum` / `min` / `max` /
+`sorted` of keys, values and elements, `|` `&` `-` `^` of sets, `==` of dicts and sets, `<=`,
+and the iteration order itself (`[x for x in ss][i]`: CPython's table order for ints).
+Statements: `d[k] = e`, `d[k] += e`, `del d[k]`, `d.pop(k, e)`, `setdefault`, `s.add`,
+`s.discard`, `s.remove` (KeyError), rebinding to a comprehension, and loops over `dd`,
+`dd.items()`, `dd.values()` and `ss` that fold into an int local (none changes the object it
+iterates: CPython's RuntimeError is tests/compiler/test_lang_dicts.py's).  Keys are small
+(an expression mod a small literal), so the objects stay small.
+"""
+
+from __future__ import annotations
+
+DICT, SET = "dict[int, int]", "set[int]"
+
+
+class DictGen:
+    """Mixed into neural/gen_expr.ExprGen (uses its r, s, int_expr, index and truth).  The
+    dict and set locals of the function being written are `self.s.dicts` (absent: none)."""
+
+    def _key(self, d: int) -> str:
+        return f"({self.int_expr(max(d - 1, 0))}) % {self.r.choice([3, 5, 7, 11])}"
+
+    def _keyed(self, t: str) -> str | None:
+        names = [n for n, u in getattr(self.s, "dicts", ()) if u == t]
+        return self.r.choice(names) if names else None
+
+    def dict_locals(self) -> list[str]:
+        """f's dict and set locals (each with probability one half)."""
+        r, out, made = self.r, [], []
+        if r.random() < 0.5:
+            pairs = ", ".join(f"{self._key(1)}: {self.int_expr(1)}" for _ in range(r.randint(0, 3)))
+            out.append(f"    dd: {DICT} = {{{pairs}}}" if r.random() < 0.5 or not pairs else f"    dd = {{{pairs}}}")
+            made.append(("dd", DICT))
+        if r.random() < 0.5:
+            items = [self._key(1) for _ in range(r.randint(0, 4))]
+            out.append(f"    ss = {{{', '.join(items)}}}" if items else r.choice(["    ss = set()", f"    ss: {SET} = set()"]))
+            made.append(("ss", SET))
+        self.s.dicts = made
+        return out
+
+    def set_expr(self, d: int) -> str:
+        r, s = self.r, self._keyed(SET)
+        k = r.randrange(5)
+        if s and (d <= 0 or k == 0):
+            return s
+        if k == 1 and s:
+            return f"({s} {r.choice(['|', '&', '-', '^'])} {self.set_expr(d - 1)})"
+        if k == 2 and (dd := self._keyed(DICT)):
+            return f"set({dd}.values())" if r.random() < 0.3 else f"{{x % 4 for x in {dd}}}"
+        return f"{{{', '.join(self._key(d) for _ in range(r.randint(1, 3)))}}}"
+
+    def dict_scalar(self, type_: str, d: int) -> str | None:
+        """An int or bool read from f's dicts and sets (parenthesized), or None when it has none."""
+        read = self._read(type_, d)
+        return f"({read})" if read else None
+
+    def _read(self, type_: str, d: int) -> str | None:
+        r, dd, ss = self.r, self._keyed(DICT), self._keyed(SET)
+        if not dd and not ss:
+            return None
+        if type_ == "int":
+            k = r.randrange(9)
+            if dd and k == 0:
+                return f"{dd}[{self._key(d)}]"
+            if dd and k == 1:
+                return f"{dd}.get({self._key(d)}, {self.int_expr(d - 1)})"
+            if dd and k == 2:
+                return f"sum({dd}.{r.choice(['values', 'keys'])}())"
+            if dd and k == 3:
+                return f"len({dd})"
+            if ss and k == 4:
+                return f"[x for x in {self.set_expr(d - 1)}][{self.index(d - 1)}]"
+            if k == 5:
+                return f"len({self.set_expr(d - 1)})"
+            if k == 6:
+                return f"{r.choice(['min', 'max', 'sum'])}({self.set_expr(d - 1)})"
+            if dd and k == 7:
+                return f"sorted({dd}.items())[{self.index(d - 1)}][{r.choice([0, 1])}]"
+            return f"sum({self.set_expr(d - 1)})"
+        k = r.randrange(5)
+        if dd and k == 0:
+            return f"{self._key(d)} {r.choice(['in', 'not in'])} {dd}"
+        if dd and k == 1:
+            return f"{dd} == {{{self._key(d)}: {self.int_expr(d - 1)}}}"
+        if k == 2:
+            return f"{self.set_expr(d - 1)} {r.choice(['<=', '>=', '==', '!='])} {self.set_expr(d - 1)}"
+        return f"{self._key(d)} {r.choice(['in', 'not in'])} {self.set_expr(d - 1)}"
+
+    def dict_stmt(self, ind: int, d: int) -> list[str] | None:
+        """A statement changing f's dicts or sets, or a loop folding one into an int; None when
+        f has none."""
+        r, pad, dd, ss = self.r, "    " * ind, self._keyed(DICT), self._keyed(SET)
+        ints = self.s.assignable["int"]
+        if not dd and not ss:
+            return None
+        k = r.randrange(8)
+        if dd and k == 0:  # an augmented one evaluates its key twice: a name, never a call
+            op = r.choice(["=", "+=", "-="])
+            key = self._key(2) if op == "=" else f"{r.choice(ints or ['1'])} % {r.choice([3, 5, 7])}"
+            return [f"{pad}{dd}[{key}] {op} {self.int_expr(1)}"]
+        if dd and k == 1:
+            return [pad + r.choice([f"del {dd}[{self._key(2)}]", f"{dd}.pop({self._key(2)}, {self.int_expr(1)})",
+                                    f"{dd}.setdefault({self._key(2)}, {self.int_expr(1)})"])]  # fmt: skip
+        if dd and k == 2:
+            return [f"{pad}{dd} = {{x: {r.choice(['x * x', 'x + 1', '-x'])} for x in {self.set_expr(1)}}}"]
+        if ss and k == 3:
+            return [f"{pad}{ss}.{r.choice(['add', 'add', 'discard', 'remove'])}({self._key(2)})"]
+        if ss and k == 4:
+            return [f"{pad}{ss} = {self.set_expr(2)}"]
+        if not ints:
+            return None
+        t = r.choice(ints)
+        if dd and k == 5:
+            return [f"{pad}for kk, vv in {dd}.items():", f"{pad}    {t} = ({t} * 3 + kk - vv) % 1000003"]
+        source = r.choice([n for n in (dd, ss, dd and f"{dd}.values()") if n])
+        return [f"{pad}for xx in {source}:", f"{pad}    {t} = ({t} * 7 + xx) % 1000003"]
