@@ -67,7 +67,6 @@ from gpucc.contract.isa import (
     COMPARE_NE,
     COMPARE_NUM,
     DUP_TOP,
-    EXC_MATCH,
     FELL_OFF,
     FIRST_EXC,
     FIRST_LIST,
