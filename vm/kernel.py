@@ -264,9 +264,10 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
     lhs = rhs = result = 0  # a failed assert's operands, the job's value
     ev = raised_g = raised_pc = np.int64(0)  # an exception value (contract.isa's exc group), where RERAISE's began
     pc = -1  # the failing instruction, -1 while none runs
+    op = -1  # the running instruction
     job_g = resolve(jobs.func[j], link_row, func_import, func_nparams, func_ok, links)
     # module code (contract.isa's module group): the candidate's, then the suite's, then job_g
-    su = func_unit[jobs.func[j]]
+    su = func_unit[jobs.func[j]] if 0 <= jobs.func[j] < func_unit.shape[0] else -1
     cu = -1
     if link_row >= 0 and 0 <= link_row < links.shape[0] and links.shape[1] > 0:
         t = links[link_row, 0]
