@@ -34,6 +34,12 @@ instructions (spills in the dispatch itself, 15-20% slower per instruction: see
 benchmarks/RESULTS.md).
 Packed operands (contract.isa) are split as lo = arg & 0xFFFF, hi = arg >> 16 (and hi's two
 bytes as (arg >> 16) & 0xFF, arg >> 24).
+
+Module code and exceptions (contract.isa's module and exc groups): a job first runs the
+candidate's and the suite's module code (`module_code`), each frame at depth 0 staying below the
+next as its unit's globals (gbase_c, gbase_s); open handlers are rows of `frames` from its end
+(nh of them).  A failure leaves both loops; below them, a status contract.status.catchable lets
+through goes to the innermost handler instead of ending the job.
 """
 
 from __future__ import annotations
