@@ -32,7 +32,6 @@ from gpucc.compiler.codegen_loops import (
     emit_while,
     falls_through,
 )
-from gpucc.compiler.codegen_try import emit_raise, emit_try, leave_tries
 from gpucc.compiler.codegen_stmt import (
     emit_assert,
     emit_assign,
@@ -43,6 +42,7 @@ from gpucc.compiler.codegen_stmt import (
     emit_setitem,
     emit_unpack,
 )
+from gpucc.compiler.codegen_try import emit_raise, emit_try, leave_tries
 from gpucc.compiler.emit import CG_DEPTH, CG_ENTRY, CG_MAXD, CG_NCONST, CG_PC, CG_WIDTH, emit, intern_strings, patch
 from gpucc.compiler.errors import E_PROGRAM_TOO_LARGE
 from gpucc.compiler.nodes import (

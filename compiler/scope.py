@@ -18,7 +18,6 @@ from gpucc.compiler.errors import (
     E_NO_FUNCTIONS,
     E_NONE_VALUE,
     E_RESERVED_NAME,
-    E_SYNTAX,
     E_TOO_MANY_FUNCTIONS,
     E_TOO_MANY_LOCALS,
     E_TOO_MANY_PARAMS,

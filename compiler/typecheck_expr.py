@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from gpucc.compiler import errors
 from gpucc.compiler.arrays import fail
-from gpucc.compiler.typecheck_module import NOT_GLOBAL, type_global
 from gpucc.compiler.errors import (
     E_CLOSURE,
     E_NESTING_TOO_DEEP,
@@ -74,6 +73,7 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_C, S_STATE, is_con
 from gpucc.compiler.typecheck_calls import resolve_call, type_call, type_method
 from gpucc.compiler.typecheck_comp import truth_only, type_comp_name, type_comprehension
 from gpucc.compiler.typecheck_dict import bad_key, dict_subscript_type, display_type
+from gpucc.compiler.typecheck_module import NOT_GLOBAL, type_global
 from gpucc.compiler.typerules import (
     COMPARE_RULES,
     IDENTITY,

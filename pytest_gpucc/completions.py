@@ -19,8 +19,9 @@ do not change what CPython would run, and every line keeps its number:
   (tests call it positionally): the text runs the same in CPython.  The annotations it gives
   stay, so one that differs from the interface's is the linker's error, naming the interface.
 
-Everything else is left to the compiler, which names what the language cannot take (a
-``print`` at module level, an ``import math`` that is used, a string, ...).  Markdown fences and
+Everything else is left to the compiler: other module-level statements are module code (run
+before each test, as on import), and the compiler names what the language cannot take (an
+``import math`` that is used, a class, ...).  Markdown fences and
 trailing prose outside quotes are syntax errors in CPython and stay so.  Tabs are left as they
 are: the gpucc lexer applies CPython's indentation rules (and its TabError).
 """

@@ -124,7 +124,7 @@ def parse_suite(path: Path, source: str) -> Suite:
     stubs, tests, blank, headers = [], [], [], {}
     for node in module.body:
         if not isinstance(node, ast.FunctionDef):
-            continue  # the compiler names anything else that is not allowed at module level
+            continue  # module code (run before each test) or what the compiler names as not allowed
         decorated = _check_decorators(path, node)
         if _is_stub(node):
             if node.decorator_list:

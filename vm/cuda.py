@@ -52,7 +52,7 @@ from gpucc.contract.image import (
     Results,
     result_arrays,
 )
-from gpucc.contract.isa import COSTS, FIRST_LIST
+from gpucc.contract.isa import COSTS, FIRST_EXC, FIRST_LIST
 from gpucc.contract.transfer import TransferCounter, device_full, is_device_array, require_device, to_device, to_host
 from gpucc.vm.kernel import KERNEL_SOURCES, Scratch, run_job
 from gpucc.vm.kernel_walk import WALK_WORDS
@@ -95,13 +95,13 @@ def _make_verifier(fingerprint):
     def verify_kernel(image, depth_at, work, has_lists):
         """image.func_ok[g] = 1 where function g passes the verifier (one thread per function;
         function code ranges never overlap, so they share the depth_at / work scratch);
-        has_lists[0] = 1 if some function has a list instruction."""
+        has_lists[0] = 1 if some function has a list instruction (the list, str and value groups)."""
         g = cuda.grid(1)
         if g < image.func_entry.shape[0]:
             problem, _, _, _ = check_function(g, image, depth_at, work)
             image.func_ok[g] = 1 if problem == V_OK else 0
             for pc in range(image.func_entry[g], image.func_end[g]):
-                if image.code[2 * pc] >= FIRST_LIST:
+                if FIRST_LIST <= image.code[2 * pc] < FIRST_EXC:
                     has_lists[0] = 1
                     break
         if fingerprint == 0:  # never: keeps the verifier sources' fingerprint in the cache key

@@ -34,6 +34,12 @@ instructions (spills in the dispatch itself, 15-20% slower per instruction: see
 benchmarks/RESULTS.md).
 Packed operands (contract.isa) are split as lo = arg & 0xFFFF, hi = arg >> 16 (and hi's two
 bytes as (arg >> 16) & 0xFF, arg >> 24).
+
+Module code and exceptions (contract.isa's module and exc groups): a job first runs the
+candidate's and the suite's module code (`module_code`), each frame at depth 0 staying below the
+next as its unit's globals (gbase_c, gbase_s); open handlers are rows of `frames` from its end
+(nh of them).  A failure leaves both loops; below them, a status contract.status.catchable lets
+through goes to the innermost handler instead of ending the job.
 """
 
 from __future__ import annotations
@@ -67,7 +73,6 @@ from gpucc.contract.isa import (
     COMPARE_NE,
     COMPARE_NUM,
     DUP_TOP,
-    EXC_MATCH,
     FELL_OFF,
     FIRST_DICT,
     FIRST_EXC,
@@ -267,9 +272,10 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
     lhs = rhs = result = 0  # a failed assert's operands, the job's value
     ev = raised_g = raised_pc = np.int64(0)  # an exception value (contract.isa's exc group), where RERAISE's began
     pc = -1  # the failing instruction, -1 while none runs
+    op = -1  # the running instruction
     job_g = resolve(jobs.func[j], link_row, func_import, func_nparams, func_ok, links)
     # module code (contract.isa's module group): the candidate's, then the suite's, then job_g
-    su = func_unit[jobs.func[j]]
+    su = func_unit[jobs.func[j]] if 0 <= jobs.func[j] < func_unit.shape[0] else -1
     cu = -1
     if link_row >= 0 and 0 <= link_row < links.shape[0] and links.shape[1] > 0:
         t = links[link_row, 0]

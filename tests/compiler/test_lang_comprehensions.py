@@ -167,7 +167,7 @@ def test_parse_tree_clauses_then_element():
         ("def f(x: float) -> float:\n    return round(x, 2)\n", "round() with ndigits: not supported"),
         ("def f(xs: list[int]) -> bool:\n    return any()\n", "'any' takes 1 argument(s), 0 given"),
         ("def f(n: int) -> int:\n    return sum(i for i in reversed(range(0, n, 2)))\n", "for loops over anything but range()"),
-        ("def f(xs: list[int]) -> int:\n    return sum(print(x) for x in xs)\n", "built-in 'print' is not supported yet"),
+        ("def f(xs: list[int]) -> int:\n    return sum(hex(x) for x in xs)\n", "built-in 'hex' is not supported yet"),
         ("def f(xs: list[int]) -> int:\n    any = 1\n    return any(x for x in xs)\n", "'any' is a local variable here"),
     ],
 )

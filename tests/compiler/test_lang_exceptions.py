@@ -69,9 +69,9 @@ CATCHES = {
         [([4, 5, 6], 0), ([4, 5, 6], 1), ([4, 5, 6], 2), ([4, 5, 6], 7)],
     ),
     "else_and_finally": (
-        "def f(s: str) -> list[int]:\n    log = []\n    try:\n        n = int(s)\n    except ValueError:\n        log.append(-1)\n"
+        "def f(s: str) -> int:\n    log = []\n    try:\n        n = int(s)\n    except ValueError:\n        log.append(-1)\n"
         "        n = 0\n    else:\n        log.append(n)\n    finally:\n        log.append(99)\n    log.append(n * 2)\n"
-        "    return log\n",
+        "    return log[0] * 10000 + log[1] * 100 + log[2]\n",
         [("4",), ("x",)],
     ),
     "finally_on_the_way_out": (
@@ -85,9 +85,9 @@ CATCHES = {
         [(2,), (0,)],
     ),
     "nested": (
-        "def f(a: int, b: int) -> int:\n    try:\n        try:\n            return a // b\n        except ZeroDivisionError:\n"
-        "            raise ValueError('b is 0')\n        finally:\n            a += 1\n    except ValueError:\n"
-        "        return -a\n",
+        "def f(a: int, b: int) -> int:\n    r = 0\n    try:\n        try:\n            r = a // b\n"
+        "        except ZeroDivisionError:\n            raise ValueError('b is 0')\n        finally:\n            a += 1\n"
+        "    except ValueError:\n        return -a\n    return r * 10 + a\n",
         [(7, 2), (7, 0)],
     ),
     "reraise_bare": (
@@ -104,10 +104,10 @@ CATCHES = {
         [(["1", "x", "2"],), (["1", "stop", "2"],), (["5", "end", "6"],), ([],)],
     ),
     "caught_vm_errors": (
-        "def f(s: str, o: Optional[int]) -> int:\n    r = 0\n    try:\n        r += ord(s)\n    except TypeError:\n        r -= 1\n"
-        "    try:\n        r += o + 1\n    except TypeError:\n        r -= 10\n    try:\n        r += [1, 2].index(3) if False else 0\n"
+        "def f(s: str, k: int) -> int:\n    o = None\n    if k >= 0:\n        o = k\n    r = 0\n    try:\n        r += ord(s)\n    except TypeError:\n        r -= 1\n"
+        "    try:\n        r += o + 1\n    except TypeError:\n        r -= 10\n    try:\n"
         "        r += min([r][:0])\n    except ValueError:\n        r -= 100\n    return r\n",
-        [("a", 1), ("ab", None)],
+        [("a", 1), ("ab", -1)],
     ),
     "assert_in_try": (
         "def f(n: int) -> int:\n    try:\n        assert n > 0\n        return n\n    except AssertionError:\n        return 0\n",

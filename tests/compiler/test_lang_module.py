@@ -114,3 +114,23 @@ def test_what_stays_out_is_located(src, message):
     batch = compile_batch([src])
     assert not batch.ok(0)
     assert message in str(batch.error(0)), str(batch.error(0))
+
+
+def test_the_verifier_and_the_vm_check_globals_and_module_ends():
+    from gpucc.contract import isa
+    from gpucc.vm.asm import make_jobs
+    from gpucc.vm.verify import verify
+
+    src = "X = 40\n\ndef f(n: int) -> int:\n    return n + X\n"
+    batch = compile_batch([src])
+    program = Program.from_batch(batch)
+    assert verify(program) == [] and list(batch.function_names(0)) == ["f", "<module>"]
+    jobs = make_jobs({}, [(0, (2,))])
+    assert vm.launch(program, jobs, "reference").value[0] == 42
+    ops = [int(op) for op, _ in program.code]
+    load = ops.index(isa.LOAD_GLOBAL)
+    program.code[load, 1] = 1  # the module code has one local: X
+    assert any("LOAD_GLOBAL operand 1 is out of range" in p for p in verify(program))
+    program.code[load] = (isa.MODULE_END, 0)  # module code's end in a function: no job runs past it
+    for backend in ("reference", "cpu"):
+        assert vm.launch(program, jobs, backend).status[0] == S.INVALID_BYTECODE

@@ -29,10 +29,10 @@ def test_value(n: int, want: int) -> None:
 
 
 def test_positive() -> None:
-    assert f(3) > 0 and f(2) < f(3) and len(SQUARES) == 4
+    assert f(3) > 0 and f(2) < f(3) and BIT == 32
 
 
-SQUARES = [i * i for i in range(4)]  # module code: run before each test, as the candidate's
+BIT = 2**5  # module code: run before each test, as the candidate's
 """
 CASES = [(0, 0), (1, 1), (4, 10), (10, 55), (30, 465)]
 BODIES = [
@@ -44,7 +44,7 @@ BODIES = [
     "return n",  # wrong
     "return n * (n + 1) // HALF\n\n\nHALF = 2",  # right, a global of its module code
     "try:\n        return n * (n + 1) // 2 + 0 // (n - 4)\n    except ZeroDivisionError:\n        return 10",  # caught: right
-    "if n > 9:\n        raise ValueError('big')\n    t = 0\n    try:\n        t = f(n - 1) + n if n > 0 else 0\n"
+    "if n > 9:\n        raise ValueError\n    t = 0\n    try:\n        t = f(n - 1) + n if n > 0 else 0\n"
     "    finally:\n        n += 1\n    return t",  # raised, through a finally at each depth
     "return {n}",  # compile error: skipped by the linker
 ]

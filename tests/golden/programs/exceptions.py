@@ -25,9 +25,9 @@ def ratio(a: int, b: int) -> int:
         raise
 
 
-# steps(4) == [1, 3, 4]
-# steps(-1) == [2, 3, 4]
-def steps(n: int) -> list[int]:
+# steps(4) == 134
+# steps(-1) == 234
+def steps(n: int) -> int:
     log = []
     try:
         log.append(10 // (n + 1) * 0 + 1)
@@ -36,7 +36,7 @@ def steps(n: int) -> list[int]:
     finally:
         log.append(3)
     log.append(4)
-    return log
+    return log[0] * 100 + log[1] * 10 + log[2]
 
 
 # guarded(2) == 6
