@@ -140,7 +140,7 @@ def test_parse_tree_clauses_then_element():
         ("def f(xs: list[int]) -> int:\n    g = (x for x in xs)\n    return 0\n", "generator expressions but as"),
         ("def f(xs: list[int]) -> int:\n    return sum(x for x in xs, 1)\n", "invalid syntax"),
         ("def f(xs: list[int]) -> int:\n    return [1, x for x in xs][0]\n", "invalid syntax"),
-        ("def f(xs: list[int]) -> int:\n    return [x for x, y in xs][0]\n", "tuples: not supported"),
+        ("def f(xs: list[int]) -> int:\n    return [x for x, y in xs][0]\n", "unsupported operand types for 'x': int and int"),
         ("def f(xs: list[int]) -> int:\n    return [y for x in xs for y in range(y)][0]\n",
          "local variable 'y' may be used before it is assigned"),
         ("def f(xs: list[int]) -> int:\n    ys = [x for x in xs]\n    return x\n", "name 'x' is not defined"),
