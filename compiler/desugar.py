@@ -251,10 +251,10 @@ def _call(src, toks, tree, st, n, err):
         c = node(tree, st, N_CALL, 0, tree.tok[n], 0)
         tree.first[c] = tree.first[n]
         t0, t1 = hidden(toks, st, tree.tok[n], 6), hidden(toks, st, tree.tok[n], 7)
-        target = kids(tree, node(tree, st, N_TUPLE, 0, t0, 0), name(tree, st, t0), name(tree, st, t1), -1)
+        target = kids(tree, node(tree, st, N_TUPLE, 0, tree.tok[n], 0), name(tree, st, t0), name(tree, st, t1), -1)
         f = clause(tree, st, t0, c)
         tree.val[f] = target
-        element = kids(tree, node(tree, st, N_TUPLE, 0, t0, 0), name(tree, st, t0), name(tree, st, t1), -1)
+        element = kids(tree, node(tree, st, N_TUPLE, 0, tree.tok[n], 0), name(tree, st, t0), name(tree, st, t1), -1)
         _become(tree, n, N_COMP, COMP_GEN, f, element)
         return _unpacking_clause(src, toks, tree, st, f, err)
     if b == B_DIVMOD and nargs == 2:  # [(p // q, p % q) for p in [a] for q in [b]][0]
@@ -344,7 +344,7 @@ def _unpacking_clause(src, toks, tree, st, c, err):
     z = tree.next[y] if y >= 0 else -1
     tree.kind[it] = N_PASS  # consumed
     tree.tok[c] = ys0
-    kids(tree, c, kids(tree, node(tree, st, N_LIST, 0, ys0, 0), a, -1, -1), -1, -1)  # for ys0 in [xs]
+    kids(tree, c, kids(tree, node(tree, st, N_LIST, 0, at, 0), a, -1, -1), -1, -1)  # for ys0 in [xs]
     if y >= 0:
         last = chain(tree, last, bind_clause(tree, st, ys1, y))
     if z >= 0:
@@ -356,10 +356,10 @@ def _unpacking_clause(src, toks, tree, st, c, err):
     while x != -1:
         nxt = tree.next[x]
         if b == B_ENUMERATE and j == 0:
-            value = _index(tree, st, k, start)
+            value = _index(tree, st, k, start, at)
         else:
             ys = ys0 if j == 0 or b == B_ENUMERATE else (ys1 if j == 1 else ys2)
-            value = subscript(tree, st, k, name(tree, st, ys), name(tree, st, k))
+            value = subscript(tree, st, at, name(tree, st, ys), name(tree, st, k))
         bound = bind_clause(tree, st, tree.tok[x], value)
         if tree.kind[x] == N_TUPLE:  # for i, (a, b) in enumerate(ps): for (a, b) in [ps[k]]
             tree.val[bound] = x
@@ -371,12 +371,12 @@ def _unpacking_clause(src, toks, tree, st, c, err):
 
 
 @nrt_free
-def _index(tree, st, k, start):
-    """enumerate's count: k, or k + start."""
+def _index(tree, st, k, start, at):
+    """enumerate's count: k, or k + start (located at token at)."""
     if start < 0:
         return name(tree, st, k)
     tree.next[start] = -1
-    return kids(tree, node(tree, st, N_BINARY, BIN_ADD, k, 0), name(tree, st, k), start, -1)
+    return kids(tree, node(tree, st, N_BINARY, BIN_ADD, at, 0), name(tree, st, k), start, -1)
 
 
 @nrt_free
@@ -429,17 +429,17 @@ def _for_statement(src, toks, tree, st, n, err):
     if start >= 0:  # enumerate's start, evaluated once
         last = chain(tree, last, kids(tree, node(tree, st, N_ASSIGN, NO_TYPE, ys[1], 0), start, -1, -1))
         start = name(tree, st, ys[1])
-    last = chain(tree, last, kids(tree, node(tree, st, N_ASSIGN, NO_TYPE, k, 0), int_lit(tree, st, k, -1), -1, -1))
+    last = chain(tree, last, kids(tree, node(tree, st, N_ASSIGN, NO_TYPE, k, 0), int_lit(tree, st, at, -1), -1, -1))
     cond = -1
     for j in range(lists):  # k + 1 < len(ys_j) [and ...]
-        more = kids(tree, node(tree, st, N_BINARY, BIN_ADD, k, 0), name(tree, st, k), int_lit(tree, st, k, 1), -1)
+        more = kids(tree, node(tree, st, N_BINARY, BIN_ADD, at, 0), name(tree, st, k), int_lit(tree, st, at, 1), -1)
         size = builtin_call(tree, toks, st, B_LEN, at, name(tree, st, ys[j]), -1)
-        test = kids(tree, node(tree, st, N_COMPARE, 0, k, 0), more, kids(tree, node(tree, st, N_CMP_LINK, CMP_LT, k, 0),
+        test = kids(tree, node(tree, st, N_COMPARE, 0, at, 0), more, kids(tree, node(tree, st, N_CMP_LINK, CMP_LT, at, 0),
                                                                           size, -1, -1), -1)  # fmt: skip
-        cond = test if cond < 0 else kids(tree, node(tree, st, N_BOOLOP, BOOL_AND, k, 0), cond, test, -1)
+        cond = test if cond < 0 else kids(tree, node(tree, st, N_BOOLOP, BOOL_AND, at, 0), cond, test, -1)
     loop = kids(tree, node(tree, st, N_WHILE, 0, tree.tok[n], 0), cond, body, -1)
     chain(tree, last, loop)
-    step = kids(tree, node(tree, st, N_AUGASSIGN, BIN_ADD, k, 0), int_lit(tree, st, k, 1), -1, -1)
+    step = kids(tree, node(tree, st, N_AUGASSIGN, BIN_ADD, k, 0), int_lit(tree, st, at, 1), -1, -1)
     rest = tree.first[body]
     tree.first[body] = step
     last = step
@@ -447,9 +447,9 @@ def _for_statement(src, toks, tree, st, n, err):
     vlast = -1
     for j in range(lists + (1 if b == B_ENUMERATE else 0)):
         if b == B_ENUMERATE and j == 0:
-            v = _index(tree, st, k, start)
+            v = _index(tree, st, k, start, at)
         else:
-            v = subscript(tree, st, k, name(tree, st, ys[0] if b == B_ENUMERATE else ys[j]), name(tree, st, k))
+            v = subscript(tree, st, at, name(tree, st, ys[0] if b == B_ENUMERATE else ys[j]), name(tree, st, k))
         if values < 0:
             values = v
         else:

@@ -231,14 +231,14 @@ def _keyed(src, toks, tree, st, dst, n, xs, b, err):
     # the pairs: [(key, k or -k) for k in range(len(ys)) for v in [ys[k]]]
     count = name(tree, st, k)
     if backwards:
-        count = kids(tree, node(tree, st, N_UNARY, UN_NEG, k, 0), count, -1, -1)
+        count = kids(tree, node(tree, st, N_UNARY, UN_NEG, origin, 0), count, -1, -1)
     elif not static:  # -k if r else k
-        count = kids(tree, node(tree, st, N_IFEXP, 0, k, 0), kids(tree, node(tree, st, N_UNARY, UN_NEG, k, 0),
+        count = kids(tree, node(tree, st, N_IFEXP, 0, origin, 0), kids(tree, node(tree, st, N_UNARY, UN_NEG, origin, 0),
                      name(tree, st, k), -1, -1), name(tree, st, hidden(toks, st, origin, H_R)), count)  # fmt: skip
     pairs = node(tree, st, N_COMP, COMP_LIST, origin, 0)
     loop = clause(tree, st, k, builtin_call(tree, toks, st, B_RANGE, origin, builtin_call(
         tree, toks, st, B_LEN, origin, name(tree, st, ys), -1), -1))  # fmt: skip
-    chain(tree, loop, bind_clause(tree, st, v, subscript(tree, st, v, name(tree, st, ys), name(tree, st, k))))
+    chain(tree, loop, bind_clause(tree, st, v, subscript(tree, st, origin, name(tree, st, ys), name(tree, st, k))))
     element = kids(tree, node(tree, st, N_TUPLE, 0, origin, 0), kexpr, count, -1)
     kids(tree, pairs, loop, tree.next[loop], element)
     tree.next[xs] = -1
@@ -249,27 +249,28 @@ def _keyed(src, toks, tree, st, dst, n, xs, b, err):
     p = hidden(toks, st, origin, H_P)
     if b != B_SORTED:
         picked = builtin_call(tree, toks, st, b, origin, pairs, -1)
-        index = subscript(tree, st, p, picked, int_lit(tree, st, p, 1))
+        index = subscript(tree, st, origin, picked, int_lit(tree, st, origin, 1))
     elif static:
         ordered = builtin_call(tree, toks, st, B_SORTED, origin, pairs, -1)
         if backwards:
             ordered = builtin_call(tree, toks, st, B_REVERSED, origin, ordered, -1)
         last = chain(tree, last, clause(tree, st, p, ordered))
-        index = subscript(tree, st, p, name(tree, st, p), int_lit(tree, st, p, 1))
+        index = subscript(tree, st, origin, name(tree, st, p), int_lit(tree, st, origin, 1))
     else:  # for ps in [sorted(pairs)] for j in range(len(ps)) for p in [ps[-1 - j if r else j]]
         ps, j = hidden(toks, st, origin, H_PS), hidden(toks, st, origin, H_J)
         last = chain(tree, last, bind_clause(tree, st, ps, builtin_call(tree, toks, st, B_SORTED, origin, pairs, -1)))
         last = chain(tree, last, clause(tree, st, j, builtin_call(tree, toks, st, B_RANGE, origin, builtin_call(
             tree, toks, st, B_LEN, origin, name(tree, st, ps), -1), -1)))  # fmt: skip
-        back = kids(tree, node(tree, st, N_BINARY, BIN_SUB, j, 0), int_lit(tree, st, j, -1), name(tree, st, j), -1)
-        at = kids(tree, node(tree, st, N_IFEXP, 0, j, 0), back, name(tree, st, hidden(toks, st, origin, H_R)),
+        back = kids(tree, node(tree, st, N_BINARY, BIN_SUB, origin, 0), int_lit(tree, st, origin, -1), name(tree, st, j),
+                    -1)  # fmt: skip
+        at = kids(tree, node(tree, st, N_IFEXP, 0, origin, 0), back, name(tree, st, hidden(toks, st, origin, H_R)),
                   name(tree, st, j))  # fmt: skip
-        last = chain(tree, last, bind_clause(tree, st, p, subscript(tree, st, p, name(tree, st, ps), at)))
-        index = builtin_call(tree, toks, st, B_ABS, origin, subscript(tree, st, p, name(tree, st, p),
-                                                                      int_lit(tree, st, p, 1)), -1)  # fmt: skip
+        last = chain(tree, last, bind_clause(tree, st, p, subscript(tree, st, origin, name(tree, st, ps), at)))
+        index = builtin_call(tree, toks, st, B_ABS, origin, subscript(tree, st, origin, name(tree, st, p),
+                                                                      int_lit(tree, st, origin, 1)), -1)  # fmt: skip
     if backwards and static:
-        index = kids(tree, node(tree, st, N_UNARY, UN_NEG, p, 0), index, -1, -1)
-    value = subscript(tree, st, p, name(tree, st, ys), index)
+        index = kids(tree, node(tree, st, N_UNARY, UN_NEG, origin, 0), index, -1, -1)
+    value = subscript(tree, st, origin, name(tree, st, ys), index)
     if default >= 0:  # value if ys else d, d bound after xs (CPython evaluates it first)
         d = hidden(toks, st, origin, H_D)
         last = chain(tree, last, bind_clause(tree, st, d, tree.first[default]))
@@ -318,9 +319,9 @@ def sort_statement(src, toks, tree, st, s, err):
         return -1
     tree.kind[m] = N_PASS  # consumed
     keep = kids(tree, node(tree, st, N_ASSIGN, NO_TYPE, sv, 0), comp, -1, -1)
-    store = kids(tree, node(tree, st, N_SETITEM, -1, jv, 0), subscript(tree, st, jv, obj, name(tree, st, jv)),
-                 subscript(tree, st, jv, name(tree, st, sv), name(tree, st, jv)), -1)  # fmt: skip
-    body = kids(tree, node(tree, st, N_BLOCK, 0, jv, 0), store, -1, -1)
+    store = kids(tree, node(tree, st, N_SETITEM, -1, origin, 0), subscript(tree, st, origin, obj, name(tree, st, jv)),
+                 subscript(tree, st, origin, name(tree, st, sv), name(tree, st, jv)), -1)  # fmt: skip
+    body = kids(tree, node(tree, st, N_BLOCK, 0, origin, 0), store, -1, -1)
     size = builtin_call(tree, toks, st, B_LEN, origin, name(tree, st, sv), -1)
     loop = kids(tree, node(tree, st, N_FOR_RANGE, 1, jv, 0), size, body, -1)
     tree.kind[s] = N_BLOCK

@@ -108,8 +108,8 @@ def subscript(tree, st, t, obj, index):
 @nrt_free
 def bind_clause(tree, st, t, value):
     """`for <token t> in [value]`: a clause that binds a name to one value."""
-    return kids(tree, node(tree, st, N_COMP_FOR, 0, t, 0), kids(tree, node(tree, st, N_LIST, 0, t, 0), value, -1, -1),
-                -1, -1)  # fmt: skip
+    one = kids(tree, node(tree, st, N_LIST, 0, tree.tok[value], 0), value, -1, -1)
+    return kids(tree, node(tree, st, N_COMP_FOR, 0, t, 0), one, -1, -1)
 
 
 @nrt_free

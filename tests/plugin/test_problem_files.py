@@ -204,8 +204,12 @@ def test_the_official_humaneval_file_as_shipped(gpucc):
     verdicts = [r["result"] for r in results(gpucc)]
     assert len(verdicts) == 164
     assert all(v == "passed" or v.startswith("not run: ") for v in verdicts)
-    assert not [v for v in verdicts if "canonical solution" in v]  # no problem where the VM and CPython disagree
-    assert verdicts.count("passed") >= 81  # as of this test: grows with the language
+    # no problem where the VM and CPython disagree; resource limits aside (HumanEval/36's canonical
+    # solution fills the heap at n=4000: no garbage collection within a job yet; HumanEval/75's
+    # takes more than the default 1,000,000 steps)
+    limits = ("memory limit", "does not finish within the step limit")
+    assert not [v for v in verdicts if "canonical solution" in v and not any(w in v for w in limits)]
+    assert verdicts.count("passed") >= 102  # as of this test: grows with the language
     assert len(doc["suites"]) == 164
 
 
@@ -239,4 +243,4 @@ def test_an_mbpp_file_runs_with_types_inferred_from_its_asserts(gpucc):
     assert [(r["task_id"], r["result"]) for r in results(gpucc)] == [(t, r) for t, _, r in MBPP_SAMPLES]
     suites = {s["task"]: s for s in doc["suites"]}
     assert suites["601"]["reference"]["status"] == "passed"  # its code, the canonical solution
-    assert suites["606"]["reference"]["status"] == "compile error"  # divmod: the step limit is the budget
+    assert suites["606"]["reference"]["status"] == "compile error"  # a lambda called: the step limit is the budget
