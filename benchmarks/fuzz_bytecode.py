@@ -4,23 +4,25 @@ the CPU kernel and the reference interpreter.
     python -m benchmarks.fuzz_bytecode --programs 1000000 --seed 1
 
 Program k of a run (seed s) is drawn with random.Random(s * 10**9 + k) (tests/vm/isaprog.py):
-half random programs over the whole ISA (`isa_program`), half mutations (operand flips, opcode
-swaps, jump retargets, constant-pool corruption, truncations, function-table edits:
-`isaprog.MUTATIONS`, 1-3 of them) of real programs: --corpus programs of the differential
-fuzzer's generator (neural/gen.py) compiled by the compiler, and random ISA programs.  Each
-program is one unit; --batch of them are laid end to end into one Program and all their jobs
-(--jobs per program: a function of the unit with its real arguments, or random slot values)
-run in one CPU kernel launch (the launch verifies every function first).
+30% random programs over the whole ISA (`isa_program`), 70% mutations (1-3 of operand flips,
+opcode swaps, jump retargets, constant-pool corruption, truncations, function-table edits:
+`isaprog.MUTATIONS`) of real programs: 60% of --corpus programs of the differential fuzzer's
+generator (neural/gen.py) compiled by the compiler, run on their generated arguments, 10% of
+--corpus random ISA programs.  Each program is one unit; --batch of them are laid end to end
+into one Program whose jobs (--jobs per program: a function of the unit with real arguments,
+or random slot values; now and then a function id outside the unit) run in one CPU kernel
+launch, which verifies every function first.
 
-Checked on every job: the launch returns (a crash would end this process: its last progress
-line names the batch), and the job ends in a defined status (one of contract.status', not
-NOT_RUN) with steps <= the step limit.  A program whose function table the image check
-(contract.image) refuses is counted apart: no launch would take it.  On every --reference-every
-th program whose functions all verified, every job also runs on the reference interpreter
-(vm/reference.py, the ISA's plain-Python spec) and all its result fields (status, value, cost,
-steps, failure record) must equal the kernel's.  Findings are written to --out with each
-program's index (`--only K` runs program K alone and prints its disassembly and results);
-exit 1 if there is any.
+Checked: the launch returns (a crash would end this process: its last progress line names the
+batch before it), every job ends in a defined status (one of contract.status', not NOT_RUN)
+with 0 <= steps <= the step limit, and the host verifier (vm.verify.verify, its messages)
+takes every batch without raising.  A program whose function table the image check
+(contract.image) refuses is counted apart: no launch takes it.  Every job of every
+--reference-every-th program whose functions all verified also runs on the reference
+interpreter (vm/reference.py, the ISA's plain-Python spec), and every result field (status,
+value, cost, steps, the failure record) must equal the kernel's.  Findings are written to
+--out with each program's index (`--only K` shows program K alone: its disassembly, the
+verifier's verdicts, its jobs on both); exit 1 if there is any.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from gpucc.contract import status as S
 from gpucc.contract.image import LaunchLimits, Program, ResultArrays, image_arrays
 from gpucc.neural.gen import ProgramGen
 from gpucc.vm.disasm import disassemble
-from gpucc.vm.verify import V_OK, function_checks
+from gpucc.vm.verify import V_OK, function_checks, verify
 from tests.vm.isaprog import isa_program, job_rows, job_table, mutate, split_units
 
 LIMITS = LaunchLimits(step_limit=500, stack_size=256, max_depth=16, heap_size=4096)
@@ -106,6 +108,10 @@ def check_batch(ks: list[int], a, corpus: Corpus, out: list, counts: collections
     bad = (status < 0) | (status >= len(S.NAMES)) | (status == S.NOT_RUN) | (results.steps > LIMITS.step_limit)
     bad |= results.steps < 0
     ok = function_checks(image_arrays(program))[:, 0] == V_OK
+    try:  # the verifier's messages (host side) on every program of the batch
+        counts["verifier messages"] += len(verify(program))
+    except Exception as e:  # noqa: BLE001 -- any exception here is a finding
+        out.append((ks_run[0], f"batch of {len(units)}", f"vm.verify.verify raised {e!r}"))
     unit_ok = np.logical_and.reduceat(ok, program.unit_func_start[:-1]) if len(ok) else ok
     first_job = np.cumsum([0] + [len(r) for r in rows])
     for u in np.flatnonzero(unit_ok):

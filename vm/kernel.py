@@ -228,6 +228,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
     stack = scratch.stack
     frames = scratch.frames
     heap = scratch.heap
+    walk = scratch.walk
     stack_size = stack.shape[0]
     max_depth = frames.shape[0]
     link_row = jobs.link[j]
@@ -251,7 +252,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
         st = OK
     hp = 0  # the heap's bump pointer
     if st == OK:  # the arguments (object arguments built in the heap)
-        st, hp = enter_arguments(j, func_nparams[g], jobs, stack, heap, scratch.walk)
+        st, hp = enter_arguments(j, func_nparams[g], jobs, stack, heap, walk)
     if st == OK:
         if link_row >= 0:
             entry_unit = func_unit[jobs.func[j]]
@@ -524,7 +525,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                     break
                 pc += 1
             elif op >= FIRST_VALUE:  # vm/kernel_value.py
-                st, sp, hp, extra = value_op(op, arg, stack, sp, heap, hp, scratch.walk, consts,
+                st, sp, hp, extra = value_op(op, arg, stack, sp, heap, hp, walk, consts,
                                              unit_const_start[func_unit[g]])  # fmt: skip
                 n_cost += extra
                 if st != OK:
@@ -536,7 +537,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
             elif op >= FIRST_LIST or (op == COMPARE_NUM and list_typed(arg)):  # kernel_str.py, kernel_lists.py
                 st, sp, hp, extra, advance = (
                     str_op(op, arg, stack, sp, heap, hp, consts, unit_const_start[func_unit[g]]) if op >= FIRST_STR
-                    else list_op(op, arg, stack, sp, fp, heap, hp, scratch.walk))
+                    else list_op(op, arg, stack, sp, fp, heap, hp, walk))
                 if st != OK:
                     break
                 n_cost += extra
