@@ -259,6 +259,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
     stack = scratch.stack
     frames = scratch.frames
     heap = scratch.heap
+    walk = scratch.walk  # read once: inside the loop nest each read is an NRT incref / decref pair
     stack_size = stack.shape[0]
     max_depth = frames.shape[0]
     link_row = jobs.link[j]
@@ -295,7 +296,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
         st = OK
     hp = 0  # the heap's bump pointer
     if st == OK and g == job_g:  # the arguments (object arguments built in the heap)
-        st, hp = enter_arguments(j, func_nparams[g], jobs, stack, heap, scratch.walk, hp)
+        st, hp = enter_arguments(j, func_nparams[g], jobs, stack, heap, walk, hp)
     if st == OK:
         if link_row >= 0:
             entry_unit = func_unit[jobs.func[j]]
@@ -594,7 +595,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                             st = STACK_LIMIT
                             break
                         if nxt == job_g:
-                            st, hp = enter_arguments(j, func_nparams[nxt], jobs, stack[base:], heap, scratch.walk, hp)
+                            st, hp = enter_arguments(j, func_nparams[nxt], jobs, stack[base:], heap, walk, hp)
                             if st != OK:
                                 break
                         else:
@@ -640,7 +641,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                         stack[ix(sp - 1)] = (arg >> v) & 1 if v < 32 else 0
                     pc += 1
                 elif op >= FIRST_DICT:  # vm/kernel_dict.py
-                    st, sp, hp, extra, advance = dict_op(op, arg, stack, sp, fp, heap, hp, scratch.walk, consts,
+                    st, sp, hp, extra, advance = dict_op(op, arg, stack, sp, fp, heap, hp, walk, consts,
                                                          unit_const_start[func_unit[g]])  # fmt: skip
                     n_cost += extra
                     if st != OK:
@@ -650,7 +651,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                         break
                     pc += advance
                 elif op >= FIRST_VALUE:  # vm/kernel_value.py
-                    st, sp, hp, extra = value_op(op, arg, stack, sp, heap, hp, scratch.walk, consts,
+                    st, sp, hp, extra = value_op(op, arg, stack, sp, heap, hp, walk, consts,
                                                  unit_const_start[func_unit[g]])  # fmt: skip
                     n_cost += extra
                     if st != OK:
@@ -662,7 +663,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                 elif op >= FIRST_LIST or (op == COMPARE_NUM and list_typed(arg)):  # kernel_str.py, kernel_lists.py
                     st, sp, hp, extra, advance = (
                         str_op(op, arg, stack, sp, heap, hp, consts, unit_const_start[func_unit[g]]) if op >= FIRST_STR
-                        else list_op(op, arg, stack, sp, fp, heap, hp, scratch.walk))
+                        else list_op(op, arg, stack, sp, fp, heap, hp, walk))
                     if st != OK:
                         break
                     n_cost += extra
