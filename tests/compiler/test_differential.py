@@ -129,7 +129,8 @@ def _typed_forms(fn: ast.FunctionDef, funcs: dict[str, str]) -> set[str]:
 
 
 def test_generator_covers_every_form_of_the_language():
-    forms = collections.Counter(f for seed in range(300) for f in _forms(ProgramGen(seed).program().source))
+    # 600 programs: with the dict, narrowing and Optional forms in the mix the rarest form (m[i][j] stores) shows up 6 times
+    forms = collections.Counter(f for seed in range(600) for f in _forms(ProgramGen(seed).program().source))
     ops = ["Add", "Sub", "Mult", "FloorDiv", "Mod", "Div", "Pow", "BitAnd", "BitOr", "BitXor", "LShift", "RShift"]
     wanted = (["If", "While", "For", "Break", "Continue", "Assert", "Pass", "AnnAssign", "Expr", "Return", "IfExp",
                "UnaryOp.USub", "UnaryOp.UAdd", "UnaryOp.Not", "UnaryOp.Invert", "BoolOp.And", "BoolOp.Or", "chain",

@@ -135,7 +135,7 @@ def test_neural_mode_shows_the_path_and_the_samples(gpucc, monkeypatch):
     monkeypatch.setitem(neural_mode._compilers, None, StandIn())  # known samples (neural_standin.py)
     write_project(gpucc, suite=SUITE, name="double", candidates={
         "right.py": RIGHT, "wrong.py": WRONG, "two_functions.py": TWO_FUNCTIONS,
-        "setty.py": "def double(x: int) -> int:\n    return len({x})\n"})  # fmt: skip
+        "setty.py": "def double(x: int) -> int:\n    return len(f'{x}')\n"})  # fmt: skip
     result, doc, path = html_report(gpucc, "--gpucc-compiler", "neural", "--gpucc-neural-k", "3")
     assert result.ret == 0, result.stdout.str()
     tree = Tree(path.read_text(encoding="utf-8"))

@@ -22,7 +22,7 @@ def test_reasons_ranking_and_one_launch(project):
         "      >   return a // (b - b)",
         "    forever.py: test_table(a=12, b=18, want=6): did not finish within 5000 steps (the deterministic timeout)",
         "    listy.py: compile error: gcd_candidates/listy.py:2:10: error: dict keys and set elements*",
-        "              xs = {a, b}", "                   ^",
+        "              xs = {[a, b]}", "                   ^",
         "    misnamed.py: link error: *does not define 'gcd'*",
         "    wrong.py: test_table(a=12, b=18, want=6): assert gcd(a, b) == want, where 3 == 6",
         "      suite_gcd.py:7: in test_table(a=12, b=18, want=6)",

@@ -47,8 +47,9 @@ SAMPLES = [  # (task_id, completion, result)
     ("EvalPlusSmall/5", "    return 0\n", "not run: count_keys's parameter 'd' is dict: gpucc cannot take its inputs"),
     ("EvalPlusSmall/6", "    return n % 2 == 0\n",
      "not run: an input does not fit the gpucc types: case (True,) of 'plus_input[1]': n=True is not int"),
-    ("EvalPlusSmall/7", "    return []\n", "not run: cannot state it in gpucc: evalplus.jsonl::EvalPlusSmall/7:3:21: "
-     "error: lambdas: not supported by gpucc"),  # the suite holds the canonical solution
+    ("EvalPlusSmall/7", "    return []\n",  # the canonical solution's lambda and map compile now
+     "failed: test_base_input(n=3): assert squares(n) == want, where [] == [0, 1, 4]"),
+    ("EvalPlusSmall/7", "    return [i * i for i in range(n)]\n", "passed"),
     ("EvalPlusSmall/8", "    out = ''\n    for w in words:\n        out += w.upper() + ' '\n    return out[:-1]\n",
      "passed"),  # Unicode: 'straße'.upper() == 'STRASSE'
     ("EvalPlusSmall/8", "    return ' '.join(words)\n",
@@ -121,7 +122,7 @@ def test_gpucc_evaluate_writes_the_same_results(tmp_path, monkeypatch):
     write_inputs(tmp_path)
     evaluation = evaluate("evalplus.jsonl", "samples.jsonl", ks=(1,))
     assert [r["result"] for r in written(tmp_path)] == [r for _, _, r in SAMPLES]
-    assert evaluation.counts == {"passed": 7, "failed": 6, "timed out": 1, "not run": 3}
+    assert evaluation.counts == {"passed": 8, "failed": 7, "timed out": 1, "not run": 2}
 
 
 def test_the_suite_calls_the_renamed_canonical_solution_then_the_sample():
