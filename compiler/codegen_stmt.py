@@ -50,11 +50,15 @@ def emit_assign(n, top, toks, tree, types, out, scratch, err):
 
 @nrt_free
 def emit_augassign(n, top, toks, tree, types, out, scratch, err):
-    """x op= v: x, v, op (a float op when x is a float), STORE_VAR x."""
+    """x op= v: x, v, op (a float op when x is a float), STORE_VAR x; a list's xs += ys: xs, ys,
+    LIST_EXTEND (in place, as CPython's)."""
     c = tree.first[n]
     line = toks.line[tree.tok[n]]
     emit(out, LOAD_VAR, types.slot[n], line)
     emit_expr(c, toks, tree, types, out, scratch, top + 1, err)
+    if is_list(tree.val[n]):
+        emit(out, O.LIST_EXTEND, 0, line)
+        return
     emit_arith(out, tree.op[n], tree.val[n], types.type[c], line)
     emit(out, STORE_VAR, types.slot[n], line)
 

@@ -39,6 +39,7 @@ from gpucc.compiler.desugar_calls import (
     method_keywords,
     sort_statement,
 )
+from gpucc.compiler.desugar_builtins import LEFT, constructor, is_constructor
 from gpucc.compiler.desugar_closures import closures
 from gpucc.compiler.desugar_nodes import (
     bind_clause,
@@ -79,6 +80,7 @@ from gpucc.compiler.nodes import (
     N_FOR_LIST,
     N_FUNCDEF,
     N_IF,
+    N_KWARG,
     N_LAMBDA,
     N_LIST,
     N_METHOD,
@@ -239,7 +241,8 @@ def _call(src, toks, tree, st, n, err):
     """CALL n: map / filter, enumerate / zip or range as values, keyword forms.  0, or -1."""
     b = -1 if find_def(src, toks, tree, n) >= 0 else call_builtin(src, toks, tree, n)
     nargs = count_from(tree.next, tree.first[n])
-    rewrite = b == B_MAP or b == B_FILTER or b == B_ENUMERATE or b == B_ZIP or b == B_DIVMOD or (
+    made = is_constructor(b, nargs) and (nargs == 0 or tree.kind[tree.first[n]] != N_KWARG)
+    rewrite = b == B_MAP or b == B_FILTER or b == B_ENUMERATE or b == B_ZIP or b == B_DIVMOD or made or (
         b == B_RANGE and tree.val[n] != KEEP)
     if rewrite and not room(tree, toks, st):
         return no_room(toks, tree, n, err)
@@ -273,6 +276,11 @@ def _call(src, toks, tree, st, n, err):
         tree.first[c] = tree.first[n]
         v = hidden(toks, st, tree.tok[n], 0)
         _become(tree, n, N_COMP, COMP_LIST, clause(tree, st, v, c), name(tree, st, v))
+        return 0
+    r = constructor(src, toks, tree, st, n, b, KEEP) if made else LEFT  # set(e), dict(e), tuple(e)
+    if r > 0:
+        return _unpacking_clause(src, toks, tree, st, r, err)
+    if r == 0:
         return 0
     return keyword_call(src, toks, tree, st, n, b, err)
 

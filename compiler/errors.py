@@ -47,8 +47,8 @@ _CONSTRUCT_ROWS = [
     ("C_WALRUS", "assignment expressions (:=)"),
     ("C_BARE_ANNOTATION", "annotations without a value"),
     ("C_ASSERT_MESSAGE", "assert messages"),
-    ("C_LIST_AUGASSIGN", "augmented assignment to a list or set (+=, |= change it in place: use xs = xs + ys, "
-     "s = s | t, append or add)"),
+    ("C_LIST_AUGASSIGN", "augmented assignment to a list or set but xs += ys (|=, *= change it in place: use "
+     "s = s | t, xs = xs * n or add)"),
     ("C_SUBSCRIPT_AUGASSIGN",
      "augmented assignment to a subscript of anything but a name or a subscript, or with a call in it"),
     ("C_METHOD", "methods other than list.append, list.sort and the str methods of the README"),

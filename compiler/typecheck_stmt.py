@@ -21,6 +21,7 @@ from gpucc.compiler.errors import (
 )
 from gpucc.compiler.limits import MAX_NESTING
 from gpucc.compiler.nodes import (
+    BIN_ADD,
     N_ASSERT,
     N_CALL,
     N_EXPR_STMT,
@@ -41,6 +42,7 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - target_bits: typeche
     node_fail,
     node_fail_types,
     preset_request,
+    same_list,
     target_bits,
     unboxed,
     widen_or_fail,
@@ -206,6 +208,9 @@ def check_augassign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     have = scratch.locs[v, L_TYPE]
     if (mask & bit(v)) == ZERO or have < 0:
         return node_fail(err, E_UNBOUND, toks, tree, n, 0)
+    if is_list(have) and tree.op[n] == BIN_ADD and is_list(t):  # xs += ys: xs.extend(ys), in place
+        tree.val[n] = have
+        return same_list(toks, tree, types, scope, scratch.locs, have, v, tree.first[n], err)
     if is_list(have) or is_set(have):  # in place in CPython: the object changes, not the local
         return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_LIST_AUGASSIGN)
     r = binary_type(tree.op[n], have, t)

@@ -25,6 +25,7 @@ from gpucc.contract.isa import (
     COMPARE_NUM,
     FOR_LIST,
     LIST_APPEND,
+    LIST_CLEAR,
     LIST_CONCAT,
     LIST_CONTAINS,
     LIST_EQ,
@@ -54,6 +55,7 @@ from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_STR
 from gpucc.vm.floats import b2f, f2b
 from gpucc.vm.intmath import arith
 from gpucc.vm.kernel_heap import HEADER, MIN_CAP, copy, header, new_list
+from gpucc.vm.kernel_list_methods import list_method
 from gpucc.vm.kernel_order import element_equal, less, list_compare, list_equal, sort_list, strs_ok
 from gpucc.vm.kernel_walk import WALK_COLS
 
@@ -255,6 +257,9 @@ def list_op(op, arg, stack, sp, fp, heap, hp, walk):
         heap[d + n] = stack[sp - 1]
         heap[xs] = n + 1
         return OK, sp - 2, hp, extra, 1
+    if op >= LIST_CLEAR:  # the list methods of vm/kernel_list_methods.py
+        st, sp, hp, extra = list_method(op, stack, sp, heap, hp)
+        return st, sp, hp, extra, 1
     # one list operand on top: LIST_LEN, SUM, MIN, MAX, SORTED, SORT
     st, sp, hp, extra = one_list_op(op, arg, 0, walk, stack, sp, heap, hp)
     return st, sp, hp, extra, 1

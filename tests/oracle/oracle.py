@@ -100,6 +100,8 @@ class _Checked(ast.NodeTransformer):
                 n.ctx = ast.Load()
         if isinstance(node.target, ast.Subscript):
             node.target.value.ctx = ast.Load()
+        if isinstance(node.op, ast.Add):  # a list's += extends it in place: _iadd
+            return ast.Assign([node.target], ast.Call(ast.Name("_iadd", ast.Load()), [load, node.value], []))
         value = ast.BinOp(load, node.op, node.value)
         return ast.Assign([node.target], self.visit_BinOp(value))
 
@@ -119,6 +121,14 @@ def _chk(v):
     if isinstance(v, int) and not isinstance(v, bool) and not INT64_MIN <= v <= INT64_MAX:
         raise _Int64Overflow
     return v
+
+
+def _iadd(a, b):
+    """a += b: a list extended in place (its aliases see it), anything else a checked a + b."""
+    if isinstance(a, list):
+        a += b
+        return a
+    return _chk(a + b)
 
 
 def _pow(a, b):
@@ -223,7 +233,7 @@ def cpython_namespace(source: str) -> dict:
     """Exec `source` (numeric tower applied, overflow-checked: see Tower and _Checked) and
     return its globals."""
     tree = ast.fix_missing_locations(_raise_at_ends(_Checked().visit(Tower().visit(ast.parse(source)))))
-    namespace = {"_chk": _chk, "_pow": _pow, "_lshift": _lshift, "_sum": _sum, "_sorted": _sorted, "_sort": _sort,
+    namespace = {"_chk": _chk, "_iadd": _iadd, "_pow": _pow, "_lshift": _lshift, "_sum": _sum, "_sorted": _sorted, "_sort": _sort,
                  "_in": _in, "_eq": _eq, "_FellOff": _FellOff,
                  "List": typing.List, "Tuple": typing.Tuple, "Optional": typing.Optional, "Dict": typing.Dict,
                  "Set": typing.Set}  # typing's names gpucc reads  # fmt: skip
