@@ -198,6 +198,15 @@ def emit(out, opc, arg, line):
 
 
 @nrt_free
+def retarget_last(out, old, opc):
+    """The instruction emitted last, an `old`, becomes opc, its operand kept; the depth follows."""
+    pc = out.cg[CG_PC] - 1
+    if pc < out.code.shape[0]:
+        out.code[pc, 0] = opc
+    out.cg[CG_DEPTH] += POPS[old] - PUSHES[old] - POPS[opc] + PUSHES[opc]
+
+
+@nrt_free
 def patch_to(out, chain, target):
     """Point every jump of a placeholder chain at `target` (relative to the entry)."""
     code = out.code

@@ -28,6 +28,7 @@ from gpucc.compiler.nodes import (
     N_METHOD,
     N_NAME,
     N_NONE,
+    N_SLICE,
     N_SUBSCRIPT,
     N_TUPLE,
     NO_TYPE,
@@ -239,6 +240,13 @@ def check_setitem(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     vt = type_expr(v, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
     if vt < 0:
         return vt
+    if kind[c] == N_SLICE:  # xs[a:b:k] = ys: ys a list of xs's type (LIST_SET_SLICE)
+        obj = first[c]
+        if not is_list(types.type[obj]):
+            return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_ASSIGN_TARGET)
+        tree.val[n] = types.type[obj]
+        slot = types.slot[obj] if kind[obj] == N_NAME else -1
+        return same_list(toks, tree, types, scope, scratch.locs, types.type[obj], slot, v, err)
     if tree.op[n] >= 0:  # xs[i] op= v evaluates xs and i twice: they must be pure (m[i][j] += v too)
         obj = first[c]
         if kind[obj] != N_NAME and kind[obj] != N_SUBSCRIPT or calls_in(tree, c, scratch, sp):

@@ -148,8 +148,8 @@ BINARY_RULES = rule_table(BIN_NAMES, _BINARY)
 UNARY_RULES = rule_table(UN_NAMES, _UNARY)
 COMPARE_RULES = rule_table(COMPARE_NAMES, _COMPARE)
 BUILTIN_RULES = rule_table(SUPPORTED_BUILTINS, _BUILTIN)
-METHOD_RULES = np.concatenate((rule_table(METHODS[: -len(LIST_METHODS)], _METHOD),
-                               rule_table(LIST_METHODS, {m: _method_row(RECEIVER_LIST, *r) for m, r in _LIST_METHOD.items()})))
+_LIST_METHOD_ROWS = {m: _method_row(RECEIVER_LIST, *r) for m, r in _LIST_METHOD.items()}
+METHOD_RULES = np.concatenate((rule_table(METHODS[: -len(LIST_METHODS)], _METHOD), rule_table(LIST_METHODS, _LIST_METHOD_ROWS)))
 
 
 @nrt_free

@@ -232,7 +232,11 @@ _LIST_ROWS = [    ("NEW_LIST", ARG_IMM, VARIABLE, 1, 2, "pop arg values (pushed 
      "counts from the end), the later elements moved down; IndexError when empty or out of range"),
     ("LIST_INSERT", ARG_NONE, 3, 0, 2, "xs.insert(i, v) (pops xs, i, v): i clamped to 0 .. len(xs) as CPython's "
      "(negative counts from the end), the later elements moved up; MemoryError past the heap"),
-    ("LIST_REVERSE", ARG_NONE, 1, 0, 2, "xs.reverse() in place (pops xs)"),]
+    ("LIST_REVERSE", ARG_NONE, 1, 0, 2, "xs.reverse() in place (pops xs)"),
+    ("LIST_SET_SLICE", ARG_IMM, 5, 0, 3, "xs[start:stop:step] = ys (pops ys, xs, start, stop, step; arg as LIST_SLICE's; "
+     "ys a list of xs's elements, copied first when it is xs): a slice of step 1 replaced by ys (xs grows or "
+     "shrinks), an extended one's elements assigned in order; ValueError for step 0 or an extended slice of "
+     "another length; MemoryError past the heap"),]
 
 # A str is a list (same heap header, vm/kernel_heap.py) whose elements are Unicode code points;
 # the list instructions serve it where Python's meaning is the same (len, slices, +, *, ==,
@@ -387,10 +391,11 @@ SLOT_WIDTHS = {"FOR_RANGE": 3, "RANGE_CHECK": 3, "FOR_LIST": 2,
 FOR_TESTS = ("FOR_RANGE", "FOR_LIST", "FOR_DICT_KEYS", "FOR_DICT_VALUES", "FOR_DICT_ITEMS", "FOR_SET")
 # IMM operands with a range: NEW_LIST's count, LIST_SLICE's bits, the element kinds (0 ints,
 # 1 floats, 2 strs: LIST_SUM takes no strs), the str modes, STR_FROM / STR_TO_NUM's type codes
-IMM_MAXES = {"NEW_LIST": 255, "LIST_SLICE": 7, "LIST_SUM": 1,
+IMM_MAXES = {"NEW_LIST": 255, "LIST_SLICE": 7, "LIST_SET_SLICE": 7, "LIST_SUM": 1,
              **{n: 2 for n in ("LIST_MIN", "LIST_MAX", "LIST_SORTED", "LIST_SORT", "LIST_EQ")},
              "STR_FIND": 6, "STR_CASE": 5, "STR_IS": 7, "STR_STRIP": 2, "STR_SPLIT": 1, "STR_PAD": 3,
-             "STR_FROM": 3, "STR_TO_NUM": 3, "STR_RADIX": 16, "UNPACK_CHECK": 255, "UNBOX": 1, "DICT_LIST": 3, "RAISE": 62}  # fmt: skip
+             "STR_FROM": 3, "STR_TO_NUM": 3, "STR_RADIX": 16, "UNPACK_CHECK": 255, "UNBOX": 1, "DICT_LIST": 3,
+             "RAISE": 62}  # fmt: skip
 
 _GROUPS = (("int", _INT_ROWS), ("numeric", _NUMERIC_ROWS), ("list", _LIST_ROWS), ("str", _STR_ROWS),
            ("value", _VALUE_ROWS), ("dict", _DICT_ROWS), ("exc", _EXC_ROWS), ("module", _MODULE_ROWS))
@@ -670,72 +675,73 @@ LIST_EXTEND = 117
 LIST_POP = 118
 LIST_INSERT = 119
 LIST_REVERSE = 120
-LOAD_STR = 121
-STR_GET = 122
-STR_CHR = 123
-STR_ORD = 124
-STR_CONTAINS = 125
-STR_FIND = 126
-STR_CASE = 127
-STR_IS = 128
-STR_STRIP = 129
-STR_SPLIT = 130
-STR_JOIN = 131
-STR_REPLACE = 132
-STR_PAD = 133
-STR_FROM = 134
-STR_TO_NUM = 135
-STR_RADIX = 136
-FLOAT_ROUND = 137
-VALUE_CMP = 138
-ASSERT_VALUE = 139
-VALUE_CONTAINS = 140
-VALUE_MIN = 141
-VALUE_MAX = 142
-VALUE_SORTED = 143
-VALUE_SORT = 144
-UNPACK_CHECK = 145
-BOX = 146
-UNBOX = 147
-VALUE_INDEX = 148
-VALUE_COUNT = 149
-VALUE_REMOVE = 150
-NEW_DICT = 151
-DICT_SET = 152
-DICT_GET = 153
-DICT_GET_DEFAULT = 154
-DICT_CONTAINS = 155
-DICT_DEL = 156
-DICT_POP = 157
-DICT_POP_DEFAULT = 158
-DICT_SETDEFAULT = 159
-DICT_UPDATE = 160
-DICT_EQ = 161
-COLL_LEN = 162
-DICT_LIST = 163
-FOR_DICT_KEYS = 164
-FOR_DICT_VALUES = 165
-FOR_DICT_ITEMS = 166
-FOR_SET = 167
-NEW_SET = 168
-SET_FROM = 169
-SET_ADD = 170
-SET_DISCARD = 171
-SET_REMOVE = 172
-SET_CONTAINS = 173
-SET_OR = 174
-SET_AND = 175
-SET_SUB = 176
-SET_XOR = 177
-SET_LE = 178
-SET_EQ = 179
-ASSERT_KEYED = 180
-RAISE = 181
-RERAISE = 182
-SETUP_TRY = 183
-POP_TRY = 184
-EXC_MATCH = 185
-LOAD_GLOBAL = 186
-MODULE_END = 187
+LIST_SET_SLICE = 121
+LOAD_STR = 122
+STR_GET = 123
+STR_CHR = 124
+STR_ORD = 125
+STR_CONTAINS = 126
+STR_FIND = 127
+STR_CASE = 128
+STR_IS = 129
+STR_STRIP = 130
+STR_SPLIT = 131
+STR_JOIN = 132
+STR_REPLACE = 133
+STR_PAD = 134
+STR_FROM = 135
+STR_TO_NUM = 136
+STR_RADIX = 137
+FLOAT_ROUND = 138
+VALUE_CMP = 139
+ASSERT_VALUE = 140
+VALUE_CONTAINS = 141
+VALUE_MIN = 142
+VALUE_MAX = 143
+VALUE_SORTED = 144
+VALUE_SORT = 145
+UNPACK_CHECK = 146
+BOX = 147
+UNBOX = 148
+VALUE_INDEX = 149
+VALUE_COUNT = 150
+VALUE_REMOVE = 151
+NEW_DICT = 152
+DICT_SET = 153
+DICT_GET = 154
+DICT_GET_DEFAULT = 155
+DICT_CONTAINS = 156
+DICT_DEL = 157
+DICT_POP = 158
+DICT_POP_DEFAULT = 159
+DICT_SETDEFAULT = 160
+DICT_UPDATE = 161
+DICT_EQ = 162
+COLL_LEN = 163
+DICT_LIST = 164
+FOR_DICT_KEYS = 165
+FOR_DICT_VALUES = 166
+FOR_DICT_ITEMS = 167
+FOR_SET = 168
+NEW_SET = 169
+SET_FROM = 170
+SET_ADD = 171
+SET_DISCARD = 172
+SET_REMOVE = 173
+SET_CONTAINS = 174
+SET_OR = 175
+SET_AND = 176
+SET_SUB = 177
+SET_XOR = 178
+SET_LE = 179
+SET_EQ = 180
+ASSERT_KEYED = 181
+RAISE = 182
+RERAISE = 183
+SETUP_TRY = 184
+POP_TRY = 185
+EXC_MATCH = 186
+LOAD_GLOBAL = 187
+MODULE_END = 188
 
 assert all(globals()[op.name] == op.number for op in TABLE), "opcode constants out of date"

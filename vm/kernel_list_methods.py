@@ -21,11 +21,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpucc.contract.isa import CMP_EQ, LIST_CLEAR, LIST_EXTEND, LIST_INSERT, LIST_POP, POPS, VALUE_COUNT, VALUE_INDEX
+from gpucc.contract.isa import (
+    CMP_EQ,
+    LIST_CLEAR,
+    LIST_EXTEND,
+    LIST_INSERT,
+    LIST_POP,
+    LIST_SET_SLICE,
+    POPS,
+    VALUE_COUNT,
+    VALUE_INDEX,
+)  # fmt: skip
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.status import INDEX_ERROR, INVALID_BYTECODE, MEMORY_LIMIT, OK, VALUE_ERROR
 from gpucc.vm.intmath import INT64_MIN
 from gpucc.vm.kernel_heap import HEADER, MIN_CAP, copy, header, new_list
+from gpucc.vm.kernel_slices import slice_bounds
 from gpucc.vm.kernel_walk import element_type, sequence, value_compare
 
 
@@ -63,11 +74,13 @@ def _close_gap(heap, xs, d, n, i):
 
 
 @nrt_free
-def list_method(op, stack, sp, heap, hp):
-    """(status, sp, hp, extra cost) of LIST_CLEAR, EXTEND, POP, INSERT or REVERSE on the stack
-    whose top is at sp - 1 (the receiver deepest)."""
+def list_method(op, arg, stack, sp, heap, hp):
+    """(status, sp, hp, extra cost) of LIST_CLEAR, EXTEND, POP, INSERT, REVERSE or SET_SLICE on
+    the stack whose top is at sp - 1 (the receiver deepest, but for SET_SLICE's ys)."""
     zero = np.int64(0)
     base = sp - POPS[op]
+    if op == LIST_SET_SLICE:
+        return set_slice(arg, stack, base, heap, hp)
     xs = stack[base]
     d, n, cap = header(heap, hp, xs)
     if d < 0:
@@ -115,6 +128,50 @@ def list_method(op, stack, sp, heap, hp):
         heap[d + k] = heap[d + n - 1 - k]
         heap[d + n - 1 - k] = a
     return OK, base, hp, n
+
+
+@nrt_free
+def set_slice(arg, stack, base, heap, hp):
+    """(status, sp, hp, extra cost) of LIST_SET_SLICE, its operands ys, xs, start, stop, step at
+    stack[base ..] (arg bits 1, 2, 4: which parts are given)."""
+    zero = np.int64(0)
+    ys = stack[base]
+    xs = stack[base + 1]
+    d, n, cap = header(heap, hp, xs)
+    d2, m, _ = header(heap, hp, ys)
+    if d < 0 or d2 < 0:
+        return INVALID_BYTECODE, base + 5, hp, zero
+    st, start, count, step = slice_bounds(n, arg, stack[base + 2], stack[base + 3], stack[base + 4])
+    if st != OK:
+        return st, base + 5, hp, zero
+    extended = (arg & 4) != 0 and step != 1
+    if extended and m != count:
+        return VALUE_ERROR, base + 5, hp, zero
+    if ys == xs:  # xs[a:b] = xs: a copy of it first, as CPython's list_ass_slice
+        ys, hp = new_list(heap, hp, m)
+        if ys < 0:
+            return MEMORY_LIMIT, base + 5, hp, zero
+        copy(heap, d, ys + HEADER, m)
+        d2 = ys + HEADER
+    if extended:
+        for k in range(m):
+            heap[d + start + k * step] = heap[d2 + k]
+        return OK, base, hp, m
+    st, d, hp, copied = _grow(heap, hp, xs, d, n, cap, n - count + m)
+    if st != OK:
+        return st, base + 5, hp, zero
+    tail = n - start - count
+    if m > count:
+        for k in range(tail - 1, -1, -1):
+            heap[d + start + m + k] = heap[d + start + count + k]
+    elif m < count:
+        for k in range(tail):
+            heap[d + start + m + k] = heap[d + start + count + k]
+        for k in range(n - count + m, n):
+            heap[d + k] = 0
+    copy(heap, d2, d + start, m)
+    heap[xs] = n - count + m
+    return OK, base, hp, m + tail + copied
 
 
 @nrt_free

@@ -82,7 +82,7 @@ def list_method(job, op: int) -> int:
 
 def serves(op: int) -> bool:
     """Whether op is one of this module's instructions."""
-    return (O.LIST_CLEAR <= op <= O.LIST_REVERSE or op == O.STR_RADIX or op == O.FLOAT_ROUND
+    return (O.LIST_CLEAR <= op <= O.LIST_SET_SLICE or op == O.STR_RADIX or op == O.FLOAT_ROUND
             or O.VALUE_INDEX <= op <= O.VALUE_REMOVE)
 
 
@@ -97,7 +97,38 @@ def execute(job, op: int, arg: int) -> int:
         if cmp != CMP_EQ or T.head(ts) != T.LIST:
             raise Stop(S.INVALID_BYTECODE)
         return list_find(job, op, tx, ts)
+    if op == O.LIST_SET_SLICE:
+        return set_slice(job, arg)
     return list_method(job, op)
+
+
+def set_slice(job, arg: int) -> int:
+    """Run LIST_SET_SLICE: Python's xs[start:stop:step] = ys on the slots; its extra cost."""
+    heap: Heap = job.heap
+    job.need(5)
+    ys, h, start, stop, step = job.stack[job.sp - 5 : job.sp]
+    job.sp -= 5
+    xs = heap.slots(h)
+    values = heap.slots(ys)
+    n, m = len(xs), len(values)
+    part = slice(*(v if arg & bit else None for bit, v in ((1, start), (2, stop), (4, step))))
+    try:
+        first, _, stride = part.indices(n)
+        count = len(range(*part.indices(n)))
+    except ValueError:  # slice step cannot be zero
+        raise Stop(S.VALUE_ERROR) from None
+    extended = arg & 4 and step != 1
+    if extended and m != count:
+        raise Stop(S.VALUE_ERROR)
+    if ys == h:  # the kernel's copy of xs first
+        heap.new(values)
+    xs[part] = values
+    if extended:
+        store(heap, h, xs, n)
+        return m
+    copied = grow(heap, h, len(xs))
+    store(heap, h, xs, n)
+    return m + (n - first - count) + copied
 
 
 def list_find(job, op: int, tx: int, ts: int) -> int:
