@@ -34,7 +34,6 @@ CONSTRUCTS = [
     ("return (i for i in range(3))", "generator expressions but as the one argument of sum, any, all, min, max, sorted, "
      "list or str.join: not supported by gpucc", 15),
     ("y = reversed([x])", "reversed() but as the iterable of a for loop or a comprehension: not supported by gpucc", 9),
-    ("return round(x, 2)", "round() with ndigits: not supported by gpucc", 12),
     ("!def f(xs: list[int]) -> int:\n    xs *= 2\n    return 0",
      "augmented assignment to a list or set but xs += ys (|=, *= change it in place: use s = s | t, xs = xs * n or "
      "add): not supported by gpucc", 5),
@@ -159,7 +158,7 @@ NOT_PYTHON = {"f(x) = 1", "nonlocal y", "return await x", "as y", "async with x:
 # Constructs of errors.py's table that the language has now: nothing may report them.
 NOW_SUPPORTED = {"conditional expressions", "float literals", "list literals", "subscripts", "comprehensions",
                  "the truth value of None or an Optional (test `x is not None` first)", "nested functions",
-                 "dicts and sets", "statements at module level (only def)"}  # fmt: skip
+                 "dicts and sets", "statements at module level (only def)", "round() with ndigits"}  # fmt: skip
 
 # Every form these once-unsupported features take; it must compile.
 SUPPORTED = """\
@@ -191,6 +190,19 @@ def f(x: int) -> int:
     s = {x, 1} | {k for k in d} & set([x]) - {2} ^ {3}
     z += len({k: d[k] for k in d} if s <= {1} else d) + (x in s) + len(d.keys()) + sum(v[0] for v in d.values())
     return z + g(x, x) if b else int(y) - abs(x) + min(x, 1) + max(x, 2, 3) + int(float(x)) + bool(x)
+
+
+def h(xs: list[int], x: float) -> float:
+    xs += [1]
+    xs.extend(xs.copy())
+    xs.insert(0, xs.pop() + xs.pop(0) + xs.index(1) + xs.count(1))
+    xs.remove(1)
+    xs.reverse()
+    xs[1:2] = [3, 4]
+    xs[::2] = sorted(xs[::2])
+    xs.clear()
+    t = tuple(sorted([x, x + 1]))
+    return round(x, 2) + len(bin(len(xs)) + oct(2) + hex(3)) + len(set("ab")) + len(dict(zip("ab", [1, 2]))) + t[0]
 """
 
 

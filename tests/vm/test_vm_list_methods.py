@@ -17,7 +17,7 @@ from gpucc.contract import typecodes as T
 from gpucc.contract.image import LaunchLimits
 from gpucc.contract.isa import BY_NAME, CMP_EQ, TABLE, typed_values
 
-# digest xs: t = t * 31 + x over the elements (wrapping is an OverflowError: keep lists small)
+# digest xs: t = (t * 31 + x) % 1000003 over the elements, plus the length
 DIGEST = """
 .func digest xs
     .local it i t
@@ -31,6 +31,8 @@ loop: FOR_LIST it
     LOAD_INT 31
     BINARY_MUL
     BINARY_ADD
+    LOAD_INT 1000003
+    BINARY_MOD
     STORE_VAR t
     JUMP loop
 done: LOAD_VAR t
@@ -45,7 +47,7 @@ EQ_INT = typed_values(CMP_EQ, T.INT, T.list_of(T.INT))
 def digest(xs: list[int]) -> int:
     t = 0
     for x in xs:
-        t = t * 31 + x
+        t = (t * 31 + x) % 1000003
     return t + len(xs)
 
 
