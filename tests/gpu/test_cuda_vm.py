@@ -316,7 +316,7 @@ def test_simulated_launch_with_list_methods_matches_cpu(tmp_path: Path):
     LOAD_INT 1
     LOAD_INT 0
     LOAD_INT 2
-    LIST_SET_SLICE 5
+    LIST_SET_SLICE 1
     LOAD_VAR xs
     LOAD_INT 9
     VALUE_REMOVE {eq}
@@ -347,10 +347,10 @@ def test_simulated_launch_with_list_methods_matches_cpu(tmp_path: Path):
     RETURN
 """)
     bits = lambda x: int(np.float64(x).view(np.int64))  # noqa: E731
-    calls = [("f", (xs, i)) for xs, i in [([1, 2, 3], 1), ([3, 1, 3, 2, 1], -2), ([], 0), ([5] * 40, 3)]]
+    calls = [("f", (xs, i)) for xs, i in [([1, 2, 3], 1), ([3, 1, 3, 2, 1], -2), ([], 0), ([5] * 100, 3), ([1, 2], 5)]]
     calls += [("g", (bits(x), n)) for x, n in [(2.675, 2), (-2.5, 0), (1.7976931348623157e308, -308), (0.1, 400)]]
     jobs = make_jobs(names, calls)
-    limits = LaunchLimits(step_limit=200, stack_size=32, max_depth=4, heap_size=1200)
+    limits = LaunchLimits(step_limit=200, stack_size=32, max_depth=4, heap_size=900)
     expected = vm.launch(program, jobs, "cpu", limits)
     assert {S.OK, S.INDEX_ERROR, S.VALUE_ERROR, S.MEMORY_LIMIT, S.OVERFLOW} <= set(expected.status.tolist())
     got = simulate("vm", tmp_path, {**vm_input(program, jobs, limits), "x_max_threads": np.int64(3)})
