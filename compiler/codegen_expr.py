@@ -34,6 +34,7 @@ from gpucc.compiler.emit import (  # noqa: F401 - DONE: the statement walk's too
     emit_truth,
     emit_unary,
     float_op,
+    method_argument,
     needs_truth,
     patch,
 )  # fmt: skip
@@ -239,7 +240,8 @@ def _method(n, st, top, tree, types, out, stk, line, err):
     obj = tree.first[n]
     keyed = is_keyed(type_[obj])
     if st > 1:
-        want = method_argument_type(tree.op[n] - 1, st - 2, type_[obj]) if keyed else element_type(type_[obj])
+        m = tree.op[n] - 1
+        want = method_argument_type(m, st - 2, type_[obj]) if keyed else method_argument(m, st - 2, type_[obj])
         emit_convert(out, want, type_[stk[top, E_CHILD]], line)
     c = _next_child(tree, stk, top, n, st)
     if c == DONE and keyed:

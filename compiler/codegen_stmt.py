@@ -9,10 +9,10 @@ target's type (the type checker leaves it in the node's val).
 from __future__ import annotations
 
 from gpucc.compiler.codegen_expr import emit_expr, unbox_late
-from gpucc.compiler.emit import concrete, emit, emit_arith, emit_convert, emit_truth, emit_typed
+from gpucc.compiler.emit import concrete, emit, emit_arith, emit_convert, emit_truth, emit_typed, retarget_last
 from gpucc.compiler.loop_code import emit_unpack_value
 from gpucc.compiler.emit_dict import is_keyed
-from gpucc.compiler.nodes import CMP_IN, N_COMPARE, N_METHOD, N_NAME, N_NONE, N_TUPLE
+from gpucc.compiler.nodes import CMP_IN, N_COMPARE, N_METHOD, N_NAME, N_NONE, N_SLICE, N_TUPLE
 from gpucc.compiler.typecheck import S_A, S_B, S_NODE
 from gpucc.compiler.typecheck_calls import count_from
 from gpucc.compiler.typerules import element_type, is_dict, is_list, join
@@ -50,11 +50,15 @@ def emit_assign(n, top, toks, tree, types, out, scratch, err):
 
 @nrt_free
 def emit_augassign(n, top, toks, tree, types, out, scratch, err):
-    """x op= v: x, v, op (a float op when x is a float), STORE_VAR x."""
+    """x op= v: x, v, op (a float op when x is a float), STORE_VAR x; a list's xs += ys: xs, ys,
+    LIST_EXTEND (in place, as CPython's)."""
     c = tree.first[n]
     line = toks.line[tree.tok[n]]
     emit(out, LOAD_VAR, types.slot[n], line)
     emit_expr(c, toks, tree, types, out, scratch, top + 1, err)
+    if is_list(tree.val[n]):
+        emit(out, O.LIST_EXTEND, 0, line)
+        return
     emit_arith(out, tree.op[n], tree.val[n], types.type[c], line)
     emit(out, STORE_VAR, types.slot[n], line)
 
@@ -62,7 +66,8 @@ def emit_augassign(n, top, toks, tree, types, out, scratch, err):
 @nrt_free
 def emit_setitem(n, top, toks, tree, types, out, scratch, err):
     """In Python's order.  xs[i] = v: v, xs, i, LIST_SET; xs[i] op= v: xs, i, LIST_GET, v,
-    op, xs, i, LIST_SET (xs and i are pure).  val: the element type."""
+    op, xs, i, LIST_SET (xs and i are pure); xs[a:b:k] = ys: ys, xs, a, b, k, LIST_SET_SLICE.
+    val: the element type (a slice's: the list's type)."""
     sub = tree.first[n]
     v = tree.next[sub]
     bop = tree.op[n]  # -1: plain assignment
@@ -71,6 +76,10 @@ def emit_setitem(n, top, toks, tree, types, out, scratch, err):
     if bop >= 0:
         emit_expr(sub, toks, tree, types, out, scratch, sp, err)
     emit_expr(v, toks, tree, types, out, scratch, sp, err)
+    if tree.kind[sub] == N_SLICE:  # xs[a:b:k] = ys: ys, then the slice's code with LIST_SET_SLICE last
+        emit_expr(sub, toks, tree, types, out, scratch, sp, err)
+        retarget_last(out, O.LIST_SLICE, O.LIST_SET_SLICE)
+        return
     if bop >= 0:
         emit_arith(out, bop, tree.val[n], types.type[v], line)
     else:

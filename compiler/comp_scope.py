@@ -9,7 +9,7 @@
    children are the iterable (and start): one loop over it, the element its value.  A
    clause's `range(args)` / `reversed(range(args))` becomes a range clause (COMP_FOR's op:
    the argument count, + REVERSED_RANGE).  `reversed(x)` elsewhere than as the iterable of
-   a loop or a clause, and `round(x, n)`, are located errors.  It also finds the deepest
+   a loop or a clause is a located error.  It also finds the deepest
    for-statement nesting, whose hidden slots come first.
 2. Slots and names, outermost comprehension first: a COMP's block of slots starts above the
    named locals, the loops' hidden slots and its enclosing comprehensions' blocks (siblings
@@ -57,7 +57,6 @@ from gpucc.compiler.scope import (
     B_MAX,
     B_MIN,
     B_REVERSED,
-    B_ROUND,
     B_SORTED,
     B_SUM,
     BUILTINS,
@@ -142,8 +141,6 @@ def _consume(src, toks, tree, types, scope, scratch, n, err):
         fold = COMP_MIN if b == B_MIN else COMP_MAX
     elif b == B_SORTED and gen >= 0:
         op[gen] = COMP_LIST
-    elif b == B_ROUND and nargs == 2:
-        return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_ROUND_DIGITS)
     if fold >= 0:
         kind[n] = N_COMP
         op[n] = fold

@@ -2,15 +2,11 @@
 as the comprehensions and loops the later phases already compile.  A kernel body run once per
 unit after the parser (its scratch and its node / token arrays), in node order.
 
-    map(f, xs)                    (f(v) for v in xs)            a lambda's body with its parameter
-                                                                renamed v
-    filter(f, xs)                 (v for v in xs if f(v))       filter(None, xs): `if v`
+    map / filter / range / divmod / set / dict / tuple as values: compiler/desugar_builtins.py
     for i, x in enumerate(xs, s)  for ys in [xs] for k in range(len(ys)) for i in [k + s] for x in [ys[k]]
     for a, b in zip(xs, ys)       for y0 in [xs] for y1 in [ys] for k in range(min(len(y0), len(y1)))
                                   for a in [y0[k]] for b in [y1[k]]
     enumerate(...), zip(...)      as values: ((i, x) for i, x in ...)
-    range(...)                    as a value: [v for v in range(...)]
-    divmod(a, b)                  [(p // q, p % q) for p in [a] for q in [b]][0]
     for x in map / filter(...)    (a clause) its loop spliced in: for v in xs [if c] for x in [f(v)];
                                   (a statement) for v in xs: [if not c: continue]; x = f(v); body
 
@@ -24,23 +20,24 @@ compiler/desugar_calls.py's.  Hidden names and synthetic builtin calls: desugar_
 from __future__ import annotations
 
 from gpucc.compiler import errors
+from gpucc.compiler.desugar_builtins import LEFT, constructor, divmod_value, is_constructor, map_filter, range_value
 from gpucc.compiler.desugar_calls import (
     B_DIVMOD,
     B_ENUMERATE,
     B_FILTER,
     B_MAP,
     B_RANGE,
-    B_REVERSED,
     B_ZIP,
     desugared,
     find_def,
     is_literal,
     keyword_call,
     method_keywords,
-    sort_statement,
 )
 from gpucc.compiler.desugar_closures import closures
+from gpucc.compiler.desugar_keyed import sort_statement
 from gpucc.compiler.desugar_nodes import (
+    become,
     bind_clause,
     builtin_call,
     chain,
@@ -51,18 +48,14 @@ from gpucc.compiler.desugar_nodes import (
     name,
     no_room,
     node,
-    rename,
     room,
     subscript,
 )  # fmt: skip
 from gpucc.compiler.errors import E_RESERVED_NAME, E_UNSUPPORTED
 from gpucc.compiler.nodes import (
     BIN_ADD,
-    BIN_FLOORDIV,
-    BIN_MOD,
     BOOL_AND,
     COMP_GEN,
-    COMP_LIST,
     N_ASSIGN,
     N_AUGASSIGN,
     N_BINARY,
@@ -79,14 +72,11 @@ from gpucc.compiler.nodes import (
     N_FOR_LIST,
     N_FUNCDEF,
     N_IF,
-    N_LAMBDA,
+    N_KWARG,
     N_LIST,
     N_METHOD,
-    N_NAME,
-    N_NONE,
     N_PARAM,
     N_PASS,
-    N_SUBSCRIPT,
     N_TUPLE,
     N_UNARY,
     N_UNPACK,
@@ -95,7 +85,7 @@ from gpucc.compiler.nodes import (
     UN_NOT,
 )  # fmt: skip
 from gpucc.compiler.parser_util import S_COUNT, S_NTOK, fail_tok
-from gpucc.compiler.scope import B_LEN, B_MIN, call_builtin
+from gpucc.compiler.scope import B_LEN, B_MIN, B_REVERSED, call_builtin
 from gpucc.compiler.typecheck_calls import count_from
 from gpucc.contract.isa import CMP_LT
 from gpucc.contract.jitable import nrt_free
@@ -239,12 +229,13 @@ def _call(src, toks, tree, st, n, err):
     """CALL n: map / filter, enumerate / zip or range as values, keyword forms.  0, or -1."""
     b = -1 if find_def(src, toks, tree, n) >= 0 else call_builtin(src, toks, tree, n)
     nargs = count_from(tree.next, tree.first[n])
-    rewrite = b == B_MAP or b == B_FILTER or b == B_ENUMERATE or b == B_ZIP or b == B_DIVMOD or (
+    made = is_constructor(b, nargs) and (nargs == 0 or tree.kind[tree.first[n]] != N_KWARG)
+    rewrite = b == B_MAP or b == B_FILTER or b == B_ENUMERATE or b == B_ZIP or b == B_DIVMOD or made or (
         b == B_RANGE and tree.val[n] != KEEP)
     if rewrite and not room(tree, toks, st):
         return no_room(toks, tree, n, err)
     if (b == B_MAP or b == B_FILTER) and nargs == 2:
-        return _map_filter(src, toks, tree, st, n, b, err)
+        return map_filter(src, toks, tree, st, n, b, err)
     if b == B_MAP or b == B_FILTER:
         return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
     if b == B_ENUMERATE or b == B_ZIP:  # a value: ((a, b) for a, b in zip(...))
@@ -255,69 +246,18 @@ def _call(src, toks, tree, st, n, err):
         f = clause(tree, st, t0, c)
         tree.val[f] = target
         element = kids(tree, node(tree, st, N_TUPLE, 0, tree.tok[n], 0), name(tree, st, t0), name(tree, st, t1), -1)
-        _become(tree, n, N_COMP, COMP_GEN, f, element)
+        become(tree, n, N_COMP, COMP_GEN, f, element)
         return _unpacking_clause(src, toks, tree, st, f, err)
-    if b == B_DIVMOD and nargs == 2:  # [(p // q, p % q) for p in [a] for q in [b]][0]
-        a = tree.first[n]
-        d = tree.next[a]
-        p, q = hidden(toks, st, tree.tok[n], 0), hidden(toks, st, tree.tok[n], 1)
-        loops = bind_clause(tree, st, p, a)
-        chain(tree, loops, bind_clause(tree, st, q, d))
-        pair = kids(tree, node(tree, st, N_TUPLE, 0, tree.tok[n], 0), _binary(tree, st, BIN_FLOORDIV, p, q),
-                    _binary(tree, st, BIN_MOD, p, q), -1)  # fmt: skip
-        one = kids(tree, node(tree, st, N_COMP, COMP_LIST, tree.tok[n], 0), loops, tree.next[loops], pair)
-        _become(tree, n, N_SUBSCRIPT, 0, one, int_lit(tree, st, tree.tok[n], 0))
-        return 0
-    if b == B_RANGE and tree.val[n] != KEEP:  # a value: [v for v in range(...)]
-        c = node(tree, st, N_CALL, 0, tree.tok[n], 0)
-        tree.first[c] = tree.first[n]
-        v = hidden(toks, st, tree.tok[n], 0)
-        _become(tree, n, N_COMP, COMP_LIST, clause(tree, st, v, c), name(tree, st, v))
+    if b == B_DIVMOD and nargs == 2:
+        return divmod_value(toks, tree, st, n)
+    if b == B_RANGE and tree.val[n] != KEEP:
+        return range_value(toks, tree, st, n)
+    r = constructor(src, toks, tree, st, n, b, KEEP) if made else LEFT  # set(e), dict(e), tuple(e)
+    if r > 0:
+        return _unpacking_clause(src, toks, tree, st, r, err)
+    if r == 0:
         return 0
     return keyword_call(src, toks, tree, st, n, b, err)
-
-
-@nrt_free
-def _binary(tree, st, bop, p, q):
-    """`p bop q` of two hidden names."""
-    return kids(tree, node(tree, st, N_BINARY, bop, p, 0), name(tree, st, p), name(tree, st, q), -1)
-
-
-@nrt_free
-def _become(tree, n, kind, op, a, b):
-    """Node n (kept where its parent links it) becomes kind / op with children a, b."""
-    tree.kind[n] = kind
-    tree.op[n] = op
-    kids(tree, n, a, b, -1)
-
-
-@nrt_free
-def _map_filter(src, toks, tree, st, n, b, err):
-    """map(f, xs) / filter(f, xs) as a generator expression (module docstring).  0, or -1."""
-    f = tree.first[n]
-    xs = tree.next[f]
-    if tree.kind[f] == N_LAMBDA and count_from(tree.next, tree.first[f]) == 2:  # one parameter, the body
-        p = tree.first[f]
-        v, body = hidden(toks, st, tree.tok[n], 0), tree.next[p]
-        if not rename(src, toks, tree, st, body, tree.tok[p], v):
-            return fail_tok(err, toks, tree.tok[f], tree.tok[f], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
-    else:
-        v = hidden(toks, st, tree.tok[n], 0)
-        body = name(tree, st, v)
-        if tree.kind[f] == N_NAME:  # f(v)
-            body = kids(tree, f, body, -1, -1)
-            tree.kind[f] = N_CALL
-        elif tree.kind[f] != N_NONE or b == B_MAP:
-            return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
-    loop = clause(tree, st, v, xs)
-    if b == B_MAP:
-        _become(tree, n, N_COMP, COMP_GEN, loop, body)
-        return 0
-    test = kids(tree, node(tree, st, N_COMP_IF, 0, tree.tok[n], 0), body, -1, -1)
-    tree.kind[n] = N_COMP
-    tree.op[n] = COMP_GEN
-    kids(tree, n, loop, test, name(tree, st, v))
-    return 0
 
 
 @nrt_free

@@ -12,7 +12,7 @@ the builtin's BUILTINS index (a lexed name's sub is -1): scope.call_builtin read
 from __future__ import annotations
 
 from gpucc.compiler.limits import MAX_NESTING
-from gpucc.compiler.nodes import N_CALL, N_COMP_FOR, N_INT, N_LAMBDA, N_LIST, N_NAME, N_SUBSCRIPT
+from gpucc.compiler.nodes import N_CALL, N_COMP_FOR, N_INT, N_KWARG, N_LAMBDA, N_LIST, N_NAME, N_SUBSCRIPT
 from gpucc.compiler.errors import E_PROGRAM_TOO_LARGE
 from gpucc.compiler.parser_util import S_COUNT, S_NTOK, S_VALS, fail_tok, new_node
 from gpucc.compiler.scope import same_name
@@ -154,3 +154,34 @@ def rename(src, toks, tree, st, root, old, new):
         if sp < 0:
             return False
     return True
+
+
+@nrt_free
+def has_kwargs(tree, n):
+    """Whether node n has a KWARG child."""
+    c = tree.first[n]
+    while c != -1:
+        if tree.kind[c] == N_KWARG:
+            return True
+        c = tree.next[c]
+    return False
+
+
+@nrt_free
+def keyword_named(src, toks, tree, c, word):
+    """Whether KWARG c is named `word` (a bytes array)."""
+    s, e = toks.start[tree.tok[c]], toks.end[tree.tok[c]]
+    if e - s != word.shape[0]:
+        return False
+    for i in range(e - s):
+        if src[s + i] != word[i]:
+            return False
+    return True
+
+
+@nrt_free
+def become(tree, n, kind, op, a, b):
+    """Node n (kept where its parent links it) becomes kind / op with children a, b."""
+    tree.kind[n] = kind
+    tree.op[n] = op
+    kids(tree, n, a, b, -1)

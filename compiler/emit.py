@@ -39,26 +39,32 @@ from gpucc.compiler.nodes import (
     UN_POS,
 )
 from gpucc.compiler.scope import (
+    B_BIN,
     B_BOOL,
     B_LEN,
     B_MAX,
     B_MIN,
+    B_OCT,
     B_POW,
     B_PRINT,
     B_REVERSED,
     B_ROUND,
     BUILTINS,
     DICT_METHODS,
+    LIST_METHODS,
     METHODS,
     N_SUPPORTED_BUILTINS,
     SET_METHODS,
     STR_METHODS,
 )  # fmt: skip
 from gpucc.compiler.typerules import (
+    A_ELEMENT,
     EMPTY_LIST,
     LIST_FLOAT,
     LIST_INT,
     LIST_STR,
+    METHOD_ARG,
+    METHOD_RULES,
     element_type,
     is_dict,
     is_list,
@@ -137,6 +143,7 @@ _BUILTIN_ROWS = {
     "round": (None, None, None, None),  # emit_round
     "pow": (None, None, None, None),  # emit_arith's `**`
     "print": (None, None, None, None),  # emit_builtin_arg drops each argument
+    **{b: ("STR_RADIX", None, None, None) for b in ("bin", "oct", "hex")},  # builtin_operand: the base
 }
 BUILTIN_OPCODES = _opcodes(_BUILTIN_ROWS[b] for b in BUILTINS[:N_SUPPORTED_BUILTINS])
 # the pairwise fold of min / max of numbers, by the result's type: int, float
@@ -147,12 +154,18 @@ FOLD_OPCODES = _opcodes(_FOLD_ROWS.get(b, (None, None)) for b in BUILTINS[:N_SUP
 _METHOD_ROWS = {"append": ("LIST_APPEND", 0), "sort": ("LIST_SORT", -1),
                 **{m: (name, mode) for name, group in STR_METHODS.items() for mode, m in enumerate(group)},
                 **{m: (None, 0) for m in DICT_METHODS + SET_METHODS}}  # fmt: skip  # compiler/emit_dict.py
-METHOD_OPCODES = _opcodes([[_METHOD_ROWS[m][0] for m in METHODS]])[0]
+# the other list methods (-2: a value instruction of constant typed_values(==, element, list));
+# xs.copy() is xs[:] (LIST_SLICE, no part given)
+_LIST_METHOD_ROWS = {"clear": ("LIST_CLEAR", 0), "extend": ("LIST_EXTEND", 0), "pop": ("LIST_POP", 0),
+                     "insert": ("LIST_INSERT", 0), "reverse": ("LIST_REVERSE", 0), "index": ("VALUE_INDEX", -2),
+                     "count": ("VALUE_COUNT", -2), "remove": ("VALUE_REMOVE", -2), "copy": ("LIST_SLICE", 0)}
+_METHOD_ROWS = [_METHOD_ROWS[m] for m in METHODS[: -len(LIST_METHODS)]] + [_LIST_METHOD_ROWS[m] for m in LIST_METHODS]
+METHOD_OPCODES = _opcodes([[row[0] for row in _METHOD_ROWS]])[0]
 # a list instruction taking an element kind -> the value instruction doing it for any element type
 _VALUE_OPS = {op: op.replace("LIST_", "VALUE_") for op in ("LIST_MIN", "LIST_MAX", "LIST_SORTED", "LIST_SORT")}
 VALUE_OF_LIST_OP = np.array([O.BY_NAME[_VALUE_OPS[op.name]].number if op.name in _VALUE_OPS else -1
                              for op in O.TABLE], dtype=np.int32)  # fmt: skip
-METHOD_MODES = np.array([_METHOD_ROWS[m][1] for m in METHODS], dtype=np.int32)
+METHOD_MODES = np.array([row[1] for row in _METHOD_ROWS], dtype=np.int32)
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 
@@ -182,6 +195,15 @@ def emit(out, opc, arg, line):
     if d > cg[CG_MAXD]:
         cg[CG_MAXD] = d
     return pc
+
+
+@nrt_free
+def retarget_last(out, old, opc):
+    """The instruction emitted last, an `old`, becomes opc, its operand kept; the depth follows."""
+    pc = out.cg[CG_PC] - 1
+    if pc < out.code.shape[0]:
+        out.code[pc, 0] = opc
+    out.cg[CG_DEPTH] += POPS[old] - PUSHES[old] - POPS[opc] + PUSHES[opc]
 
 
 @nrt_free
@@ -321,11 +343,20 @@ def emit_compare(out, cmp, lt, rt, line, err):
 
 
 @nrt_free
+def method_argument(m, p, t):
+    """The type argument p of list or str method m converts to, on a receiver of type t."""
+    want = METHOD_RULES[m, METHOD_ARG + p]
+    return element_type(t) if want == A_ELEMENT else (want if want >= 0 else t)
+
+
+@nrt_free
 def emit_method(out, m, t, line, err):
     """The instruction of method m (scope.M_*) on a receiver of type t, its arguments pushed
     (xs.sort() of a list the list instructions do not serve: VALUE_SORT)."""
     mode = METHOD_MODES[m]
-    if mode < 0 and not is_flat_list(t):
+    if mode == -2:  # xs.index(x), count, remove: x converted to the element type
+        emit_typed(out, METHOD_OPCODES[m], typed_values(O.CMP_EQ, known(element_type(t)), known(t)), line, err)
+    elif mode < 0 and not is_flat_list(t):
         emit_typed(out, VALUE_OF_LIST_OP[METHOD_OPCODES[m]], known(t >> 4), line, err)
     else:
         emit(out, METHOD_OPCODES[m], element_kind(t) if mode < 0 else mode, line)
@@ -371,13 +402,15 @@ def value_class(t):
 
 
 @nrt_free
-def builtin_operand(opc, t, result):
+def builtin_operand(opc, t, result, radix):
     """The operand of builtin instruction opc on an argument of type t: str(x) takes x's
-    type, int(s) / float(s) the result's, a list instruction's IMM the element kind."""
+    type, int(s) / float(s) the result's, bin / oct / hex the radix, a list instruction's IMM the element kind."""
     if opc == O.STR_FROM:
         return t
     if opc == O.STR_TO_NUM:
         return result
+    if opc == O.STR_RADIX:
+        return radix
     return element_kind(t) if OPERAND_KIND[opc] == ARG_IMM else 0
 
 
@@ -396,9 +429,11 @@ def emit_builtin_arg(out, b, i, several, t, result, line, err):
     if b == B_PRINT:  # evaluated, the output dropped
         emit(out, POP_TOP, 0, line)
         return
-    if b == B_ROUND:
-        if t == T_FLOAT:
+    if b == B_ROUND:  # round(x): to an int; round(x, n): FLOAT_ROUND after n
+        if t == T_FLOAT and not several:
             emit_round(out, line)
+        elif i == 1:
+            emit(out, O.FLOAT_ROUND, 0, line)
         return
     if b == B_POW:  # a ** b, the first operand converted as it is pushed
         if i == 0:
@@ -416,7 +451,7 @@ def emit_builtin_arg(out, b, i, several, t, result, line, err):
     if opc >= 0 and VALUE_OF_LIST_OP[opc] >= 0 and not is_flat_list(t):
         emit_typed(out, VALUE_OF_LIST_OP[opc], known(t >> 4), line, err)
     elif opc >= 0:
-        emit(out, opc, builtin_operand(opc, t, result), line)
+        emit(out, opc, builtin_operand(opc, t, result, 2 if b == B_BIN else (8 if b == B_OCT else 16)), line)
     elif i > 0 and fold >= 0 and is_number(result):  # min / max fold left to right, as Python compares
         emit(out, fold, 0, line)
 

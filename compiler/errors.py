@@ -47,11 +47,11 @@ _CONSTRUCT_ROWS = [
     ("C_WALRUS", "assignment expressions (:=)"),
     ("C_BARE_ANNOTATION", "annotations without a value"),
     ("C_ASSERT_MESSAGE", "assert messages"),
-    ("C_LIST_AUGASSIGN", "augmented assignment to a list or set (+=, |= change it in place: use xs = xs + ys, "
-     "s = s | t, append or add)"),
+    ("C_LIST_AUGASSIGN", "augmented assignment to a list or set but xs += ys (|=, *= change it in place: use "
+     "s = s | t, xs = xs * n or add)"),
     ("C_SUBSCRIPT_AUGASSIGN",
      "augmented assignment to a subscript of anything but a name or a subscript, or with a call in it"),
-    ("C_METHOD", "methods other than list.append, list.sort and the str methods of the README"),
+    ("C_METHOD", "methods other than the list, str, dict and set methods of the README"),
     ("C_BYTES", "bytes literals"),
     ("C_STR_SETITEM", "item assignment to a str (strs are immutable)"),
     ("C_MIXED_LIST", "lists mixing elements of different types (but ints among floats, None among values)"),
@@ -68,7 +68,7 @@ _CONSTRUCT_ROWS = [
      "one-parameter lambda; xs.sort(key=...) of a name)"),
     ("C_KEY_TYPE", "dict keys and set elements of this type (keys: int, bool, float, str, or tuples of those)"),
     ("C_GET_SCALAR", "d.get(k) without a default on a dict of numbers or bools (give one: d.get(k, 0))"),
-    ("C_DICT_ARGUMENTS", "dict() with arguments and set() of anything but a list or a set"),
+    ("C_DICT_ARGUMENTS", "dict() and set() with keywords or more than one argument"),
     ("C_DEL_TARGET", "del of anything but a dict's item (del d[k])"),
     ("C_FINALLY_EXIT", "return, break or continue leaving a try that has a finally, or in its finally"),
     ("C_RAISE_FROM", "raise ... from"),

@@ -118,7 +118,8 @@ def expression_statement(toks, i, tree, st, err):
         tree.next[e] = v
         if is_op(toks, j, T.OP_ASSIGN):
             return fail_tok(err, toks, j, j, E_UNSUPPORTED, errors.C_CHAINED_ASSIGN)
-    elif kind[e] == N.N_SUBSCRIPT and (s == T.OP_ASSIGN or a >= 0):  # xs[i] = v, xs[i] += v
+    elif kind[e] == N.N_SUBSCRIPT and (s == T.OP_ASSIGN or a >= 0) or kind[e] == N.N_SLICE and s == T.OP_ASSIGN:
+        # xs[i] = v, xs[i] += v, xs[a:b] = ys
         kind[node] = N.N_SETITEM
         op[node] = -1 if s == T.OP_ASSIGN else a
         v, j = expression_list(toks, j + 1, tree, st, err)

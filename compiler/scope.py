@@ -62,10 +62,10 @@ LOCS_ROWS = 2 * MAX_LOCALS + 1
 # compiler/typerules.py); calling any other is E_NOT_CALLABLE_BUILTIN ("not supported yet").
 # any, all, list and sum(xs, start) are comprehensions (compiler/comp_scope.py), range a loop's.
 SUPPORTED_BUILTINS = ("abs", "min", "max", "int", "float", "bool", "len", "sum", "sorted", "str", "ord", "chr",
-                      "reversed", "round", "pow", "print")  # fmt: skip
+                      "reversed", "round", "pow", "print", "bin", "oct", "hex")  # fmt: skip
 BUILTINS = SUPPORTED_BUILTINS + (
     "range", "list", "dict", "set", "tuple", "divmod", "all",
-    "any", "map", "filter", "zip", "enumerate", "hex", "bin", "oct",
+    "any", "map", "filter", "zip", "enumerate",
     "isinstance", "type", "input", "open", "repr", "hash", "id", "iter", "next", "format", "exit",
     "quit",
 )  # fmt: skip
@@ -73,7 +73,7 @@ BUILTIN_BYTES, BUILTIN_LENS = _byte_table(BUILTINS)
 B_DICT_CALL, B_SET_CALL = BUILTINS.index("dict"), BUILTINS.index("set")  # constructors (compiler/typecheck_dict.py)
 N_SUPPORTED_BUILTINS = len(SUPPORTED_BUILTINS)
 (B_ABS, B_MIN, B_MAX, B_INT, B_FLOAT, B_BOOL, B_LEN, B_SUM, B_SORTED, B_STR, B_ORD, B_CHR, B_REVERSED, B_ROUND,
- B_POW, B_PRINT) = range(N_SUPPORTED_BUILTINS)  # fmt: skip
+ B_POW, B_PRINT, B_BIN, B_OCT, B_HEX) = range(N_SUPPORTED_BUILTINS)  # fmt: skip
 # the str methods by the instruction that does them (in the order of its modes, contract/isa.py)
 STR_METHODS = {
     "STR_CASE": ("lower", "upper", "swapcase", "capitalize", "title", "casefold"),
@@ -90,13 +90,19 @@ STR_METHODS = {
 # the dict and set methods (compiler/typecheck_dict.py, compiler/emit_dict.py)
 DICT_METHODS = ("get", "setdefault", "pop", "update", "keys", "values", "items")
 SET_METHODS = ("add", "discard", "remove", "issubset")
-METHODS = ("append", "sort") + tuple(m for group in STR_METHODS.values() for m in group) + DICT_METHODS + SET_METHODS
+# the list methods beyond append and sort, last (pop, index, count, remove share a name with a
+# dict, str or set method: list_method_code finds the list's)
+LIST_METHODS = ("clear", "extend", "pop", "insert", "reverse", "index", "count", "remove", "copy")
+METHODS = (("append", "sort") + tuple(m for group in STR_METHODS.values() for m in group) + DICT_METHODS + SET_METHODS
+           + LIST_METHODS)  # fmt: skip
 (M_APPEND, M_SORT, M_LOWER, M_UPPER, M_SWAPCASE, M_CAPITALIZE, M_TITLE, M_CASEFOLD, M_ISDIGIT, M_ISALPHA, M_ISALNUM,
  M_ISSPACE, M_ISUPPER, M_ISLOWER, M_ISDECIMAL, M_ISNUMERIC, M_STRIP, M_LSTRIP, M_RSTRIP, M_SPLIT, M_RSPLIT, M_JOIN,
  M_REPLACE, M_FIND, M_RFIND, M_INDEX, M_RINDEX, M_COUNT, M_STARTSWITH, M_ENDSWITH, M_ZFILL, M_CENTER, M_LJUST,
  M_RJUST, M_GET, M_SETDEFAULT, M_POP, M_UPDATE, M_KEYS, M_VALUES, M_ITEMS, M_ADD, M_DISCARD, M_REMOVE,
- M_ISSUBSET) = range(len(METHODS))  # fmt: skip
+ M_ISSUBSET, M_LIST_CLEAR, M_LIST_EXTEND, M_LIST_POP, M_LIST_INSERT, M_LIST_REVERSE, M_LIST_INDEX, M_LIST_COUNT,
+ M_LIST_REMOVE, M_LIST_COPY) = range(len(METHODS))  # fmt: skip
 METHOD_BYTES, METHOD_LENS = _byte_table(METHODS)
+LIST_METHOD_BYTES, LIST_METHOD_LENS = _byte_table(LIST_METHODS)
 # Names the language gives a fixed meaning (`for i in range(...)`): never redefined.
 RESERVED_BYTES, RESERVED_LENS = _byte_table(("range",))
 
@@ -156,6 +162,13 @@ def call_builtin(src, toks, tree, n):
 def method_code(src, s, e):
     """M_* code of the method named src[s:e], or -1."""
     return table_index(src, s, e, METHOD_BYTES, METHOD_LENS)
+
+
+@nrt_free
+def list_method_code(src, s, e):
+    """M_* code of the list method named src[s:e] (scope.LIST_METHODS), or -1."""
+    k = table_index(src, s, e, LIST_METHOD_BYTES, LIST_METHOD_LENS)
+    return k + M_LIST_CLEAR if k >= 0 else k
 
 
 @nrt_free

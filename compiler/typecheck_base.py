@@ -12,7 +12,7 @@ from gpucc.compiler.errors import E_TYPE_MISMATCH, E_UNSUPPORTED
 from gpucc.compiler.limits import MAX_LOCALS
 from gpucc.compiler.nodes import N_BINARY, N_BOOL, N_BOOLOP, N_CALL, N_COMPARE, N_IFEXP, N_INT, N_NAME, N_SUBSCRIPT
 from gpucc.compiler.scope import L_PRESET
-from gpucc.compiler.typerules import LIST_FLOAT, LIST_INT, LIST_STR
+from gpucc.compiler.typerules import EMPTY_LIST, LIST_FLOAT, LIST_INT, LIST_STR
 from gpucc.contract.jitable import nrt_free, type_list_of
 from gpucc.contract.typecodes import LIST, OPTIONAL
 from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_NONE
@@ -149,12 +149,38 @@ def list_request(tree, types, scope, locs, value, want):
     """A local list of ints `value` (from `[]`, it may be) where list type `want` is wanted:
     ask for a check with its `[]` a `want` (a list[str]: STR_REQUEST - its slot; a list of
     other than numbers: preset_request); else 0."""
-    if tree.kind[value] != N_NAME or types.type[value] != LIST_INT or (want & 15) != LIST:
+    if tree.kind[value] != N_NAME:
         return 0
-    v = types.slot[value]
+    return slot_request(scope, locs, types.slot[value], types.type[value], want)
+
+
+@nrt_free
+def slot_request(scope, locs, v, have, want):
+    """list_request of local v (of type have)."""
+    if have != LIST_INT or (want & 15) != LIST:
+        return 0
     if want == LIST_STR:
         return STR_REQUEST - v if (scope.strs & bit(v)) == ZERO else 0
     return 0 if want == LIST_INT or want == LIST_FLOAT else preset_request(locs, v, want)
+
+
+@nrt_free
+def same_list(toks, tree, types, scope, locs, t, v, value, err):
+    """xs.extend(ys), xs += ys: ys (node value) must be a list of xs's type t (or `[]`); v: xs's
+    local slot (-1: xs is no local).  0; a check request when xs or ys is a local `[]` another
+    type would fit (widen_or_fail, list_request); else the type error (-1)."""
+    vt = types.type[value]
+    if vt == t or vt == EMPTY_LIST:
+        return 0
+    if v >= 0 and t == LIST_INT and vt == LIST_FLOAT and (scope.widen & bit(v)) == ZERO:
+        return -2 - v
+    r = slot_request(scope, locs, v, t, vt) if v >= 0 else 0
+    if r <= -2:
+        return r
+    r = list_request(tree, types, scope, locs, value, t)
+    if r <= -2:
+        return r
+    return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, value, t, vt)
 
 
 @nrt_free

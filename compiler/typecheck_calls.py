@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from gpucc.compiler import errors
 from gpucc.compiler.arrays import fail, fail_types
+from gpucc.compiler.nodes import N_NAME
 from gpucc.compiler.errors import (
     E_BUILTIN_ARGS,
     E_CALL_ARITY,
@@ -30,6 +31,7 @@ from gpucc.compiler.scope import (
     find_function,
     find_local,
     is_builtin,
+    list_method_code,
     method_code,
     synthetic_builtin,
 )
@@ -37,6 +39,7 @@ from gpucc.compiler.typecheck_base import (
     expr_fail_types,
     list_request,
     node_fail_types,
+    same_list,
     unboxed,
     widen_or_fail,
     widen_request,
@@ -45,6 +48,9 @@ from gpucc.compiler.typecheck_dict import constructor_type, dict_method_type
 from gpucc.compiler.typerules import (
     A_ELEMENT,
     A_LIST_OR_NUMBERS,
+    A_SAME,
+    MR_ELEMENT,
+    MR_SAME,
     BUILTIN_ARG,
     BUILTIN_NARGS,
     BUILTIN_RULES,
@@ -158,6 +164,8 @@ def type_method(src, toks, tree, types, scope, scratch, n, err):
     m = method_code(src, s, e)
     obj = tree.first[n]
     t = type_[obj]
+    if is_list(t) and list_method_code(src, s, e) >= 0:  # xs.pop(): the list's, not the dict's
+        m = list_method_code(src, s, e)
     keyed = is_dict(t) or is_set(t)
     receiver = METHOD_RULES[m, METHOD_RECEIVER] if m >= 0 else -1
     fits = (receiver == RECEIVER_LIST and t != T_STR) or (receiver == RECEIVER_STR and not is_list(t))
@@ -179,10 +187,16 @@ def type_method(src, toks, tree, types, scope, scratch, n, err):
         want = METHOD_RULES[m, METHOD_ARG + p]
         if want == A_ELEMENT and not converts(element_type(t), type_[c]):  # xs.append(v)
             return widen_or_fail(toks, tree, types, scope, scratch.locs, obj, element_type(t), type_[c], c, err)
+        if want == A_SAME and is_list(t):  # xs.extend(ys): a list of xs's type
+            v = types.slot[obj] if tree.kind[obj] == N_NAME else -1
+            r = same_list(toks, tree, types, scope, scratch.locs, t, v, c, err)
+            if r != 0:
+                return r
         r = list_request(tree, types, scope, scratch.locs, c, want)
         if r <= -2:  # sep.join(xs) of `xs = []`
             return r
         if want >= 0 and not converts(want, type_[c]):
             return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, c, want, type_[c])
         c = next_[c]
-    return METHOD_RULES[m, METHOD_RESULT]
+    r = METHOD_RULES[m, METHOD_RESULT]
+    return element_type(t) if r == MR_ELEMENT else (t if r == MR_SAME else r)

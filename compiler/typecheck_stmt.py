@@ -21,12 +21,14 @@ from gpucc.compiler.errors import (
 )
 from gpucc.compiler.limits import MAX_NESTING
 from gpucc.compiler.nodes import (
+    BIN_ADD,
     N_ASSERT,
     N_CALL,
     N_EXPR_STMT,
     N_METHOD,
     N_NAME,
     N_NONE,
+    N_SLICE,
     N_SUBSCRIPT,
     N_TUPLE,
     NO_TYPE,
@@ -41,6 +43,7 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - target_bits: typeche
     node_fail,
     node_fail_types,
     preset_request,
+    same_list,
     target_bits,
     unboxed,
     widen_or_fail,
@@ -206,6 +209,9 @@ def check_augassign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     have = scratch.locs[v, L_TYPE]
     if (mask & bit(v)) == ZERO or have < 0:
         return node_fail(err, E_UNBOUND, toks, tree, n, 0)
+    if is_list(have) and tree.op[n] == BIN_ADD and is_list(t):  # xs += ys: xs.extend(ys), in place
+        tree.val[n] = have
+        return same_list(toks, tree, types, scope, scratch.locs, have, v, tree.first[n], err)
     if is_list(have) or is_set(have):  # in place in CPython: the object changes, not the local
         return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_LIST_AUGASSIGN)
     r = binary_type(tree.op[n], have, t)
@@ -234,6 +240,13 @@ def check_setitem(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     vt = type_expr(v, 0, 0, src, toks, tree, types, scope, mask, scratch, sp, err)
     if vt < 0:
         return vt
+    if kind[c] == N_SLICE:  # xs[a:b:k] = ys: ys a list of xs's type (LIST_SET_SLICE)
+        obj = first[c]
+        if not is_list(types.type[obj]):
+            return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_ASSIGN_TARGET)
+        tree.val[n] = types.type[obj]
+        slot = types.slot[obj] if kind[obj] == N_NAME else -1
+        return same_list(toks, tree, types, scope, scratch.locs, types.type[obj], slot, v, err)
     if tree.op[n] >= 0:  # xs[i] op= v evaluates xs and i twice: they must be pure (m[i][j] += v too)
         obj = first[c]
         if kind[obj] != N_NAME and kind[obj] != N_SUBSCRIPT or calls_in(tree, c, scratch, sp):

@@ -17,7 +17,7 @@ import numpy as np
 
 from gpucc.compiler.errors import C_MIXED_LIST, C_TYPE_TOO_LARGE
 from gpucc.compiler.nodes import BIN_AND, BIN_NAMES, BIN_OR, BIN_POW, BIN_SUB, BIN_XOR, UN_NAMES
-from gpucc.compiler.scope import B_REVERSED, METHODS, STR_METHODS, SUPPORTED_BUILTINS
+from gpucc.compiler.scope import B_REVERSED, B_ROUND, LIST_METHODS, METHODS, STR_METHODS, SUPPORTED_BUILTINS
 from gpucc.compiler.typeshapes import (  # noqa: F401 - LIST_FLOAT, LIST_INT, converts: the rules' too
     EMPTY_LIST,
     LIST_FLOAT,
@@ -91,6 +91,7 @@ _BUILTIN = {
     "sorted": (1, A_LIST, R_ARG), "str": (1, A_SCALAR, T_STR), "ord": (1, A_STR, T_INT),
     "chr": (1, A_INTEGRAL, T_STR), "reversed": (1, A_SIZED, R_ARG), "round": (1, A_NUMBER, T_INT),
     "pow": (2, A_NUMBER, R_POWER), "print": (0, A_VALUES, T_NONE),
+    **{b: (1, A_INTEGRAL, T_STR) for b in ("bin", "oct", "hex")},
 }  # fmt: skip
 
 # methods: (the receiver, the fewest and most arguments, the type each argument converts to
@@ -101,6 +102,7 @@ A_VALUE = -3  # a dict's value type
 A_SAME = -4  # the receiver's type
 # the results of the dict and set methods that depend on the receiver's type
 MR_VALUE, MR_GET, MR_KEYS, MR_VALUES, MR_ITEMS = -2, -3, -4, -5, -6
+MR_ELEMENT, MR_SAME = -7, -8  # the list methods': an element (pop), the receiver's type (copy)
 METHOD_RECEIVER, METHOD_MIN_ARGS, METHOD_MAX_ARGS, METHOD_ARG, METHOD_RESULT = 0, 1, 2, 3, 6  # columns of METHOD_RULES
 _STR_METHOD_SHAPES = {  # the instruction's methods: (fewest, most arguments, their types, result)
     "STR_CASE": (0, 0, (), T_STR), "STR_IS": (0, 0, (), T_BOOL), "STR_STRIP": (0, 1, (T_STR,), T_STR),
@@ -129,6 +131,10 @@ _METHOD.update({
     **{m: _method_row(RECEIVER_SET, 1, 1, (A_ELEMENT,), T_NONE) for m in ("add", "discard", "remove")},
     "issubset": _method_row(RECEIVER_SET, 1, 1, (A_SAME,), T_BOOL),
 })  # fmt: skip
+_LIST_METHOD = {"clear": (0, 0, (), T_NONE), "extend": (1, 1, (A_SAME,), T_NONE), "pop": (0, 1, (T_INT,), MR_ELEMENT),
+                "insert": (2, 2, (T_INT, A_ELEMENT), T_NONE), "reverse": (0, 0, (), T_NONE),
+                "index": (1, 1, (A_ELEMENT,), T_INT), "count": (1, 1, (A_ELEMENT,), T_INT),
+                "remove": (1, 1, (A_ELEMENT,), T_NONE), "copy": (0, 0, (), MR_SAME)}  # fmt: skip
 for _m in ("startswith", "endswith"):  # STR_FIND's tests
     _METHOD[_m] = _METHOD[_m][:METHOD_RESULT] + (T_BOOL,)
 
@@ -142,7 +148,8 @@ BINARY_RULES = rule_table(BIN_NAMES, _BINARY)
 UNARY_RULES = rule_table(UN_NAMES, _UNARY)
 COMPARE_RULES = rule_table(COMPARE_NAMES, _COMPARE)
 BUILTIN_RULES = rule_table(SUPPORTED_BUILTINS, _BUILTIN)
-METHOD_RULES = rule_table(METHODS, _METHOD)
+_LIST_METHOD_ROWS = {m: _method_row(RECEIVER_LIST, *r) for m, r in _LIST_METHOD.items()}
+METHOD_RULES = np.concatenate((rule_table(METHODS[: -len(LIST_METHODS)], _METHOD), rule_table(LIST_METHODS, _LIST_METHOD_ROWS)))
 
 
 @nrt_free
@@ -314,6 +321,8 @@ def builtin_arity_ok(b, nargs):
     names; min / max also one list or more than two values."""
     if nargs == BUILTIN_RULES[b, BUILTIN_NARGS] or BUILTIN_RULES[b, BUILTIN_ARG] == A_VALUES:
         return True
+    if b == B_ROUND and nargs == 2:  # round(x, n) of a float x
+        return True
     return BUILTIN_RULES[b, BUILTIN_ARG] == A_LIST_OR_NUMBERS and nargs >= 1
 
 
@@ -342,6 +351,10 @@ def builtin_type(b, first, next_, type_, n):
     if result == R_POWER:
         c = next_[c]
         return binary_type(BIN_POW, t, type_[c]) if is_number(type_[c]) else -1 - c
+    if b == B_ROUND and next_[c] != -1:  # round(x, n): x a float (an int's is no float), n an int
+        if t != T_FLOAT:
+            return -1 - c
+        return T_FLOAT if type_[next_[c]] == T_INT else -1 - next_[c]
     return result_type(result, t)
 
 

@@ -224,7 +224,19 @@ _LIST_ROWS = [    ("NEW_LIST", ARG_IMM, VARIABLE, 1, 2, "pop arg values (pushed 
     ("LIST_REPEAT", ARG_NONE, 2, 1, 3, "a new list xs * n (n <= 0: empty)"),
     ("LIST_EQ", ARG_IMM, 2, 1, 2, "xs == ys (arg 1: compare elements as floats)"),
     ("FOR_LIST", ARG_LOCAL, 0, 1, 1, "slots arg, arg+1 hold list, index: if index < len(list) push "
-     "list[index], advance the index and skip the next instruction; else fall through (a JUMP out)"),]
+     "list[index], advance the index and skip the next instruction; else fall through (a JUMP out)"),
+    ("LIST_CLEAR", ARG_NONE, 1, 0, 2, "xs.clear() (pops xs): its length 0, its block kept"),
+    ("LIST_EXTEND", ARG_NONE, 2, 0, 2, "xs.extend(ys), xs += ys (pops xs, ys: a list of xs's elements, maybe xs): ys's "
+     "elements appended in order; MemoryError past the heap"),
+    ("LIST_POP", ARG_NONE, 2, 1, 2, "xs.pop(i) (pops xs, i; pop() is pop(-1)): removes and pushes xs[i] (negative i "
+     "counts from the end), the later elements moved down; IndexError when empty or out of range"),
+    ("LIST_INSERT", ARG_NONE, 3, 0, 2, "xs.insert(i, v) (pops xs, i, v): i clamped to 0 .. len(xs) as CPython's "
+     "(negative counts from the end), the later elements moved up; MemoryError past the heap"),
+    ("LIST_REVERSE", ARG_NONE, 1, 0, 2, "xs.reverse() in place (pops xs)"),
+    ("LIST_SET_SLICE", ARG_IMM, 5, 0, 3, "xs[start:stop:step] = ys (pops ys, xs, start, stop, step; arg as LIST_SLICE's; "
+     "ys a list of xs's elements, copied first when it is xs): a slice of step 1 replaced by ys (xs grows or "
+     "shrinks), an extended one's elements assigned in order; ValueError for step 0 or an extended slice of "
+     "another length; MemoryError past the heap"),]
 
 # A str is a list (same heap header, vm/kernel_heap.py) whose elements are Unicode code points;
 # the list instructions serve it where Python's meaning is the same (len, slices, +, *, ==,
@@ -254,7 +266,12 @@ _STR_ROWS = [
     ("STR_FROM", ARG_IMM, 1, 1, 3, "str(x) as a new str, x of type arg (contract.valuetypes: int, bool, float; "
      "a float as CPython's repr, the shortest that reads back)"),
     ("STR_TO_NUM", ARG_IMM, 1, 1, 3, "int(s) (arg T_INT) or float(s) (arg T_FLOAT), parsed as CPython does "
-     "(whitespace, sign, '_'); ValueError"),]
+     "(whitespace, sign, '_'); ValueError"),
+    ("STR_RADIX", ARG_IMM, 1, 1, 3, "a new str of int i in base arg, as CPython: 2 bin(i) '-0b101', 8 oct '0o17', "
+     "16 hex '0xff' (lower case)"),
+    ("FLOAT_ROUND", ARG_NONE, 2, 1, 4, "round(x, n) of a float x (pops x, n): CPython's correctly rounded result (the "
+     "exact decimal rounded half to even, then the nearest double); OverflowError when that is past the largest "
+     "double; its scratch is the free heap, as STR_FROM's (MemoryError)"),]
 NO_ARG = -1  # an optional str operand not given (STR_STRIP, STR_SPLIT, STR_PAD)
 
 # Structured values (static types: contract/typecodes.py).  A tuple is a list object (same heap
@@ -281,7 +298,12 @@ _VALUE_ROWS = [
     ("UNPACK_CHECK", ARG_IMM, 1, 1, 1, "ValueError unless len(top) == arg (the top stays): `a, b = xs` of a list"),
     ("BOX", ARG_NONE, 1, 1, 2, "a new 1-element box holding the top (a scalar as an Optional value)"),
     ("UNBOX", ARG_IMM, 1, 1, 1, "an Optional value as its T: TypeError if it is NONE_REF (None); arg 1: T is a "
-     "scalar, push the value in the box; arg 0: the handle stays"),]
+     "scalar, push the value in the box; arg 0: the handle stays"),
+    ("VALUE_INDEX", ARG_CONST, 2, 1, 2, "xs.index(x) (pops xs, x; consts[arg] = typed_values(CMP_EQ, x's type, xs's "
+     "type)): the first k with xs[k] == x, as VALUE_CMP; ValueError when none"),
+    ("VALUE_COUNT", ARG_CONST, 2, 1, 2, "xs.count(x), as VALUE_INDEX: how many elements == x"),
+    ("VALUE_REMOVE", ARG_CONST, 2, 0, 2, "xs.remove(x), as VALUE_INDEX: the first element == x deleted, the later "
+     "ones moved down; ValueError when none"),]
 NONE_REF = -1  # None as an Optional value (no handle is negative)
 
 # Dicts and sets (vm/reference_dict.py is the spec, vm/kernel_dict.py the kernel's; the heap
@@ -369,10 +391,11 @@ SLOT_WIDTHS = {"FOR_RANGE": 3, "RANGE_CHECK": 3, "FOR_LIST": 2,
 FOR_TESTS = ("FOR_RANGE", "FOR_LIST", "FOR_DICT_KEYS", "FOR_DICT_VALUES", "FOR_DICT_ITEMS", "FOR_SET")
 # IMM operands with a range: NEW_LIST's count, LIST_SLICE's bits, the element kinds (0 ints,
 # 1 floats, 2 strs: LIST_SUM takes no strs), the str modes, STR_FROM / STR_TO_NUM's type codes
-IMM_MAXES = {"NEW_LIST": 255, "LIST_SLICE": 7, "LIST_SUM": 1,
+IMM_MAXES = {"NEW_LIST": 255, "LIST_SLICE": 7, "LIST_SET_SLICE": 7, "LIST_SUM": 1,
              **{n: 2 for n in ("LIST_MIN", "LIST_MAX", "LIST_SORTED", "LIST_SORT", "LIST_EQ")},
              "STR_FIND": 6, "STR_CASE": 5, "STR_IS": 7, "STR_STRIP": 2, "STR_SPLIT": 1, "STR_PAD": 3,
-             "STR_FROM": 3, "STR_TO_NUM": 3, "UNPACK_CHECK": 255, "UNBOX": 1, "DICT_LIST": 3, "RAISE": 62}  # fmt: skip
+             "STR_FROM": 3, "STR_TO_NUM": 3, "STR_RADIX": 16, "UNPACK_CHECK": 255, "UNBOX": 1, "DICT_LIST": 3,
+             "RAISE": 62}  # fmt: skip
 
 _GROUPS = (("int", _INT_ROWS), ("numeric", _NUMERIC_ROWS), ("list", _LIST_ROWS), ("str", _STR_ROWS),
            ("value", _VALUE_ROWS), ("dict", _DICT_ROWS), ("exc", _EXC_ROWS), ("module", _MODULE_ROWS))
@@ -647,67 +670,78 @@ LIST_CONCAT = 112
 LIST_REPEAT = 113
 LIST_EQ = 114
 FOR_LIST = 115
-LOAD_STR = 116
-STR_GET = 117
-STR_CHR = 118
-STR_ORD = 119
-STR_CONTAINS = 120
-STR_FIND = 121
-STR_CASE = 122
-STR_IS = 123
-STR_STRIP = 124
-STR_SPLIT = 125
-STR_JOIN = 126
-STR_REPLACE = 127
-STR_PAD = 128
-STR_FROM = 129
-STR_TO_NUM = 130
-VALUE_CMP = 131
-ASSERT_VALUE = 132
-VALUE_CONTAINS = 133
-VALUE_MIN = 134
-VALUE_MAX = 135
-VALUE_SORTED = 136
-VALUE_SORT = 137
-UNPACK_CHECK = 138
-BOX = 139
-UNBOX = 140
-NEW_DICT = 141
-DICT_SET = 142
-DICT_GET = 143
-DICT_GET_DEFAULT = 144
-DICT_CONTAINS = 145
-DICT_DEL = 146
-DICT_POP = 147
-DICT_POP_DEFAULT = 148
-DICT_SETDEFAULT = 149
-DICT_UPDATE = 150
-DICT_EQ = 151
-COLL_LEN = 152
-DICT_LIST = 153
-FOR_DICT_KEYS = 154
-FOR_DICT_VALUES = 155
-FOR_DICT_ITEMS = 156
-FOR_SET = 157
-NEW_SET = 158
-SET_FROM = 159
-SET_ADD = 160
-SET_DISCARD = 161
-SET_REMOVE = 162
-SET_CONTAINS = 163
-SET_OR = 164
-SET_AND = 165
-SET_SUB = 166
-SET_XOR = 167
-SET_LE = 168
-SET_EQ = 169
-ASSERT_KEYED = 170
-RAISE = 171
-RERAISE = 172
-SETUP_TRY = 173
-POP_TRY = 174
-EXC_MATCH = 175
-LOAD_GLOBAL = 176
-MODULE_END = 177
+LIST_CLEAR = 116
+LIST_EXTEND = 117
+LIST_POP = 118
+LIST_INSERT = 119
+LIST_REVERSE = 120
+LIST_SET_SLICE = 121
+LOAD_STR = 122
+STR_GET = 123
+STR_CHR = 124
+STR_ORD = 125
+STR_CONTAINS = 126
+STR_FIND = 127
+STR_CASE = 128
+STR_IS = 129
+STR_STRIP = 130
+STR_SPLIT = 131
+STR_JOIN = 132
+STR_REPLACE = 133
+STR_PAD = 134
+STR_FROM = 135
+STR_TO_NUM = 136
+STR_RADIX = 137
+FLOAT_ROUND = 138
+VALUE_CMP = 139
+ASSERT_VALUE = 140
+VALUE_CONTAINS = 141
+VALUE_MIN = 142
+VALUE_MAX = 143
+VALUE_SORTED = 144
+VALUE_SORT = 145
+UNPACK_CHECK = 146
+BOX = 147
+UNBOX = 148
+VALUE_INDEX = 149
+VALUE_COUNT = 150
+VALUE_REMOVE = 151
+NEW_DICT = 152
+DICT_SET = 153
+DICT_GET = 154
+DICT_GET_DEFAULT = 155
+DICT_CONTAINS = 156
+DICT_DEL = 157
+DICT_POP = 158
+DICT_POP_DEFAULT = 159
+DICT_SETDEFAULT = 160
+DICT_UPDATE = 161
+DICT_EQ = 162
+COLL_LEN = 163
+DICT_LIST = 164
+FOR_DICT_KEYS = 165
+FOR_DICT_VALUES = 166
+FOR_DICT_ITEMS = 167
+FOR_SET = 168
+NEW_SET = 169
+SET_FROM = 170
+SET_ADD = 171
+SET_DISCARD = 172
+SET_REMOVE = 173
+SET_CONTAINS = 174
+SET_OR = 175
+SET_AND = 176
+SET_SUB = 177
+SET_XOR = 178
+SET_LE = 179
+SET_EQ = 180
+ASSERT_KEYED = 181
+RAISE = 182
+RERAISE = 183
+SETUP_TRY = 184
+POP_TRY = 185
+EXC_MATCH = 186
+LOAD_GLOBAL = 187
+MODULE_END = 188
 
 assert all(globals()[op.name] == op.number for op in TABLE), "opcode constants out of date"

@@ -8,7 +8,8 @@ left out, negative and zero steps and int64-edge bounds, `+`, `* n` and `n *`, `
 `sum`, `min`, `max`, `in` / `not in` (an int in a float list and the reverse), `==` / `!=`, a
 list's truth.  Comprehensions: `[e for v in xs if c]` over a list or a small range, and the
 generator expressions of `sum min max any all`.  Statements: assignment (plain and annotated, `[]` typed by its annotation or by
-the float appended next), `xs[i] = e`, `xs[i] op= e`, `append`, `sort()`, `for v in xs`.
+the float appended next), `xs[i] = e`, `xs[i] op= e`, `append`, `sort()`, `reverse()`, the other list
+methods (insert, extend, pop, remove, clear, index, count), `xs += [...]`, `xs[a:b:k] = [...]`, `for v in xs`.
 
 Growth stays bounded, so CPython and the VM's heap (no garbage collection within a job) both
 finish: inside a loop a list expression never calls a function, `+` has a literal operand and
@@ -169,8 +170,22 @@ class ListGen:
             value = self.expr(elem(t), 2) if t == "list[int]" or r.random() < 0.7 else self.int_expr(2)
             return [f"{pad}{name}.append({value})"]
         if k in (3, 4, 5):
-            return [f"{pad}{name}.sort()"]
+            return [f"{pad}{self.list_method(name, t, not s.list_loops)}"]
         return self.for_list(ind, d)
+
+    def list_method(self, name: str, t: str, grows: bool) -> str:
+        """A statement calling a list method: sort() or reverse(), and where the list may grow
+        (not inside `for v in xs`) the others, `+=` and a slice assignment, literal operands."""
+        r = self.r
+        k = r.randrange(11 if grows else 2)
+        if k < 2:
+            return f"{name}.{['sort()', 'reverse()'][k]}"
+        value = self.expr(elem(t), 1) if t == "list[int]" or r.random() < 0.7 else self.int_expr(1)
+        forms = [f"{name}.insert({self.index(1, calls=False)}, {value})", f"{name}.extend({self.list_literal(t, 1)})",
+                 f"{name}.pop({self.index(1, calls=False) if r.random() < 0.7 else ''})", f"{name}.remove({value})",
+                 f"{name}.clear()", f"{name} += {self.list_literal(t, 1)}", f"{name}.index({value})",
+                 f"{name}.count({value})", f"{name}[{self.slice_parts(1)}] = {self.list_literal(t, 1)}"]
+        return forms[k - 2]
 
     def for_list(self, ind: int, d: int) -> list[str]:
         """`for v in <list>:` with v an int or float loop variable named for its type."""

@@ -61,7 +61,7 @@ KEPT_NAMES = frozenset(BUILTINS + METHODS)
 
 VOCAB: tuple[str, ...] = (
     (PAD, SEP, EOS, NEWLINE, INDENT, DEDENT, STRING, FLOAT, NEG, FN, LABEL)
-    + tuple(c for c, _ in INT_CLASSES) + KEYWORDS + OPERATORS + BUILTINS + METHODS
+    + tuple(c for c, _ in INT_CLASSES) + KEYWORDS + OPERATORS + BUILTINS + tuple(dict.fromkeys(METHODS))  # list.pop, dict.pop: one
     + tuple(f"V{k}" for k in range(MAX_NAMES)) + tuple(f"L{k}" for k in range(MAX_LITERALS))
     + tuple(f"n{v}" for v in range(SMALL)) + tuple(f"J{k}" for k in range(MAX_LABELS))
     + CMP_TOKENS + TYPE_TOKENS + tuple(op.name for op in O.TABLE)

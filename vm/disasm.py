@@ -110,7 +110,7 @@ def _meaning(p, g: int, op: int, arg: int, entry: int, names: dict[int, str]) ->
 def _value_types(op: int, c: int) -> str:
     """A value instruction's constant: `== list[int] list[int]` (typed_values) or the element type."""
     named = lambda t: typecodes.name(t) if 0 <= t < 1 << 28 and typecodes.width(t) else None  # noqa: E731
-    if op in (O.VALUE_CMP, O.ASSERT_VALUE, O.VALUE_CONTAINS):
+    if op in (O.VALUE_CMP, O.ASSERT_VALUE, O.VALUE_CONTAINS, O.VALUE_INDEX, O.VALUE_COUNT, O.VALUE_REMOVE):
         cmp, left, right = O.typed_values_fields(c)
         if cmp < len(O.CMP_NAMES) and named(left) and named(right) and O.typed_values(cmp, left, right) == c:
             return f"{O.CMP_NAMES[cmp]} {named(left)}" + ("" if left == right else f" {named(right)}")

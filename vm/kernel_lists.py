@@ -25,6 +25,7 @@ from gpucc.contract.isa import (
     COMPARE_NUM,
     FOR_LIST,
     LIST_APPEND,
+    LIST_CLEAR,
     LIST_CONCAT,
     LIST_CONTAINS,
     LIST_EQ,
@@ -54,40 +55,12 @@ from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_STR
 from gpucc.vm.floats import b2f, f2b
 from gpucc.vm.intmath import arith
 from gpucc.vm.kernel_heap import HEADER, MIN_CAP, copy, header, new_list
+from gpucc.vm.kernel_list_methods import list_method
+from gpucc.vm.kernel_slices import slice_bounds
 from gpucc.vm.kernel_order import element_equal, less, list_compare, list_equal, sort_list, strs_ok
 from gpucc.vm.kernel_walk import WALK_COLS
 
 INT64_MAX = 2**63 - 1
-
-
-@nrt_free
-def clamp_index(i, n, lower, upper):
-    """A given slice bound i on a list of length n: negative counts from the end, then
-    clamped to [lower, upper] (slice.indices)."""
-    if i < 0:
-        i += n
-        return lower if i < lower else i
-    return upper if i > upper else i
-
-
-@nrt_free
-def slice_bounds(n, arg, start, stop, step):
-    """(status, first index, count, step) of xs[start:stop:step] on a list of length n (arg
-    bits 1, 2, 4: start, stop, step given); Python's slice.indices."""
-    if (arg & 4) == 0:
-        step = np.int64(1)
-    if step == 0:
-        return VALUE_ERROR, np.int64(0), np.int64(0), step
-    lower = np.int64(0) if step > 0 else np.int64(-1)
-    upper = n if step > 0 else n - 1
-    start = clamp_index(start, n, lower, upper) if arg & 1 else (upper if step < 0 else lower)
-    stop = clamp_index(stop, n, lower, upper) if arg & 2 else (lower if step < 0 else upper)
-    count = np.int64(0)
-    if step > 0 and stop > start:
-        count = (stop - start - 1) // step + 1
-    elif step < 0 and start > stop:
-        count = (start - stop - 1) // (-step if step != -INT64_MAX - 1 else INT64_MAX) + 1
-    return OK, start, count, step
 
 
 @nrt_free
@@ -255,6 +228,9 @@ def list_op(op, arg, stack, sp, fp, heap, hp, walk):
         heap[d + n] = stack[sp - 1]
         heap[xs] = n + 1
         return OK, sp - 2, hp, extra, 1
+    if op >= LIST_CLEAR:  # the list methods of vm/kernel_list_methods.py
+        st, sp, hp, extra = list_method(op, arg, stack, sp, heap, hp)
+        return st, sp, hp, extra, 1
     # one list operand on top: LIST_LEN, SUM, MIN, MAX, SORTED, SORT
     st, sp, hp, extra = one_list_op(op, arg, 0, walk, stack, sp, heap, hp)
     return st, sp, hp, extra, 1

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from gpucc.contract.isa import (
+    FLOAT_ROUND,
     LOAD_STR,
     NO_ARG,
     POPS,
@@ -41,6 +42,7 @@ from gpucc.contract.isa import (
     STR_JOIN,
     STR_ORD,
     STR_PAD,
+    STR_RADIX,
     STR_SPLIT,
     STR_STRIP,
     STR_TO_NUM,
@@ -48,6 +50,8 @@ from gpucc.contract.isa import (
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.status import INDEX_ERROR, INVALID_BYTECODE, MEMORY_LIMIT, OK, OVERFLOW, TYPE_ERROR, VALUE_ERROR
 from gpucc.vm.kernel_heap import HEADER, copy, header, new_list
+from gpucc.vm.kernel_list_methods import radix_text
+from gpucc.vm.kernel_round import float_round
 from gpucc.vm.kernel_text import case_op, is_op, is_space, parse_number, repr_room, repr_value
 
 MAX_CODE_POINT = 0x10FFFF
@@ -252,6 +256,12 @@ def str_op(op, arg, stack, sp, heap, hp, consts, const_base):
     """Run str instruction op on the stack whose top is at sp - 1 (consts[const_base ..]: the
     running unit's constants); returns (status, sp, hp, extra cost, pc advance: 1) as list_op."""
     zero = np.int64(0)
+    if op == STR_RADIX:  # bin / oct / hex: vm/kernel_list_methods.py
+        st, sp, hp, extra = radix_text(arg, stack, sp, heap, hp)
+        return st, sp, hp, extra, 1
+    if op == FLOAT_ROUND:  # round(x, n): vm/kernel_round.py (its scratch: the free heap)
+        st, sp, hp, extra = float_round(stack, sp, heap, hp)
+        return st, sp, hp, extra, 1
     base = sp - POPS[op]  # the operands are stack[base .. sp), the result goes to stack[base]
     r = zero  # the result: a new str's handle (-1: it did not fit), or a value
     value = op == STR_ORD or op == STR_IS or op == STR_TO_NUM or op == STR_CONTAINS or op == STR_FIND

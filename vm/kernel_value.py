@@ -23,12 +23,14 @@ from gpucc.contract.isa import (
     UNPACK_CHECK,
     VALUE_CMP,
     VALUE_CONTAINS,
+    VALUE_INDEX,
     VALUE_MIN,
 )
 from gpucc.contract.jitable import nrt_free, typed_values, typed_values_fields
 from gpucc.contract.status import ASSERT_FAILED, INVALID_BYTECODE, MEMORY_LIMIT, OK, TYPE_ERROR, VALUE_ERROR
 from gpucc.contract.typecodes import LIST, TUPLE
 from gpucc.vm.kernel_heap import HEADER, header, new_list
+from gpucc.vm.kernel_list_methods import list_find
 from gpucc.vm.kernel_lists import one_list_op
 from gpucc.vm.kernel_order import VALUES
 from gpucc.vm.kernel_walk import element_type, sequence, type_ok, value_compare
@@ -105,6 +107,11 @@ def value_op(op, arg, stack, sp, heap, hp, walk, consts, const_base):
             k += 1
         stack[sp - 2] = found
         return OK, sp - 1, hp, extra
+    if op >= VALUE_INDEX:  # VALUE_INDEX, COUNT, REMOVE: vm/kernel_list_methods.py
+        ok, cmp, tx, ts = comparison(c)
+        if not ok or cmp != CMP_EQ or (ts & 15) != LIST:
+            return INVALID_BYTECODE, sp, hp, zero
+        return list_find(op, tx, ts, stack, sp, heap, hp, walk)
     # VALUE_MIN, MAX, SORTED, SORT: the list instructions of the same order on elements of type c
     if not type_ok(c):
         return INVALID_BYTECODE, sp, hp, zero

@@ -58,7 +58,8 @@ from __future__ import annotations
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
 from gpucc.contract.image import MODULE_CODE, ImageArrays, JobArrays, JobTable, LaunchLimits, Program, Results
-from gpucc.vm import reference_dict, reference_lists, reference_numeric, reference_str, reference_value
+from gpucc.vm import reference_dict, reference_lists, reference_methods, reference_numeric, reference_str
+from gpucc.vm import reference_value
 from gpucc.vm.prepare import prepare_launch
 from gpucc.vm.reference_numeric import (
     COMPARISONS,
@@ -386,6 +387,9 @@ class Job:
             self.module_op(op, arg)
         elif op >= O.FIRST_EXC:
             self.exception_op(op, arg, entry)
+        elif reference_methods.serves(op):  # vm/reference_methods.py
+            extra = reference_methods.execute(self, op, arg)
+            self.cost += extra if self.counts else 0
         elif op >= O.FIRST_DICT:  # vm/reference_dict.py
             extra = reference_dict.execute(self, op, arg)
             self.cost += extra if self.counts else 0

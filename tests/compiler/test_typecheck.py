@@ -30,7 +30,7 @@ CASES = [
     ("E_OPERAND_TYPES", "def f(a: int, b: bool) -> bool:\n    return b or a\n", "or", 1),
     ("E_CALL_ARITY", H + "def f() -> int:\n    return h(1)\n", "h", -1),
     ("E_UNKNOWN_FUNCTION", "def f() -> int:\n    return g(1)\n", "g", 1),
-    ("E_NOT_CALLABLE_BUILTIN", "def f(a: int) -> int:\n    return hex(a)\n", "hex", 1),
+    ("E_NOT_CALLABLE_BUILTIN", "def f(a: int) -> int:\n    return hash(a)\n", "hash", 1),
     ("E_RETURN_TYPE", "def f() -> int:\n    return True\n", "True", 1),
     ("E_RETURN_TYPE", "def f() -> bool:\n    return\n", "return", -1),
     ("E_RETURN_TYPE", "def f() -> None:\n    return 1 + 2\n", "1 + 2", 1),
@@ -90,7 +90,7 @@ def test_messages_name_types_and_counts():
     assert message("def f() -> int:\n    x: bool = 1\n    return 0\n") == "type mismatch: expected bool, got int"
     assert "for 'and': int and bool" in message("def f(a: int, b: bool) -> bool:\n    return a and b\n")
     assert "'h' takes 2 argument(s), 1 given" in message(H + "def f() -> int:\n    return h(1)\n")
-    assert "built-in 'hex' is not supported yet" in message("def f(a: int) -> int:\n    return hex(a)\n")
+    assert "built-in 'hash' is not supported yet" in message("def f(a: int) -> int:\n    return hash(a)\n")
     assert "expected int, got None" in message("def f() -> int:\n    return\n")
 
 

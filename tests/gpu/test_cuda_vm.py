@@ -289,3 +289,69 @@ def test_simulated_launch_with_values_matches_cpu(tmp_path: Path):
         assert endings <= set(expected.status.tolist())
         got = simulate("vm", tmp_path, {**vm_input(program, jobs, limits), "x_max_threads": np.int64(2)})
         assert_same_arrays(arrays(expected), got)
+
+
+def test_simulated_launch_with_list_methods_matches_cpu(tmp_path: Path):
+    """The list methods (clear, extend, pop, insert, reverse, slice assignment, index / count /
+    remove), bin / oct / hex and round(x, n) under the simulator: growth in the heap column,
+    round's scratch in the free heap, IndexError / ValueError, a heap too small."""
+    from gpucc.contract import typecodes as T
+    from gpucc.contract.isa import CMP_EQ, typed_values
+    from gpucc.vm.asm import assemble_named, make_jobs
+
+    eq = typed_values(CMP_EQ, T.INT, T.list_of(T.INT))
+    program, names = assemble_named(f"""
+.func f xs i
+    LOAD_VAR xs
+    LOAD_VAR xs
+    LIST_EXTEND
+    LOAD_VAR xs
+    LOAD_VAR i
+    LOAD_INT 9
+    LIST_INSERT
+    LOAD_VAR xs
+    LIST_REVERSE
+    LOAD_VAR xs
+    LOAD_VAR xs
+    LOAD_INT 1
+    LOAD_INT 0
+    LOAD_INT 2
+    LIST_SET_SLICE 1
+    LOAD_VAR xs
+    LOAD_INT 9
+    VALUE_REMOVE {eq}
+    LOAD_VAR xs
+    LOAD_VAR i
+    LIST_POP
+    LOAD_VAR xs
+    LOAD_VAR i
+    VALUE_INDEX {eq}
+    BINARY_ADD
+    LOAD_VAR xs
+    LOAD_INT 1
+    VALUE_COUNT {eq}
+    BINARY_ADD
+    LOAD_VAR i
+    STR_RADIX 16
+    LIST_LEN
+    BINARY_ADD
+    LOAD_VAR xs
+    LIST_LEN
+    BINARY_ADD
+    LOAD_VAR xs
+    LIST_CLEAR
+    RETURN
+.func g x n
+    LOAD_VAR2 x, n
+    FLOAT_ROUND
+    RETURN
+""")
+    bits = lambda x: int(np.float64(x).view(np.int64))  # noqa: E731
+    calls = [("f", (xs, i)) for xs, i in [([1, 2, 3], 1), ([3, 1, 3, 2, 1], -2), ([], 0), ([5] * 100, 3), ([1, 2], 5)]]
+    calls += [("g", (bits(x), n)) for x, n in [(2.675, 2), (-2.5, 0), (1.7976931348623157e308, -308), (0.1, 400)]]
+    jobs = make_jobs(names, calls)
+    limits = LaunchLimits(step_limit=200, stack_size=32, max_depth=4, heap_size=900)
+    expected = vm.launch(program, jobs, "cpu", limits)
+    assert {S.OK, S.INDEX_ERROR, S.VALUE_ERROR, S.MEMORY_LIMIT, S.OVERFLOW} <= set(expected.status.tolist())
+    got = simulate("vm", tmp_path, {**vm_input(program, jobs, limits), "x_max_threads": np.int64(3)})
+    assert_same_arrays(arrays(expected), got)

@@ -6,8 +6,9 @@ documented differences are removed on the CPython side: 64-bit ints (every arith
 is checked, `_chk`, so CPython raises OverflowError exactly where the VM must; `1 << huge` too),
 `int ** negative int` and complex results are ValueError (`_pow`), and ints are converted to
 floats where a float is declared (tests/oracle/tower.py).  Lists: `sum` of ints overflows
-where a partial sum leaves int64 (`_sum`), `in` and `==` compare values only, never identity
-(CPython finds the very nan object in a list: `_in`, `_eq`), and a list holding nan sorts by the
+where a partial sum leaves int64 (`_sum`), `in`, `==` and a list's index / count / remove
+compare values only, never identity (CPython finds the very nan object in a list: `_in`, `_eq`,
+`_find`), a list's `+=` extends it in place (`_iadd`), and a list holding nan sorts by the
 kernel's documented merge sort (`_sorted`, `_sort`; CPython's timsort elsewhere).  A function
 declared to return a value that reaches the end of its body raises `_FellOff` (outcome
 `returned None`, the VM's NONE_RETURNED) where CPython would return None.  The errors the VM
@@ -66,6 +67,8 @@ class _Checked(ast.NodeTransformer):
             node.func = ast.Name(f"_{f.id}", ast.Load())
         elif isinstance(f, ast.Attribute) and f.attr == "sort":
             return ast.Call(ast.Name("_sort", ast.Load()), [f.value], node.keywords)
+        elif isinstance(f, ast.Attribute) and f.attr in ("index", "count", "remove") and len(node.args) == 1:
+            return ast.Call(ast.Name("_find", ast.Load()), [f.value, ast.Constant(f.attr), node.args[0]], [])
         return node
 
     def visit_Compare(self, node):
@@ -100,6 +103,8 @@ class _Checked(ast.NodeTransformer):
                 n.ctx = ast.Load()
         if isinstance(node.target, ast.Subscript):
             node.target.value.ctx = ast.Load()
+        if isinstance(node.op, ast.Add):  # a list's += extends it in place: _iadd
+            return ast.Assign([node.target], ast.Call(ast.Name("_iadd", ast.Load()), [load, node.value], []))
         value = ast.BinOp(load, node.op, node.value)
         return ast.Assign([node.target], self.visit_BinOp(value))
 
@@ -119,6 +124,29 @@ def _chk(v):
     if isinstance(v, int) and not isinstance(v, bool) and not INT64_MIN <= v <= INT64_MAX:
         raise _Int64Overflow
     return v
+
+
+def _find(xs, method, x):
+    """xs.index / count / remove(x) of a list by value (no identity shortcut, as `_in`); a str's own."""
+    if not isinstance(xs, list):
+        return getattr(xs, method)(x)
+    hits = [k for k, e in enumerate(xs) if _eq(e, x)]
+    if method == "count":
+        return len(hits)
+    if not hits:
+        raise ValueError(f"{x!r} is not in list")
+    if method == "index":
+        return hits[0]
+    del xs[hits[0]]
+    return None
+
+
+def _iadd(a, b):
+    """a += b: a list extended in place (its aliases see it), anything else a checked a + b."""
+    if isinstance(a, list):
+        a += b
+        return a
+    return _chk(a + b)
 
 
 def _pow(a, b):
@@ -223,7 +251,7 @@ def cpython_namespace(source: str) -> dict:
     """Exec `source` (numeric tower applied, overflow-checked: see Tower and _Checked) and
     return its globals."""
     tree = ast.fix_missing_locations(_raise_at_ends(_Checked().visit(Tower().visit(ast.parse(source)))))
-    namespace = {"_chk": _chk, "_pow": _pow, "_lshift": _lshift, "_sum": _sum, "_sorted": _sorted, "_sort": _sort,
+    namespace = {"_chk": _chk, "_iadd": _iadd, "_find": _find, "_pow": _pow, "_lshift": _lshift, "_sum": _sum, "_sorted": _sorted, "_sort": _sort,
                  "_in": _in, "_eq": _eq, "_FellOff": _FellOff,
                  "List": typing.List, "Tuple": typing.Tuple, "Optional": typing.Optional, "Dict": typing.Dict,
                  "Set": typing.Set}  # typing's names gpucc reads  # fmt: skip

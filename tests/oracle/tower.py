@@ -171,7 +171,8 @@ class Tower(ast.NodeTransformer):
     def visit_Assign(self, node):
         self.generic_visit(node)
         target = node.targets[0]
-        if self._float_name(target) or (isinstance(target, ast.Subscript) and self._float_list(target.value)):
+        element = isinstance(target, ast.Subscript) and not isinstance(target.slice, ast.Slice)  # not xs[a:b] = ys
+        if self._float_name(target) or (element and self._float_list(target.value)):
             node.value = _to_float(node.value)
         return node
 
@@ -186,6 +187,8 @@ class Tower(ast.NodeTransformer):
         f = node.func
         if isinstance(f, ast.Attribute) and f.attr == "append" and self._float_list(f.value):
             node.args = [_to_float(node.args[0])]
+        if isinstance(f, ast.Attribute) and f.attr == "insert" and len(node.args) == 2 and self._float_list(f.value):
+            node.args = [node.args[0], _to_float(node.args[1])]
         if isinstance(f, ast.Name) and f.id == "sum" and self._float_list(node.args[0]):
             return _to_float(node)  # sum of an empty list[float] (or generator of floats) is 0.0
         return node
