@@ -50,7 +50,7 @@ from gpucc.compiler.nodes import (
     N_WHILE,
     UN_NOT,
 )
-from gpucc.compiler.scope import L_TYPE, find_local
+from gpucc.compiler.scope import L_TYPE, find_local, loop_else
 from gpucc.compiler.typecheck_base import ALL, S_NODE, S_STATE, UNBOXED, ZERO, bit, is_const_true, target_bits
 from gpucc.compiler.typerules import is_optional
 from gpucc.contract.isa import CMP_EQ, CMP_NE
@@ -294,11 +294,19 @@ def open_else(top, scratch):
 
 
 @nrt_free
+def open_loop_else(top, forever, scratch):
+    """Loop frame top, its body walked: its else-branch starts from the loop's exit (none
+    after `while True`: forever)."""
+    set_current(scratch, ALL if forever else scratch.masks[top, NN_BEFORE])
+
+
+@nrt_free
 def join_branches(n, top, tree, scratch):
     """IF / loop frame top, its branches walked: the facts after it (an if: both branches'
-    ends; `while True`: its breaks; another loop: its exit and its breaks)."""
+    ends; a loop's else: its end and the loop's breaks; `while True`: its breaks; another
+    loop: its exit and its breaks)."""
     masks = scratch.masks
-    if tree.kind[n] == N_IF:
+    if tree.kind[n] == N_IF or loop_else(tree, n) >= 0:
         nn = current(scratch) & masks[top, NN_JOIN]
     elif tree.kind[n] == N_WHILE and is_const_true(tree, tree.first[n]):
         nn = masks[top, NN_JOIN]

@@ -194,6 +194,19 @@ def last_child(tree, n):
 
 
 @nrt_free
+def loop_else(tree, n):
+    """The `else:` BLOCK of loop n (WHILE, FOR_RANGE, FOR_LIST): its last child, after the
+    body (and a FOR_LIST's target TUPLE), or -1."""
+    c = tree.first[n]
+    for _ in range(tree.op[n] if tree.kind[n] == N_FOR_RANGE else 1):  # the header
+        c = tree.next[c]
+    c = tree.next[c]  # after the body
+    if c != -1 and tree.kind[n] == N_FOR_LIST and tree.op[n] == 1:
+        c = tree.next[c]
+    return c
+
+
+@nrt_free
 def function_body(tree, fn, f):
     """Where the statements of function f begin: its BLOCK; for module code the MODULE, whose
     FUNCDEF children every walk of the module code skips."""

@@ -47,6 +47,7 @@ from gpucc.compiler.narrowing import (
     leave_loop,
     open_body,
     open_else,
+    open_loop_else,
     start_function,
 )
 from gpucc.compiler.nodes import (
@@ -90,6 +91,7 @@ from gpucc.compiler.scope import (
     collect_functions,
     collect_locals,
     function_body,
+    loop_else,
     module_row,
 )
 from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_*, WALK_WIDTH, scratch_rows re-exported (codegen, launchers)
@@ -208,6 +210,8 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
             max_depth = max(max_depth, depth)
         elif k == N_IF and st == IN_BODY:
             sp, mask, live = _open_else(n, top, mask, live, toks, tree, scratch, err)
+        elif st == IN_BODY and loop_else(tree, n) >= 0:
+            sp, mask, live = _open_loop_else(n, top, mask, live, toks, tree, scratch, err)
         else:
             mask, live = _join_branches(n, top, mask, live, tree, scratch)
             if k == N_FOR_RANGE or k == N_FOR_LIST:
@@ -360,14 +364,29 @@ def _open_else(n, top, mask, live, toks, tree, scratch, err):
 
 
 @nrt_free
+def _open_loop_else(n, top, mask, live, toks, tree, scratch, err):
+    """Loop frame top, its body walked: its `else:` starts where the loop ends without a break
+    (from before it, as the body may run no time; never after `while True`).  Returns (sp,
+    mask, live) for the else-branch; its breaks (MASK_JOIN, LIVE_AT_JOIN) join after it."""
+    stk, masks = scratch.walk, scratch.masks
+    stk[top, S_STATE] = IN_ELSE
+    forever = tree.kind[n] == N_WHILE and is_const_true(tree, tree.first[n])
+    open_loop_else(top, forever, scratch)
+    sp = push_frame(stk, top + 1, loop_else(tree, n), toks, tree, err)
+    if forever:
+        return sp, ALL, 0
+    return sp, masks[top, MASK_BEFORE], stk[top, LIVE_BEFORE]
+
+
+@nrt_free
 def _join_branches(n, top, mask, live, tree, scratch):
     """IF / loop frame top, its branches walked: (mask, live) after the statement.  An if
-    joins its two branches; `while True` is left only where it breaks; other loops may run
-    their body no time."""
+    joins its two branches, a loop's else its end and the loop's breaks; `while True` is left
+    only where it breaks; other loops may run their body no time."""
     stk, masks = scratch.walk, scratch.masks
     k = tree.kind[n]
     join_branches(n, top, tree, scratch)
-    if k == N_IF:
+    if k == N_IF or loop_else(tree, n) >= 0:
         return mask & masks[top, MASK_JOIN], live | stk[top, LIVE_AT_JOIN]
     if k == N_WHILE and is_const_true(tree, tree.first[n]):
         return masks[top, MASK_JOIN], stk[top, LIVE_AT_JOIN]
@@ -422,7 +441,7 @@ def _check_loop_exit(n, top, mask, live, toks, tree, scratch, err):
     with its mask and liveness.  Returns 0, or -1 with err set."""
     kind, stk = tree.kind, scratch.walk
     j = top - 1
-    while j >= 0 and not is_loop(kind[stk[j, S_NODE]]):
+    while j >= 0 and not (is_loop(kind[stk[j, S_NODE]]) and stk[j, S_STATE] != IN_ELSE):  # not from its else
         j -= 1
     if j < 0:
         return node_fail(err, E_BREAK_OUTSIDE_LOOP, toks, tree, n, 0)
