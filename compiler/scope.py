@@ -52,7 +52,8 @@ F_WIDTH = F_WAITER + 1
 MODULE_ROW = 2  # F_IMPORT of the module code's row (0: a function with a body, 1: an interface stub)
 GLOBAL = MAX_LOCALS  # a NAME's slot at or past it: global slot - GLOBAL (its module code's local slot)
 L_START, L_END, L_TYPE, L_PRESET = range(4)  # local-table columns (Scratch.locs: int32[MAX_LOCALS, L_WIDTH])
-L_WIDTH = 4
+L_CUR = 4  # a local's current version (compiler/typecheck_versions.py)
+L_WIDTH = 5
 # Scratch.locs rows: the local table (MAX_LOCALS rows), then the unit's globals (its module
 # code's local table, kept for its functions: compiler/typecheck_module.py), then one row of
 # their count and the mask of the globals functions may read (two int32 halves)

@@ -128,6 +128,14 @@ from gpucc.compiler.typecheck_stmt import (
 )
 from gpucc.compiler.typecheck_module import checking, keep_globals, limit_readable, reach, start_globals
 from gpucc.compiler.typecheck_try import check_raise, finally_exit, step_try
+from gpucc.compiler.typecheck_versions import (
+    SPLIT_REQUEST,
+    VERSIONS_WIDTH,
+    bind_versions,
+    clear_versions,
+    mark_split,
+    split_request,
+)
 from gpucc.compiler.typerules import LIST_INT, element_type, is_integral, is_sized
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_INT, T_NONE
@@ -143,7 +151,7 @@ LIVE_AT_JOIN = S_B  # control reaches the join from inside: the then-branch's en
 LIVE_BEFORE = S_C  # control reaches the statement
 MASK_BEFORE = 0  # the mask before the statement (its body starts from it)
 MASK_JOIN = 1  # the AND of the masks where control joins from inside (as LIVE_AT_JOIN)
-MASK_WIDTH = NARROW_WIDTH
+MASK_WIDTH = VERSIONS_WIDTH  # narrowing.py's columns, then typecheck_versions.py's
 
 
 @nrt_free
@@ -170,6 +178,8 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
     that fails does not end the walk (its error is recorded, the first one wins): a later
     one may still widen a local the failing one reads (`[z] + floats` before `z = 0.5`)."""
     nloc = collect_locals(src, toks, tree, types, f, scratch, err)
+    if nloc >= 0:
+        nloc = bind_versions(src, toks, tree, types, f, nloc, scratch, err)
     if nloc < 0:
         return -1
     kind, fn, stk = tree.kind, types.fn, scratch.walk
@@ -199,7 +209,12 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
         elif k == N_TRY:  # compiler/typecheck_try.py
             sp, mask, live = step_try(n, top, mask, live, toks, tree, types, scratch, err)
         elif k != N_IF and not is_loop(k):
+            fresh = err[ERR_CODE] == 0
             r, mask, live = check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, err)
+            if r == -1 and fresh and err[ERR_CODE] == E_TYPE_MISMATCH and (k == N_ASSIGN or k == N_UNPACK):
+                r = split_request(n, top, f, src, toks, tree, types, scratch)  # a local that changes type
+                if r <= -2:
+                    clear_error(err)
             if r <= -2:
                 return r
             after_statement(n, r == 0, src, toks, tree, types, scope, scratch, top + 1)
@@ -463,6 +478,7 @@ def typecheck(src, toks, tree, n_nodes, types, scratch, err):
     for i in range(n_nodes):
         type_[i] = -1
         slot[i] = -1
+    clear_versions(scratch, n_nodes)
     nf = collect_functions(src, toks, tree, types, err)
     if nf < 0:
         return -1
@@ -489,6 +505,12 @@ def check_one(f, src, toks, tree, types, nf, scratch, err):
             return -1
         if r <= -2:  # the errors of this pass are moot: check again, the local widened
             clear_error(err)
+        if r <= SPLIT_REQUEST:  # the locals' slots change: widen and presets found again
+            mark_split(SPLIT_REQUEST - r, f, types, scratch)
+            widen, strs = ZERO, ZERO
+            for v in range(MAX_LOCALS):
+                scratch.locs[v, L_PRESET] = -1
+            continue
         if r <= CALLEE_REQUEST:
             return r
         if r <= PRESET_REQUEST:
