@@ -212,7 +212,7 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
             fresh = err[ERR_CODE] == 0
             r, mask, live = check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, err)
             if r == -1 and fresh and err[ERR_CODE] == E_TYPE_MISMATCH and (k == N_ASSIGN or k == N_UNPACK):
-                r = split_request(n, top, f, src, toks, tree, types, scratch)  # a local that changes type
+                r = split_request(n, top, f, src, toks, tree, types, scratch, err)  # a local that changes type
                 if r <= -2:
                     clear_error(err)
             if r <= -2:

@@ -22,8 +22,8 @@ lookup every read goes through.  A split statement's value still reads the old v
 
 from __future__ import annotations
 
-from gpucc.compiler.arrays import fail
-from gpucc.compiler.errors import E_TOO_MANY_LOCALS
+from gpucc.compiler.arrays import ERR_ARG, ERR_ARG2, ERR_CODE, fail
+from gpucc.compiler.errors import E_TOO_MANY_LOCALS, E_TYPE_AT_JOIN
 from gpucc.compiler.limits import MAX_FUNCTIONS, MAX_LOCALS
 from gpucc.compiler.nodes import (
     N_ASSIGN,
@@ -132,14 +132,25 @@ def _used_after(root, s, e, end, src, toks, tree, stk, base):
 
 
 @nrt_free
-def split_request(n, top, f, src, toks, tree, types, scratch):
+def split_request(n, top, f, src, toks, tree, types, scratch, err):
     """Assignment or unpacking n (walk row top; the rows below: its enclosing blocks and
-    statements) just failed with a type mismatch: SPLIT_REQUEST - n when it may split its
-    names (module docstring), else 0."""
+    statements) just failed with a type mismatch (err): SPLIT_REQUEST - n when it may split
+    its names (module docstring), else -1 (an assignment's own mismatch made E_TYPE_AT_JOIN)."""
     stk, masks, kind = scratch.walk, scratch.masks, tree.kind
-    if types.fn[f, F_IMPORT] == MODULE_ROW or masks[n, SPLIT] != 0 or top < 1:
-        return 0
-    if (kind[n] == N_ASSIGN and tree.op[n] != NO_TYPE) or kind[stk[top - 1, S_NODE]] != N_BLOCK:
+    if masks[n, SPLIT] != 0 or top < 1 or (kind[n] == N_ASSIGN and tree.op[n] != NO_TYPE):
+        return -1
+    r = _may_split(n, top, f, src, toks, tree, types, scratch)
+    if r == 0 and kind[n] == N_ASSIGN and err[ERR_ARG] == scratch.locs[types.slot[n], L_TYPE]:
+        if err[ERR_ARG2] == types.type[tree.first[n]]:  # the value's type, not an error inside it
+            err[ERR_CODE] = E_TYPE_AT_JOIN
+    return r if r <= -2 else -1
+
+
+@nrt_free
+def _may_split(n, top, f, src, toks, tree, types, scratch):
+    """split_request's decision: SPLIT_REQUEST - n, or 0."""
+    stk, kind = scratch.walk, tree.kind
+    if types.fn[f, F_IMPORT] == MODULE_ROW or kind[stk[top - 1, S_NODE]] != N_BLOCK:
         return 0
     for j in range(top):
         k = kind[stk[j, S_NODE]]

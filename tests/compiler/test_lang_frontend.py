@@ -151,4 +151,5 @@ JOINS = {  # two types meet where CPython's name may hold either: still a locate
 def test_two_types_meeting_at_a_join_stay_a_compile_error(name):
     batch = compile_batch([JOINS[name]])
     assert not batch.ok(0)
-    assert "type mismatch" in str(batch.error(0))
+    message = str(batch.error(0))
+    assert "type mismatch" in message and "this local changes type where both of its types meet" in message, message
