@@ -32,8 +32,8 @@ from gpucc.compiler.loop_code import (  # noqa: F401 - LOOP_* and JUMP_FIELD_MAX
     tested_at_bottom,
 )  # fmt: skip
 from gpucc.compiler.nodes import N_BREAK, N_FOR_LIST, N_FOR_RANGE, N_WHILE
-from gpucc.compiler.scope import last_child
-from gpucc.compiler.typecheck import S_NODE, loop_target
+from gpucc.compiler.scope import loop_else
+from gpucc.compiler.typecheck import S_NODE, S_STATE, loop_target
 from gpucc.contract.isa import JUMP, LOAD_INT, RANGE_CHECK, STORE_VAR
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_STR
@@ -50,14 +50,39 @@ def _is_loop(k):
     return k == N_WHILE or k == N_FOR_RANGE or k == N_FOR_LIST
 
 
-
 @nrt_free
 def enclosing_loop(tree, stk, top):
-    """The walk row of the innermost loop around the statement at row top (-1: none)."""
+    """The walk row of the innermost loop around the statement at row top (-1: none); not a
+    loop whose else-branch it is in (the walk's state 2 there)."""
     j = top - 1
-    while j >= 0 and not _is_loop(tree.kind[stk[j, S_NODE]]):
+    while j >= 0 and not (_is_loop(tree.kind[stk[j, S_NODE]]) and stk[j, S_STATE] < 2):
         j -= 1
     return j
+
+
+@nrt_free
+def _loop_end(n, st, top, tree, out, stk):
+    """After a loop's bottom (visit st 1): its else-branch to walk, the breaks' jumps kept for
+    the end of it; at the end (visit 2, or 1 with no else) the breaks' target.  Returns the
+    else-branch or DONE."""
+    els = loop_else(tree, n)
+    if st == 1 and els != -1:
+        return els
+    patch(out, stk[top, LOOP_EXIT])
+    return DONE
+
+
+@nrt_free
+def _close_loop(top, stk, out, h, opc, line, is_range):
+    """A for loop's bottom (loop_code's close_*), its exit (the loop ran out) here; the jumps
+    of its breaks kept in LOOP_EXIT."""
+    breaks = stk[top, LOOP_EXIT]
+    stk[top, LOOP_EXIT] = -1
+    if is_range:
+        close_range_loop(out, stk, top, h, line)
+    else:
+        close_list_loop(out, stk, top, h, opc, line)
+    stk[top, LOOP_EXIT] = breaks
 
 
 @nrt_free
@@ -105,10 +130,6 @@ def emit_loop_branch(cond, jump, top, toks, tree, types, out, scratch, err):
     return True
 
 
-
-
-
-
 @nrt_free
 def emit_while(n, st, top, toks, tree, types, out, scratch, err):
     """`while cond: body` (visit 0: the top; then the test); returns the body to walk or DONE."""
@@ -118,15 +139,16 @@ def emit_while(n, st, top, toks, tree, types, out, scratch, err):
     if st == 0:
         open_loop(tree, out, stk, top, n, line)
         return tree.next[cond]
+    if st == 2:
+        return _loop_end(n, st, top, tree, out, stk)
     loop_top = stk[top, LOOP_TOP] - out.cg[CG_ENTRY]
     if tested_at_bottom(tree, n):
         patch(out, stk[top, LOOP_TEST])
         chain = emit_branch(cond, 1, -1, toks, tree, types, out, scratch, top + 1, err)
         patch_to(out, chain, loop_top)
-    elif falls_through(types, last_child(tree, n)):
+    elif falls_through(types, tree.next[cond]):
         emit(out, JUMP, loop_top, line)
-    patch(out, stk[top, LOOP_EXIT])
-    return DONE
+    return _loop_end(n, st, top, tree, out, stk)
 
 
 @nrt_free
@@ -153,9 +175,9 @@ def emit_for_range(n, st, top, toks, tree, types, out, scratch, err):
         open_loop(tree, out, stk, top, n, line)
         store_loop_variable(out, types.slot[n], False, line)
         return c  # the body
-    close_range_loop(out, stk, top, h, line)
-    return DONE
-
+    if st == 1:
+        _close_loop(top, stk, out, h, 0, line, True)
+    return _loop_end(n, st, top, tree, out, stk)
 
 
 @nrt_free
@@ -180,5 +202,6 @@ def emit_for_list(n, st, top, toks, tree, types, out, scratch, err):
         else:
             store_loop_variable(out, types.slot[n], types.type[c] == T_STR, line)
         return tree.next[c]
-    close_list_loop(out, stk, top, h, opc, line)
-    return DONE
+    if st == 1:
+        _close_loop(top, stk, out, h, opc, line, False)
+    return _loop_end(n, st, top, tree, out, stk)

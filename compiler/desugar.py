@@ -85,7 +85,7 @@ from gpucc.compiler.nodes import (
     UN_NOT,
 )  # fmt: skip
 from gpucc.compiler.parser_util import S_COUNT, S_NTOK, fail_tok
-from gpucc.compiler.scope import B_LEN, B_MIN, B_REVERSED, call_builtin
+from gpucc.compiler.scope import B_LEN, B_MIN, B_REVERSED, call_builtin, loop_else
 from gpucc.compiler.typecheck_calls import count_from
 from gpucc.contract.isa import CMP_LT
 from gpucc.contract.jitable import nrt_free
@@ -181,6 +181,7 @@ def _generator_loop(toks, tree, st, n, err):
         return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
     body = tree.next[g]
     target = tree.next[body] if tree.op[n] == 1 else -1
+    els = loop_else(tree, n)
     rest = tree.first[body]
     last = -1
     x = tree.next[g1]
@@ -209,6 +210,7 @@ def _generator_loop(toks, tree, st, n, err):
     tree.next[s] = rest
     it = tree.first[g1]
     kids(tree, n, it, body, -1)
+    tree.next[body] = els
     tree.op[n] = 0
     tree.tok[n] = tree.tok[g1]
     tree.kind[g] = N_PASS  # consumed
@@ -341,6 +343,7 @@ def _for_statement(src, toks, tree, st, n, err):
     it = tree.first[n]
     body = tree.next[it]
     target = tree.next[body] if tree.op[n] == 1 else -1
+    els = loop_else(tree, n)
     b = _iterator(src, toks, tree, it)
     nargs = count_from(tree.next, tree.first[it])
     names = count_from(tree.next, tree.first[target]) if target >= 0 else 1
@@ -412,7 +415,7 @@ def _for_statement(src, toks, tree, st, n, err):
             last = chain(tree, last, s)
             x, v = nxt_x, nxt_v
     tree.next[last] = rest
-    tree.next[body] = -1
+    tree.next[body] = els  # the while's else, if any
     tree.kind[n] = N_BLOCK
     tree.op[n] = 0
     tree.first[n] = first_stmt

@@ -192,6 +192,9 @@ _ROWS = [
     ("E_UNKNOWN_MODULE", "module '{text}' is not supported by gpucc (only typing's names, which are annotations)"),
     ("E_MODULE_NAME", "module-level name '{text}' is read by a function but not assigned by module code before "
      "its first call of a function (or at its end)"),
+    ("E_TYPE_AT_JOIN", "type mismatch: expected {expected}, got {got}: this local changes type where both of its "
+     "types meet (a loop around it, or a use after its block: a later branch, an except clause, after the if "
+     "or try, or module code), and gpucc gives a name one type there: give the new value a name of its own"),
 ]
 
 NAMES = tuple(r[0] for r in _ROWS)
@@ -255,6 +258,7 @@ E_UNKNOWN_EXCEPTION = 54
 E_RERAISE = 55
 E_UNKNOWN_MODULE = 56
 E_MODULE_NAME = 57
+E_TYPE_AT_JOIN = 58
 
 
 def _type_name(code: int) -> str:

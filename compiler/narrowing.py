@@ -50,7 +50,8 @@ from gpucc.compiler.nodes import (
     N_WHILE,
     UN_NOT,
 )
-from gpucc.compiler.scope import L_TYPE, find_local
+from gpucc.compiler.scope import L_TYPE, loop_else
+from gpucc.compiler.typecheck_versions import local_of
 from gpucc.compiler.typecheck_base import ALL, S_NODE, S_STATE, UNBOXED, ZERO, bit, is_const_true, target_bits
 from gpucc.compiler.typerules import is_optional
 from gpucc.contract.isa import CMP_EQ, CMP_NE
@@ -84,21 +85,21 @@ def start_function(scratch):
 
 
 @nrt_free
-def _local(n, src, toks, tree, types, scope, locs):
+def _local(n, src, toks, tree, types, scope, scratch):
     """The slot of the local (or comprehension variable) NAME n reads, or -1."""
     if tree.kind[n] != N_NAME:
         return -1
     if tree.op[n] != 0:  # a comprehension's variable (compiler/comp_scope.py bound its slot)
         return types.slot[n]
-    return find_local(src, locs, scope.nloc, toks.start[tree.tok[n]], toks.end[tree.tok[n]])
+    return local_of(n, src, toks, tree, scope.nloc, scratch.locs, scratch.masks)
 
 
 @nrt_free
-def _leaf_facts(n, src, toks, tree, types, scope, locs):
+def _leaf_facts(n, src, toks, tree, types, scope, scratch):
     """(when true, when false) of a condition that is no and / or / not: a NAME's truth, or
     `x is not None`, `x != None` (and `is`, `==`, the other way round) with either side None."""
     kind, first, next_ = tree.kind, tree.first, tree.next
-    v = _local(n, src, toks, tree, types, scope, locs)
+    v = _local(n, src, toks, tree, types, scope, scratch)
     if v >= 0:
         return bit(v), ZERO
     if kind[n] != N_COMPARE or next_[next_[first[n]]] != -1:
@@ -107,7 +108,7 @@ def _leaf_facts(n, src, toks, tree, types, scope, locs):
     link = next_[left]
     right = first[link]
     name = left if kind[right] == N_NONE else (right if kind[left] == N_NONE else -1)
-    v = -1 if name < 0 else _local(name, src, toks, tree, types, scope, locs)
+    v = -1 if name < 0 else _local(name, src, toks, tree, types, scope, scratch)
     if v < 0:
         return ZERO, ZERO
     op = tree.op[link]
@@ -124,7 +125,7 @@ def cond_facts(root, src, toks, tree, types, scope, scratch, sp):
     by its falsity (a postorder walk over its and / or / not on walk rows from sp; FACT_TRUE
     and FACT_FALSE hold each node's)."""
     kind, first, next_ = tree.kind, tree.first, tree.next
-    stk, masks, locs = scratch.walk, scratch.masks, scratch.locs
+    stk, masks = scratch.walk, scratch.masks
     if sp >= stk.shape[0]:
         return ZERO, ZERO
     stk[sp, S_NODE] = root
@@ -156,7 +157,7 @@ def cond_facts(root, src, toks, tree, types, scope, scratch, sp):
         elif inner:
             t, f = masks[c, FACT_FALSE], masks[c, FACT_TRUE]
         else:
-            t, f = _leaf_facts(n, src, toks, tree, types, scope, locs)
+            t, f = _leaf_facts(n, src, toks, tree, types, scope, scratch)
         masks[n, FACT_TRUE] = t
         masks[n, FACT_FALSE] = f
     return masks[root, FACT_TRUE], masks[root, FACT_FALSE]
@@ -294,11 +295,19 @@ def open_else(top, scratch):
 
 
 @nrt_free
+def open_loop_else(top, forever, scratch):
+    """Loop frame top, its body walked: its else-branch starts from the loop's exit (none
+    after `while True`: forever)."""
+    set_current(scratch, ALL if forever else scratch.masks[top, NN_BEFORE])
+
+
+@nrt_free
 def join_branches(n, top, tree, scratch):
     """IF / loop frame top, its branches walked: the facts after it (an if: both branches'
-    ends; `while True`: its breaks; another loop: its exit and its breaks)."""
+    ends; a loop's else: its end and the loop's breaks; `while True`: its breaks; another
+    loop: its exit and its breaks)."""
     masks = scratch.masks
-    if tree.kind[n] == N_IF:
+    if tree.kind[n] == N_IF or loop_else(tree, n) >= 0:
         nn = current(scratch) & masks[top, NN_JOIN]
     elif tree.kind[n] == N_WHILE and is_const_true(tree, tree.first[n]):
         nn = masks[top, NN_JOIN]

@@ -126,10 +126,15 @@ def _after_block(src, toks, i, tree, st, err, owner):
         blk, j = _open_body(toks, i + 2, tree, st, err, -1)
         next_[body] = blk
         return j if blk >= 0 else -1
-    if k == N.N_WHILE and s == T.KW_ELSE:
-        return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_WHILE_ELSE)
-    if (k == N.N_FOR_RANGE or k == N.N_FOR_LIST) and s == T.KW_ELSE:
-        return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_FOR_ELSE)
+    if (k == N.N_WHILE or k == N.N_FOR_RANGE or k == N.N_FOR_LIST) and s == T.KW_ELSE:  # the loop's last child
+        if not is_op(toks, i + 1, T.OP_COLON):
+            return fail_tok(err, toks, i + 1, i + 1, E_EXPECTED_OP, T.OP_COLON)
+        c = first[owner]
+        while next_[c] != -1:
+            c = next_[c]
+        blk, j = _open_body(toks, i + 2, tree, st, err, -1)
+        next_[c] = blk
+        return j if blk >= 0 else -1
     return i
 
 
@@ -363,6 +368,19 @@ def _module_statement(src, toks, i, tree, st, err):
 
 
 @nrt_free
+def _compound_keyword(toks, i):
+    """Token i starts a compound statement (never after a `;`, as in CPython)."""
+    if toks.kind[i] == TK_OP:
+        return toks.sub[i] == T.OP_AT
+    if toks.kind[i] != TK_KEYWORD:
+        return False
+    s = toks.sub[i]
+    return (s == T.KW_IF or s == T.KW_WHILE or s == T.KW_FOR or s == T.KW_TRY or s == T.KW_DEF
+            or s == T.KW_CLASS or s == T.KW_WITH or s == T.KW_ELIF or s == T.KW_ELSE
+            or s == T.KW_EXCEPT or s == T.KW_FINALLY)  # fmt: skip
+
+
+@nrt_free
 def parse(src, toks, n_tok, tree, stack, err):
     """Build the syntax tree (Tree) of one unit's n_tok tokens (src: that unit's bytes; stack:
     the parser's scratch, scratch_size entries).  Returns the node count, or -1 with err set."""
@@ -400,6 +418,10 @@ def parse(src, toks, n_tok, tree, stack, err):
             i = _statement(src, toks, i, tree, st, err)
         if i < 0:
             return -1
+        if is_op(toks, i - 1, T.OP_SEMI):  # `a = 1; b = 2`: another simple statement, same block
+            if _compound_keyword(toks, i):
+                return fail_tok(err, toks, i, i, E_SYNTAX, 0)
+            continue
         d = top_block(st)
         if st[d + B_SINGLE_LINE] == 1 and st[d + B_LAST] >= 0:  # a single-line block ends with its statement
             st[S_NBLK] -= 1

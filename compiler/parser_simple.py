@@ -45,12 +45,13 @@ def expression_list(toks, i, tree, st, err):
 
 @nrt_free
 def end_of_statement(toks, i, err):
-    """A simple statement ends at NEWLINE: returns the token after it, or -1."""
+    """A simple statement ends at NEWLINE or `;` (another simple statement follows on the line;
+    a trailing `;` before NEWLINE ends it as NEWLINE does): returns the token after it, or -1."""
     tk = toks.kind
     if tk[i] == TK_NEWLINE:
         return i + 1
     if is_op(toks, i, T.OP_SEMI):
-        return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_SEMICOLON)
+        return i + 2 if tk[i + 1] == TK_NEWLINE else i + 1
     if is_op(toks, i, T.OP_COMMA):
         return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_TUPLES)
     if is_op(toks, i, T.OP_ASSIGN):

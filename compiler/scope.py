@@ -52,7 +52,8 @@ F_WIDTH = F_WAITER + 1
 MODULE_ROW = 2  # F_IMPORT of the module code's row (0: a function with a body, 1: an interface stub)
 GLOBAL = MAX_LOCALS  # a NAME's slot at or past it: global slot - GLOBAL (its module code's local slot)
 L_START, L_END, L_TYPE, L_PRESET = range(4)  # local-table columns (Scratch.locs: int32[MAX_LOCALS, L_WIDTH])
-L_WIDTH = 4
+L_CUR = 4  # a local's current version (compiler/typecheck_versions.py)
+L_WIDTH = 5
 # Scratch.locs rows: the local table (MAX_LOCALS rows), then the unit's globals (its module
 # code's local table, kept for its functions: compiler/typecheck_module.py), then one row of
 # their count and the mask of the globals functions may read (two int32 halves)
@@ -203,6 +204,19 @@ def last_child(tree, n):
     c = first[n]
     while c != -1 and next_[c] != -1:
         c = next_[c]
+    return c
+
+
+@nrt_free
+def loop_else(tree, n):
+    """The `else:` BLOCK of loop n (WHILE, FOR_RANGE, FOR_LIST): its last child, after the
+    body (and a FOR_LIST's target TUPLE), or -1."""
+    c = tree.first[n]
+    for _ in range(tree.op[n] if tree.kind[n] == N_FOR_RANGE else 1):  # the header
+        c = tree.next[c]
+    c = tree.next[c]  # after the body
+    if c != -1 and tree.kind[n] == N_FOR_LIST and tree.op[n] == 1:
+        c = tree.next[c]
     return c
 
 

@@ -47,6 +47,7 @@ from gpucc.compiler.narrowing import (
     leave_loop,
     open_body,
     open_else,
+    open_loop_else,
     start_function,
 )
 from gpucc.compiler.nodes import (
@@ -90,6 +91,7 @@ from gpucc.compiler.scope import (
     collect_functions,
     collect_locals,
     function_body,
+    loop_else,
     module_row,
 )
 from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_*, WALK_WIDTH, scratch_rows re-exported (codegen, launchers)
@@ -126,6 +128,14 @@ from gpucc.compiler.typecheck_stmt import (
 )
 from gpucc.compiler.typecheck_module import checking, keep_globals, limit_readable, reach, start_globals
 from gpucc.compiler.typecheck_try import check_raise, finally_exit, step_try
+from gpucc.compiler.typecheck_versions import (
+    SPLIT_REQUEST,
+    VERSIONS_WIDTH,
+    bind_versions,
+    clear_versions,
+    mark_split,
+    split_request,
+)
 from gpucc.compiler.typerules import LIST_INT, element_type, is_integral, is_sized
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_INT, T_NONE
@@ -141,7 +151,7 @@ LIVE_AT_JOIN = S_B  # control reaches the join from inside: the then-branch's en
 LIVE_BEFORE = S_C  # control reaches the statement
 MASK_BEFORE = 0  # the mask before the statement (its body starts from it)
 MASK_JOIN = 1  # the AND of the masks where control joins from inside (as LIVE_AT_JOIN)
-MASK_WIDTH = NARROW_WIDTH
+MASK_WIDTH = VERSIONS_WIDTH  # narrowing.py's columns, then typecheck_versions.py's
 
 
 @nrt_free
@@ -168,6 +178,8 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
     that fails does not end the walk (its error is recorded, the first one wins): a later
     one may still widen a local the failing one reads (`[z] + floats` before `z = 0.5`)."""
     nloc = collect_locals(src, toks, tree, types, f, scratch, err)
+    if nloc >= 0:
+        nloc = bind_versions(src, toks, tree, types, f, nloc, scratch, err)
     if nloc < 0:
         return -1
     kind, fn, stk = tree.kind, types.fn, scratch.walk
@@ -197,7 +209,12 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
         elif k == N_TRY:  # compiler/typecheck_try.py
             sp, mask, live = step_try(n, top, mask, live, toks, tree, types, scratch, err)
         elif k != N_IF and not is_loop(k):
+            fresh = err[ERR_CODE] == 0
             r, mask, live = check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, err)
+            if r == -1 and fresh and err[ERR_CODE] == E_TYPE_MISMATCH and (k == N_ASSIGN or k == N_UNPACK):
+                r = split_request(n, top, f, src, toks, tree, types, scratch, err)  # a local that changes type
+                if r <= -2:
+                    clear_error(err)
             if r <= -2:
                 return r
             after_statement(n, r == 0, src, toks, tree, types, scope, scratch, top + 1)
@@ -208,6 +225,8 @@ def check_function(f, src, toks, tree, types, nf, scratch, widen, strs, err):
             max_depth = max(max_depth, depth)
         elif k == N_IF and st == IN_BODY:
             sp, mask, live = _open_else(n, top, mask, live, toks, tree, scratch, err)
+        elif st == IN_BODY and loop_else(tree, n) >= 0:
+            sp, mask, live = _open_loop_else(n, top, mask, live, toks, tree, scratch, err)
         else:
             mask, live = _join_branches(n, top, mask, live, tree, scratch)
             if k == N_FOR_RANGE or k == N_FOR_LIST:
@@ -360,14 +379,29 @@ def _open_else(n, top, mask, live, toks, tree, scratch, err):
 
 
 @nrt_free
+def _open_loop_else(n, top, mask, live, toks, tree, scratch, err):
+    """Loop frame top, its body walked: its `else:` starts where the loop ends without a break
+    (from before it, as the body may run no time; never after `while True`).  Returns (sp,
+    mask, live) for the else-branch; its breaks (MASK_JOIN, LIVE_AT_JOIN) join after it."""
+    stk, masks = scratch.walk, scratch.masks
+    stk[top, S_STATE] = IN_ELSE
+    forever = tree.kind[n] == N_WHILE and is_const_true(tree, tree.first[n])
+    open_loop_else(top, forever, scratch)
+    sp = push_frame(stk, top + 1, loop_else(tree, n), toks, tree, err)
+    if forever:
+        return sp, ALL, 0
+    return sp, masks[top, MASK_BEFORE], stk[top, LIVE_BEFORE]
+
+
+@nrt_free
 def _join_branches(n, top, mask, live, tree, scratch):
     """IF / loop frame top, its branches walked: (mask, live) after the statement.  An if
-    joins its two branches; `while True` is left only where it breaks; other loops may run
-    their body no time."""
+    joins its two branches, a loop's else its end and the loop's breaks; `while True` is left
+    only where it breaks; other loops may run their body no time."""
     stk, masks = scratch.walk, scratch.masks
     k = tree.kind[n]
     join_branches(n, top, tree, scratch)
-    if k == N_IF:
+    if k == N_IF or loop_else(tree, n) >= 0:
         return mask & masks[top, MASK_JOIN], live | stk[top, LIVE_AT_JOIN]
     if k == N_WHILE and is_const_true(tree, tree.first[n]):
         return masks[top, MASK_JOIN], stk[top, LIVE_AT_JOIN]
@@ -422,7 +456,7 @@ def _check_loop_exit(n, top, mask, live, toks, tree, scratch, err):
     with its mask and liveness.  Returns 0, or -1 with err set."""
     kind, stk = tree.kind, scratch.walk
     j = top - 1
-    while j >= 0 and not is_loop(kind[stk[j, S_NODE]]):
+    while j >= 0 and not (is_loop(kind[stk[j, S_NODE]]) and stk[j, S_STATE] != IN_ELSE):  # not from its else
         j -= 1
     if j < 0:
         return node_fail(err, E_BREAK_OUTSIDE_LOOP, toks, tree, n, 0)
@@ -444,6 +478,7 @@ def typecheck(src, toks, tree, n_nodes, types, scratch, err):
     for i in range(n_nodes):
         type_[i] = -1
         slot[i] = -1
+    clear_versions(scratch, n_nodes)
     nf = collect_functions(src, toks, tree, types, err)
     if nf < 0:
         return -1
@@ -470,6 +505,12 @@ def check_one(f, src, toks, tree, types, nf, scratch, err):
             return -1
         if r <= -2:  # the errors of this pass are moot: check again, the local widened
             clear_error(err)
+        if r <= SPLIT_REQUEST:  # the locals' slots change: widen and presets found again
+            mark_split(SPLIT_REQUEST - r, f, types, scratch)
+            widen, strs = ZERO, ZERO
+            for v in range(MAX_LOCALS):
+                scratch.locs[v, L_PRESET] = -1
+            continue
         if r <= CALLEE_REQUEST:
             return r
         if r <= PRESET_REQUEST:

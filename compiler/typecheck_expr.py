@@ -51,7 +51,8 @@ from gpucc.compiler.nodes import (
     UN_NEG,
     UN_NOT,
 )
-from gpucc.compiler.scope import F_PARENT, L_TYPE, find_local
+from gpucc.compiler.scope import F_PARENT, L_TYPE
+from gpucc.compiler.typecheck_versions import local_of
 from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_C, S_STATE, is_const_true: codegen's, as before
     S_A,
     S_B,
@@ -260,7 +261,7 @@ def _type_name(n, src, toks, tree, types, scope, mask, scratch, err):
         return type_comp_name(n, toks, tree, types, scratch, err)
     locs = scratch.locs
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
-    v = find_local(src, locs, scope.nloc, s, e)
+    v = local_of(n, src, toks, tree, scope.nloc, locs, scratch.masks)
     if v < 0:  # a global (compiler/typecheck_module.py); in a nested def a name of the enclosing
         # function is Python's closure (not served); or no name
         t = type_global(n, src, locs, s, e, types, err)

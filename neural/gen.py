@@ -10,7 +10,8 @@ augmented with all thirteen ops), int locals, float locals (one may start as an 
 widened by a later float assignment, one may be annotated `float` and given an int), list
 locals `ys` / `gs`, `if/elif/else`, `while`, `for` over `range` with 1-3 arguments (negative
 and zero steps, bounds next to the int64 edges) and over lists, nested loops,
-`break`/`continue`, returns inside loops, asserts, `pass`, docstrings, calls as statements,
+`break`/`continue`, `for ... else` / `while ... else`, two simple statements joined by `;`,
+returns inside loops, asserts, `pass`, docstrings, calls as statements,
 and the list statements of neural/gen_lists.py; one typed function in ten has no final return
 (CPython returns None where its end is reached; the VM ends the job with NONE_RETURNED).
 Expressions come from neural/gen_expr.py (every operator, builtin and literal form) and
@@ -142,6 +143,8 @@ class ProgramGen(ExprGen):
             elif k in (0, 1):
                 ann = ": int" if r.random() < 0.15 else ""
                 out.append(f"{pad}{r.choice(s.assignable['int'])}{ann} = {self.int_expr(e)}")
+                if r.random() < 0.1:  # a second simple statement on the line
+                    out[-1] += f"; {r.choice(s.assignable['int'])} {self.augassign('int')}"
             elif k == 2:
                 out.append(f"{pad}{r.choice(s.assignable['int'])} {self.augassign('int')}")
             elif k == 3:
@@ -250,7 +253,7 @@ class ProgramGen(ExprGen):
         s, pad = self.s, "    " * ind
         target = self.r.choice(s.assignable["int"]) if self.r.random() < 0.2 else f"i{s.loops}"
         out = [f"{pad}for {target} in range({self.range_args()}):"]
-        return out + self.loop_body(ind, d, [target])
+        return out + self.loop_body(ind, d, [target]) + self.loop_else(ind, d)
 
     def while_stmt(self, ind: int, d: int) -> list[str]:
         pad, n = "    " * ind, f"n{self.s.loops}"
@@ -258,7 +261,13 @@ class ProgramGen(ExprGen):
         if self.r.random() < 0.3:  # `and` only: with `or` the loop could run forever
             cond += f" and {self.truth(1)}"
         out = [f"{pad}{n} = 0", f"{pad}while {cond}:", f"{pad}    {n} += 1"]
-        return out + self.loop_body(ind, d, [n])
+        return out + self.loop_body(ind, d, [n]) + self.loop_else(ind, d)
+
+    def loop_else(self, ind: int, d: int) -> list[str]:
+        """Sometimes an `else:` (run when no break left the loop; a break in it is the outer loop's)."""
+        if self.r.random() >= 0.15:
+            return []
+        return ["    " * ind + "else:"] + self.block(ind + 1, d - 1)
 
     def loop_body(self, ind: int, d: int, readable: list[str]) -> list[str]:
         s = self.s

@@ -73,6 +73,9 @@ def check_value(v, t: int, what: str = ""):
         return [check_value(x, T.element(t), f"{v!r}: element ") for x in v]
     if h == T.TUPLE and type(v) is tuple and len(v) == T.arity(t):
         return tuple(check_value(x, T.field(t, i), f"{v!r}: field ") for i, x in enumerate(v))
+    if h == T.DICT and type(v) is dict:
+        k, w = dict_key(t), T.value_of(t)
+        return {check_value(a, k, f"{v!r}: key "): check_value(b, w, f"{v!r}: value ") for a, b in v.items()}
     raise ValueError(f"{what}{v!r} is not {T.name(t)}")
 
 
@@ -88,6 +91,10 @@ def literal_type(value) -> int:
     if type(value) is list:
         elements = {literal_type(v) for v in value}
         return _fits(T.list_of(join(elements, _show(value)) if elements else T.UNKNOWN), value)
+    if type(value) is dict:  # its keys' type and its values' (unknown for {})
+        keys, values = ({literal_type(x) for x in xs} for xs in (value.keys(), value.values()))
+        k, v = (join(ts, _show(value)) if ts else T.UNKNOWN for ts in (keys, values))
+        return _fits(T.dict_of(k, v), value)
     raise NoType(f"{_show(value)} is a {type(value).__name__}, which gpucc does not have")
 
 
@@ -125,10 +132,19 @@ def _join2(a: int, b: int) -> int | None:
     if T.head(a) == T.head(b) == T.LIST:
         inner = _join2(T.element(a), T.element(b))
         return None if inner is None else T.list_of(inner)
+    if T.head(a) == T.head(b) == T.DICT:
+        k, v = _join2(dict_key(a), dict_key(b)), _join2(T.value_of(a), T.value_of(b))
+        return None if None in (k, v) else T.dict_of(k, v)
     if T.head(a) == T.head(b) == T.TUPLE and T.arity(a) == T.arity(b):
         fields = [_join2(T.field(a, i), T.field(b, i)) for i in range(T.arity(a))]
         return None if None in fields else T.tuple_of(fields)
     return None
+
+
+def dict_key(t: int) -> int:
+    """The key type of dict type t."""
+    k = T.element(t)
+    return k & ((1 << 4 * T.width(k)) - 1)
 
 
 def has_unknown(t: int) -> bool:

@@ -77,6 +77,8 @@ def _one(given: str | None, seen: set[int], what: str) -> str:
         found = join(seen, what)
     except NoType as e:
         raise CannotInfer(str(e)) from None
+    if has_unknown(found) and typecodes.head(found) == typecodes.DICT:
+        raise CannotInfer(f"{what}: only empty dicts, so no key or value type")
     if has_unknown(found):
         raise CannotInfer(f"{what}: only empty lists, so no element type")
     if given is not None and typecodes.head(found) != typecodes.LIST:

@@ -40,17 +40,30 @@ def human_eval_suite(path: Path, task_id: str, record: dict) -> Suite:
         stub = entry_stub(prompt, entry)
     if ast.unparse(stub.returns) == "bool":
         bool_identity_as_equality(checks)
-    if not (len(stub.body) == 1 and is_docstring(stub.body[0])):
+    imports = _leading_imports(stub)  # `import math` before the docstring: the candidate's, not the interface's
+    if not (len(stub.body) == len(imports) + 1 and is_docstring(stub.body[-1])):
         raise Unstateable(f"the prompt's {entry} has a body: expected a docstring only")
     functions = {n.name for n in ast.parse(prompt).body if isinstance(n, ast.FunctionDef)}
     lines = prompt.splitlines(keepends=True)
-    lines.insert(stub.end_lineno, " " * stub.body[0].col_offset + "...\n")
+    lines.insert(stub.end_lineno, " " * stub.body[-1].col_offset + "...\n")
+    for node in reversed(imports):
+        del lines[node.lineno - 1 : node.end_lineno]
     tests = suite_tests(checks, stub, functions, MAX_FUNCTIONS - len(functions))
     try:
         suite = parse_suite(path, "".join(lines).rstrip("\n") + "\n\n\n" + tests)
     except SuiteError as e:
         raise Unstateable(f"cannot state its tests: {e.message}") from None
     return dataclasses.replace(suite, task=task_id, name=task_id, prompt=record["prompt"])
+
+
+def _leading_imports(stub: ast.FunctionDef) -> list[ast.stmt]:
+    """The imports a prompt's function body starts with (HumanEval/115's `import math`)."""
+    imports = []
+    for node in stub.body:
+        if not isinstance(node, (ast.Import, ast.ImportFrom)):
+            break
+        imports.append(node)
+    return imports
 
 
 def interface_prompt(text: str, headers: dict[str, str] | None = None) -> str:

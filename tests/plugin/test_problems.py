@@ -12,6 +12,7 @@ import pytest
 
 from pytest_gpucc.infer_types import CannotInfer, Evidence, infer
 from pytest_gpucc.problems import ProblemsError, load_problems
+from pytest_gpucc.problems_humaneval import human_eval_suite
 
 EXCERPT = Path(__file__).parent / "data" / "humaneval_excerpt.jsonl"
 
@@ -67,6 +68,9 @@ def test_untyped_prompts_get_the_types_their_tests_imply():
         ([([[1], []], None), ([[2.5]], 3)], False, [None], (["list[list[float]]"], "Optional[int]")),
         ([("ab", "c"), ("", "")], False, [None], (["str"], "str")),
         ([(["a", "b"], ["x"]), ([], [])], False, [None], (["list[str]"], "list[str]")),
+        ([("a b", {"a": 1, "b": 1}), ("", {})], False, [None], (["str"], "dict[str, int]")),  # HumanEval/111
+        ([({"p": "q"}, True), ({}, False)], False, [None], (["dict[str, str]"], "bool")),  # {} takes the others'
+        ([({(1, 2): [1.5]},), ({(3, 4): [2]},)], True, [None], (["dict[tuple[int, int], list[float]]"], "bool")),
     ],
 )
 def test_inference_joins_the_literals_of_all_calls(calls, truthy, given, types):
@@ -86,6 +90,8 @@ def test_inference_joins_the_literals_of_all_calls(calls, truthy, given, types):
         ([(1, "a"), (1, 2)], "parameter 'x' has values of several types (tuple[int, int], tuple[int, str])"),
         ([["a"], [1]], "parameter 'x' has values of several types (list[int], list[str])"),
         ([[]], "parameter 'x': only empty lists, so no element type"),
+        ([{"a": 1, 8: 2}], "parameter 'x': {'a': 1, 8: 2} has values of several types (int, str)"),  # HumanEval/95
+        ([{}], "parameter 'x': only empty dicts, so no key or value type"),
     ],
 )
 def test_inference_names_what_does_not_fit(values, message):
@@ -95,6 +101,17 @@ def test_inference_names_what_does_not_fit(values, message):
     with pytest.raises(CannotInfer) as e:
         infer(evidence, [None], None)
     assert str(e.value) == message
+
+
+def test_imports_before_the_prompts_docstring_stay_the_candidates():
+    record = {
+        "task_id": "T/0", "entry_point": "f", "canonical_solution": "    return math.ceil(x / 2)\n",
+        "prompt": "def f(x):\n    import math\n    \"\"\"Half, rounded up.\"\"\"\n",
+        "test": "def check(candidate):\n    assert candidate(3) == 2\n    assert candidate(4) == 2\n",
+    }  # fmt: skip
+    suite = human_eval_suite(Path("p.jsonl"), "T/0", record)
+    assert suite.headers == {"f": "def f(x: int) -> int:"}
+    assert "import" not in suite.device_source and '"""Half, rounded up."""\n    ...\n' in suite.device_source
 
 
 def test_bad_lines_are_named_by_file_and_line_and_the_rest_is_read(tmp_path):
