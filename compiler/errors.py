@@ -62,6 +62,7 @@ _CONSTRUCT_ROWS = [
     ("C_TYPE_TOO_LARGE",
      "types this large (at most 7 parts, constructors and leaves: list[tuple[int, int, int, int]])"),
     ("C_OPTIONAL_TRUTH", "the truth value of None or an Optional (test `x is not None` first)"),
+    ("C_MODULE_VALUE", "a module, or a module's function, as a value (call the function: math.sqrt(x))"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -103,6 +104,7 @@ C_ROUND_DIGITS = 34
 C_TUPLE_INDEX = 35
 C_TYPE_TOO_LARGE = 36
 C_OPTIONAL_TRUTH = 37
+C_MODULE_VALUE = 38
 
 # name, message template
 _ROWS = [
@@ -158,6 +160,8 @@ _ROWS = [
     ("E_EXPECTED_ELSE", "expected 'else' in the conditional expression"),
     ("E_BUILTIN_ARGS", "'{text}' takes {expected_count} argument(s), {got_count} given"),
     ("E_UNPACK", "cannot unpack a value of type {got} into {arg} names"),
+    ("E_UNSUPPORTED_MODULE", "module '{text}' is not supported by gpucc (it has math)"),
+    ("E_MODULE_NAME", "'{text}' is not supported by gpucc yet (its math names: README, the language reference)"),
 ]
 
 NAMES = tuple(r[0] for r in _ROWS)
@@ -213,6 +217,8 @@ E_FLOAT_LITERAL = 46
 E_EXPECTED_ELSE = 47
 E_BUILTIN_ARGS = 48
 E_UNPACK = 49
+E_UNSUPPORTED_MODULE = 50
+E_MODULE_NAME = 51
 
 
 def _type_name(code: int) -> str:

@@ -13,7 +13,7 @@ filled by the type checker:
 Node 0 is the MODULE.  Children are linked first-child / next-sibling in source order.
 Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
 
-    MODULE     FUNCDEF*
+    MODULE     (FUNCDEF | IMPORT)*
     FUNCDEF    PARAM* BLOCK            tok = name, op = return type
     PARAM      -                        tok = name, op = type
     BLOCK      statement*
@@ -36,13 +36,16 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     COMPARE    operand CMP_LINK+        a < b <= c  ->  COMPARE(a, LINK(<, b), LINK(<=, c))
     CMP_LINK   operand                  op = contract.isa CMP_* code, tok = operator token
     CALL       arg*                     tok = the called name, op = 0 (a function of the
-                                        unit) or 1 + a supported builtin's scope.B_* code
+                                        unit) or 1 + a supported builtin's scope.B_* code (or
+                                        a module function's: compiler/modules.py); val = 1 once
+                                        the type checker resolved a module's function
     IFEXP      body cond orelse         `body if cond else orelse`
     LIST       element*                 a list literal
     SUBSCRIPT  obj index                obj[index]
     SLICE      obj part*                obj[start:stop:step]; op: bits 1, 2, 4 = which parts
                                         are given (the children, in that order)
-    METHOD     obj arg*                 obj.name(args), tok = name
+    METHOD     obj arg*                 obj.name(args), tok = name (the type checker makes a
+                                        module's function, math.sqrt(x), a CALL of its args)
     FOR_LIST   iterable BLOCK [TUPLE]   `for x in iterable:`, tok = x; `for a, (b, c) in
                                         iterable:`: op = 1, the target TUPLE last
     SETITEM    SUBSCRIPT value          obj[index] = value; op = -1, or the BIN_* code of
@@ -60,6 +63,11 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     TUPLE      element*                 a tuple display `(a, b)`, `a, b`; as a target (UNPACK,
                                         FOR_LIST) its elements are NAMEs and TUPLEs
     UNPACK     TUPLE value              `a, (b, c) = value`: the target, then the value
+    IMPORT     -                        a MODULE child: one name `import m [as a]` / `from m import
+                                        x [as a]` binds; tok = the bound name, op = the module
+                                        (compiler/modules.py), val = the member (-1: the module)
+    ATTR       obj                      obj.name (no call), tok = name: the type checker makes a
+                                        module's constant (math.pi) a FLOAT
 
 COMPARE links also take CMP_IN / CMP_NOT_IN (`x in xs`, `x not in xs`) and CMP_IS /
 CMP_IS_NOT (`x is None`, `x is not None`) after contract.isa' six comparison codes.
@@ -72,7 +80,7 @@ KIND_NAMES = (
     "FOR_RANGE", "BREAK", "CONTINUE", "PASS", "DOCSTRING", "ELLIPSIS", "RETURN", "ASSERT",
     "INT", "BOOL", "NONE", "NAME", "UNARY", "BINARY", "BOOLOP", "COMPARE", "CMP_LINK", "CALL",
     "FLOAT", "IFEXP", "LIST", "SUBSCRIPT", "SLICE", "METHOD", "FOR_LIST", "SETITEM", "STR", "COMP",
-    "COMP_FOR", "COMP_IF", "TUPLE", "UNPACK",
+    "COMP_FOR", "COMP_IF", "TUPLE", "UNPACK", "IMPORT", "ATTR",
 )  # fmt: skip
 # node kinds as plain names (tests/contract/test_named_constants.py keeps them equal to KIND_NAMES)
 N_MODULE = 0
@@ -116,6 +124,8 @@ N_COMP_FOR = 37
 N_COMP_IF = 38
 N_TUPLE = 39
 N_UNPACK = 40
+N_IMPORT = 41
+N_ATTR = 42
 
 BIN_NAMES = ("+", "-", "*", "//", "%", "/", "**", "&", "|", "^", "<<", ">>")
 BIN_ADD, BIN_SUB, BIN_MUL, BIN_FLOORDIV, BIN_MOD, BIN_DIV, BIN_POW, BIN_AND, BIN_OR, BIN_XOR, BIN_LSHIFT, BIN_RSHIFT = (

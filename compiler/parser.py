@@ -17,6 +17,7 @@ from gpucc.compiler import parser_util as pu
 from gpucc.compiler.arrays import clear_error, fail, fail_types
 from gpucc.compiler.errors import E_EXPECTED_OP, E_PROGRAM_TOO_LARGE, E_SYNTAX, E_UNSUPPORTED, E_UNSUPPORTED_KEYWORD
 from gpucc.compiler.parser_expr import parse_expr
+from gpucc.compiler.parser_import import import_statement
 from gpucc.compiler.parser_simple import expression_statement, name_statement, simple_statement, statement_node
 from gpucc.compiler.parser_targets import for_target
 from gpucc.compiler.parser_types import annotation
@@ -312,12 +313,15 @@ def _statement(src, toks, i, tree, st, err):
 
 @nrt_free
 def _module_statement(src, toks, i, tree, st, err):
-    """A top-level statement: only `def` (and a module docstring, which makes no node)."""
+    """A top-level statement: only `def`, imports (compiler/parser_import.py) and a module
+    docstring, which makes no node."""
     tk, tsub = toks.kind, toks.sub
     k = tk[i]
     s = tsub[i]
     if is_kw(toks, i, T.KW_DEF):
         return _funcdef(src, toks, i, tree, st, err)
+    if is_kw(toks, i, T.KW_IMPORT) or is_kw(toks, i, T.KW_FROM):
+        return import_statement(src, toks, i, tree, st, err)
     if is_op(toks, i, T.OP_AT):
         return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_DECORATORS)
     if k == TK_STRING:

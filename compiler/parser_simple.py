@@ -22,7 +22,7 @@ N = nodes
 
 
 @nrt_free
-def _end_of_statement(toks, i, err):
+def end_of_statement(toks, i, err):
     """A simple statement ends at NEWLINE: returns the token after it, or -1."""
     tk = toks.kind
     if tk[i] == TK_NEWLINE:
@@ -64,13 +64,13 @@ def simple_statement(toks, i, tree, st, err, k, o, t, e0):
     if node < 0:
         return -1
     if e0 < 0:
-        return _end_of_statement(toks, i, err)
+        return end_of_statement(toks, i, err)
     e, j = _value(toks, e0, tree, st, err, node, k != N.N_ASSERT)
     if e < 0:
         return -1
     if k == N.N_ASSERT and is_op(toks, j, T.OP_COMMA):
         return fail_tok(err, toks, j, j, E_UNSUPPORTED, errors.C_ASSERT_MESSAGE)
-    return _end_of_statement(toks, j, err)
+    return end_of_statement(toks, j, err)
 
 
 @nrt_free
@@ -85,7 +85,7 @@ def expression_statement(toks, i, tree, st, err):
     if e < 0:
         return -1
     if toks.kind[j] != TK_OP:
-        return _end_of_statement(toks, j, err)
+        return end_of_statement(toks, j, err)
     s = toks.sub[j]
     a = AUGMENTED_OF_OP[s]
     if s == T.OP_ASSIGN and as_target(tree, st, e):  # a, (b, c) = v, [a, b] = v
@@ -109,7 +109,7 @@ def expression_statement(toks, i, tree, st, err):
         return fail_tok(err, toks, j, j, errors.E_UNSUPPORTED_OPERATOR, s)
     elif s == T.OP_ASSIGN or s == T.OP_COLON or a >= 0:  # f(x) = 1, (a) += 1
         return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_ASSIGN_TARGET)
-    return _end_of_statement(toks, j, err)
+    return end_of_statement(toks, j, err)
 
 
 @nrt_free

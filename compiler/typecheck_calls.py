@@ -10,6 +10,7 @@ from gpucc.compiler.arrays import fail, fail_types
 from gpucc.compiler.errors import (
     E_BUILTIN_ARGS,
     E_CALL_ARITY,
+    E_MODULE_NAME,
     E_NOT_A_FUNCTION,
     E_NOT_CALLABLE_BUILTIN,
     E_OPERAND_TYPES,
@@ -17,6 +18,19 @@ from gpucc.compiler.errors import (
     E_UNKNOWN_FUNCTION,
     E_UNSUPPORTED,
 )
+from gpucc.compiler.modules import (
+    CONSTANT_BITS,
+    FIRST_MODULE_CODE,
+    MATH_FEWEST,
+    MATH_MOST,
+    MATH_RULES,
+    N_MATH_FUNCTIONS,
+    find_import,
+    math_arity_ok,
+    math_type,
+    member_code,
+)
+from gpucc.compiler.nodes import N_ATTR, N_CALL, N_FLOAT, N_NAME
 from gpucc.compiler.scope import (
     B_BOOL,
     B_STR,
@@ -77,12 +91,17 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
     """Find what CALL n calls, before its arguments are typed: a function of the unit (slot[n]
     = its index) or a supported builtin (op[n] = 1 + its B_* code), with as many arguments as
     it takes.  Returns >= 0, or -1 with err set."""
+    if tree.val[n] == 1:  # math.f(...), resolved (resolve_attribute)
+        return 0
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
     fn = types.fn
     if find_local(src, scratch.locs, scope.nloc, s, e) >= 0:  # Python would call the local's value
         return fail(err, E_NOT_A_FUNCTION, s, e, 0)
     f = find_function(src, fn, scope.nf, s, e)
     nargs = count_from(tree.next, tree.first[n])
+    imp = find_import(src, toks, tree, s, e) if f < 0 else -1
+    if imp >= 0:  # `from math import sqrt`: an import shadows a builtin (pow)
+        return _module_call(tree, n, tree.val[imp], nargs, s, e, err)
     if f < 0:
         b = builtin_code(src, s, e)
         if b < 0 or b >= N_SUPPORTED_BUILTINS:
@@ -98,6 +117,66 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
 
 
 @nrt_free
+def _module_call(tree, n, k, nargs, s, e, err):
+    """CALL n (its callee src[s:e]) calls math member k with nargs arguments: op[n] set (a
+    module or a constant: E_UNSUPPORTED).  Returns 0, or -1 with err set."""
+    if k < 0 or k >= N_MATH_FUNCTIONS:
+        return fail(err, E_UNSUPPORTED, s, e, errors.C_MODULE_VALUE)
+    if not math_arity_ok(k, nargs):
+        most = MATH_RULES[k, MATH_MOST]
+        return fail(err, E_BUILTIN_ARGS, s, e, (most if nargs > most else MATH_RULES[k, MATH_FEWEST]) * 256 + nargs)
+    tree.op[n] = 1 + FIRST_MODULE_CODE + k
+    return 0
+
+
+@nrt_free
+def imported(src, toks, tree, scope, scratch, n):
+    """The IMPORT node binding NAME n, when no local of that name hides it; else -1."""
+    s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
+    if find_local(src, scratch.locs, scope.nloc, s, e) >= 0:
+        return -1
+    return find_import(src, toks, tree, s, e)
+
+
+@nrt_free
+def resolve_attribute(src, toks, tree, scope, scratch, n, err):
+    """METHOD or ATTR n on a module (`math.sqrt(x)`, `math.pi`), before its children are typed:
+    made a CALL of math's function (val = 1: resolved) or the constant's FLOAT.  Any other
+    ATTR is E_UNSUPPORTED (attribute access); a METHOD of a value stays.  0, or -1 (err set)."""
+    obj = tree.first[n]
+    imp = imported(src, toks, tree, scope, scratch, obj) if tree.kind[obj] == N_NAME else -1
+    s, e = toks.start[tree.tok[obj]], toks.end[tree.tok[n]]
+    if imp < 0 or tree.val[imp] >= 0:
+        if tree.kind[n] == N_ATTR:
+            return fail(err, E_UNSUPPORTED, toks.start[tree.tok[n]], e, errors.C_ATTRIBUTES)
+        return 0
+    k = member_code(src, toks.start[tree.tok[n]], e)
+    if k < 0:
+        return fail(err, E_MODULE_NAME, s, e, 0)
+    if tree.kind[n] == N_ATTR:
+        return constant_node(tree, n, k, s, e, err)
+    args = tree.next[obj]
+    if _module_call(tree, n, k, count_from(tree.next, args), s, e, err) < 0:
+        return -1
+    tree.kind[n] = N_CALL
+    tree.first[n] = args
+    tree.val[n] = 1
+    return 0
+
+
+@nrt_free
+def constant_node(tree, n, k, s, e, err):
+    """Node n (src[s:e]) names math member k: made its constant's FLOAT (a function or the
+    module as a value: E_UNSUPPORTED).  0, or -1 with err set."""
+    if k < N_MATH_FUNCTIONS:
+        return fail(err, E_UNSUPPORTED, s, e, errors.C_MODULE_VALUE)
+    tree.kind[n] = N_FLOAT
+    tree.val[n] = CONSTANT_BITS[k - N_MATH_FUNCTIONS]
+    tree.first[n] = -1
+    return 0
+
+
+@nrt_free
 def type_call(toks, tree, types, scope, scratch, n, err):
     """Type of CALL n, its arguments typed: the builtin's result, or the function's return
     type if each argument converts to its parameter's type; -1 with err set, or a widen
@@ -109,8 +188,11 @@ def type_call(toks, tree, types, scope, scratch, n, err):
         while c != -1 and b != B_STR and b != B_BOOL:  # str(None), bool(None): no T is needed
             unboxed(tree, types, c)
             c = next_[c]
-        t = builtin_type(b, first, next_, type_, n)
-        if t < 0 and BUILTIN_RULES[b, BUILTIN_ARG] == A_LIST_OR_NUMBERS:
+        if b >= FIRST_MODULE_CODE:
+            t = math_type(b - FIRST_MODULE_CODE, first, next_, type_, n)
+        else:
+            t = builtin_type(b, first, next_, type_, n)
+        if t < 0 and b < FIRST_MODULE_CODE and BUILTIN_RULES[b, BUILTIN_ARG] == A_LIST_OR_NUMBERS:
             r = widen_request(tree, types, first[n], scope.widen)
             if r <= -2:
                 return r

@@ -21,6 +21,7 @@ from gpucc.compiler.errors import (
 )
 from gpucc.compiler.limits import MAX_NESTING
 from gpucc.compiler.nodes import (
+    N_ATTR,
     N_BINARY,
     N_BOOL,
     N_BOOLOP,
@@ -65,7 +66,8 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_C, S_STATE, is_con
     unboxed,
     widen_request,
 )  # fmt: skip
-from gpucc.compiler.typecheck_calls import resolve_call, type_call, type_method
+from gpucc.compiler.modules import find_import
+from gpucc.compiler.typecheck_calls import constant_node, resolve_attribute, resolve_call, type_call, type_method
 from gpucc.compiler.typecheck_comp import truth_only, type_comp_name, type_comprehension
 from gpucc.compiler.typerules import (
     COMPARE_RULES,
@@ -119,6 +121,9 @@ def _open_frame(n, truth, src, toks, tree, types, scope, scratch, sp, err):
     """Push n's frame at sp, its children to type next; a call's callee is resolved first
     (compiler/typecheck_calls.py).  Returns sp + 1, or -1 with err set."""
     stk = scratch.walk
+    if (tree.kind[n] == N_METHOD or tree.kind[n] == N_ATTR) and resolve_attribute(src, toks, tree, scope, scratch, n,
+                                                                                   err) < 0:  # fmt: skip
+        return -1
     stk[sp, S_NODE] = n
     stk[sp, X_TRUTH] = truth
     stk[sp, X_CHILD] = tree.first[n]
@@ -236,7 +241,10 @@ def _type_name(n, src, toks, tree, types, scope, mask, scratch, err):
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
     v = find_local(src, locs, scope.nloc, s, e)
     if v < 0:
-        return fail(err, E_UNDEFINED_NAME, s, e, 0)
+        imp = find_import(src, toks, tree, s, e)
+        if imp < 0:
+            return fail(err, E_UNDEFINED_NAME, s, e, 0)
+        return T_FLOAT if constant_node(tree, n, tree.val[imp], s, e, err) == 0 else -1  # from math import pi
     if (mask & bit(v)) == ZERO or locs[v, L_TYPE] < 0:
         return fail(err, E_UNBOUND, s, e, 0)
     types.slot[n] = v

@@ -68,6 +68,7 @@ from gpucc.contract.isa import (
     DUP_TOP,
     FELL_OFF,
     FIRST_LIST,
+    FIRST_MATH,
     FIRST_NUMERIC,
     FIRST_STR,
     FIRST_VALUE,
@@ -139,6 +140,7 @@ from gpucc.contract.status import (
 from gpucc.vm.floats import typed_compare
 from gpucc.vm.intmath import INT64_MIN, arith, compare
 from gpucc.vm.kernel_lists import enter_arguments, list_op
+from gpucc.vm.kernel_math import math_op
 from gpucc.vm.kernel_numeric import numeric_value
 from gpucc.vm.kernel_order import list_compare, list_length, list_typed
 from gpucc.vm.kernel_str import str_op
@@ -522,6 +524,12 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                     rhs = b
                     st = ASSERT_FAILED
                     break
+                pc += 1
+            elif op >= FIRST_MATH:  # vm/kernel_math.py
+                st, sp, extra = math_op(op, arg, stack, sp, heap, hp)
+                if st != OK:
+                    break
+                n_cost += extra
                 pc += 1
             elif op >= FIRST_VALUE:  # vm/kernel_value.py
                 st, sp, hp, extra = value_op(op, arg, stack, sp, heap, hp, scratch.walk, consts,

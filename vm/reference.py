@@ -46,7 +46,7 @@ from __future__ import annotations
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
 from gpucc.contract.image import ImageArrays, JobArrays, JobTable, LaunchLimits, Program, Results
-from gpucc.vm import reference_lists, reference_numeric, reference_str, reference_value
+from gpucc.vm import reference_lists, reference_math, reference_numeric, reference_str, reference_value
 from gpucc.vm.prepare import prepare_launch
 from gpucc.vm.reference_numeric import (
     COMPARISONS,
@@ -302,6 +302,9 @@ class Job:
             if not holds:
                 raise Stop(S.ASSERT_FAILED, a, b)
             self.sp -= 2
+        elif op >= O.FIRST_MATH:  # vm/reference_math.py
+            extra = reference_math.execute(self, op, arg)
+            self.cost += extra if self.counts else 0
         elif op >= O.FIRST_VALUE:  # vm/reference_value.py
             extra = reference_value.execute(self, op, arg)
             self.cost += extra if self.counts else 0

@@ -16,11 +16,12 @@ from gpucc.contract.valuetypes import TYPE_NAMES
 
 def test_groups_are_contiguous_int_numeric_list_str_value():
     groups = [op.group for op in isa.TABLE]
-    assert groups == sorted(groups, key=("int", "numeric", "list", "str", "value").index)
+    assert groups == sorted(groups, key=("int", "numeric", "list", "str", "value", "math").index)
     assert isa.TABLE[isa.FIRST_NUMERIC].group == "numeric" and isa.TABLE[isa.FIRST_NUMERIC - 1].group == "int"
     assert isa.TABLE[isa.FIRST_LIST].group == "list" and isa.TABLE[isa.FIRST_LIST - 1].group == "numeric"
     assert isa.TABLE[isa.FIRST_STR].group == "str" and isa.TABLE[isa.FIRST_STR - 1].group == "list"
     assert isa.TABLE[isa.FIRST_VALUE].group == "value" and isa.TABLE[isa.FIRST_VALUE - 1].group == "str"
+    assert isa.TABLE[isa.FIRST_MATH].group == "math" and isa.TABLE[isa.FIRST_MATH - 1].group == "value"
     assert isa.TABLE[isa.BINARY_AND].group == "numeric" and isa.TABLE[isa.NEW_LIST].group == "list"
 
 
