@@ -37,8 +37,7 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     CMP_LINK   operand                  op = contract.isa CMP_* code, tok = operator token
     CALL       arg*                     tok = the called name, op = 0 (a function of the
                                         unit) or 1 + a supported builtin's scope.B_* code (or
-                                        a module function's: compiler/modules.py); val = 1 once
-                                        the type checker resolved a module's function
+                                        a module function's: compiler/modules.py)
     IFEXP      body cond orelse         `body if cond else orelse`
     LIST       element*                 a list literal
     SUBSCRIPT  obj index                obj[index]

@@ -91,7 +91,7 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
     """Find what CALL n calls, before its arguments are typed: a function of the unit (slot[n]
     = its index) or a supported builtin (op[n] = 1 + its B_* code), with as many arguments as
     it takes.  Returns >= 0, or -1 with err set."""
-    if tree.val[n] == 1:  # math.f(...), resolved (resolve_attribute)
+    if tree.op[n] > FIRST_MODULE_CODE:  # a math function, resolved (math.f(...): resolve_attribute)
         return 0
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
     fn = types.fn
@@ -141,14 +141,14 @@ def imported(src, toks, tree, scope, scratch, n):
 @nrt_free
 def resolve_attribute(src, toks, tree, scope, scratch, n, err):
     """METHOD or ATTR n on a module (`math.sqrt(x)`, `math.pi`), before its children are typed:
-    made a CALL of math's function (val = 1: resolved) or the constant's FLOAT.  Any other
+    made a CALL of math's function (op set: resolved) or the constant's FLOAT.  Any other
     ATTR is E_UNSUPPORTED (attribute access); a METHOD of a value stays.  0, or -1 (err set)."""
     obj = tree.first[n]
     imp = imported(src, toks, tree, scope, scratch, obj) if tree.kind[obj] == N_NAME else -1
     s, e = toks.start[tree.tok[obj]], toks.end[tree.tok[n]]
     if imp < 0 or tree.val[imp] >= 0:
         if tree.kind[n] == N_ATTR:
-            return fail(err, E_UNSUPPORTED, toks.start[tree.tok[n]], e, errors.C_ATTRIBUTES)
+            return fail(err, E_UNSUPPORTED, toks.start[tree.tok[n] - 1], e, errors.C_ATTRIBUTES)  # from the dot
         return 0
     k = member_code(src, toks.start[tree.tok[n]], e)
     if k < 0:
@@ -160,7 +160,6 @@ def resolve_attribute(src, toks, tree, scope, scratch, n, err):
         return -1
     tree.kind[n] = N_CALL
     tree.first[n] = args
-    tree.val[n] = 1
     return 0
 
 

@@ -53,7 +53,7 @@ def float1(f, x):
     if f == SQRT:
         return (VALUE_ERROR, x) if x < 0.0 else (OK, math.sqrt(x))
     if f == EXP:
-        return (OVERFLOW, x) if x > EXP_MAX else (OK, math.exp(x))
+        return (OVERFLOW, x) if x > EXP_MAX and not math.isinf(x) else (OK, math.exp(x))
     if f == LOG or f == LOG2 or f == LOG10:
         if x <= 0.0:  # 0, the negatives and -inf; nan gives nan
             return VALUE_ERROR, x

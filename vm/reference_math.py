@@ -34,7 +34,7 @@ def _int_cost(op: int, arg: int, a: int, b: int) -> int:
     """The extra cost of MATH_INT / MATH_INT2: the factors multiplied (factorial, comb, perm)."""
     if op == O.MATH_INT:
         return a if arg == 1 else 0
-    if arg < 2 or b > a:
+    if arg < 2 or b > a or b < 0:
         return 0
     return min(b, a - b) if arg == 2 else b
 
@@ -52,7 +52,7 @@ def execute(job, op: int, arg: int) -> int:
         return len(values)
     if op in (O.MATH_INT, O.MATH_INT2):
         f = INT1[arg] if op == O.MATH_INT else INT2[arg]
-        if (arg == 1 and op == O.MATH_INT and b > 20) or (arg >= 2 and op == O.MATH_INT2 and a >= b > 64):
+        if (arg == 1 and op == O.MATH_INT and b > 20) or (op == O.MATH_INT2 and _int_cost(op, arg, a, b) > 64):
             raise Stop(S.OVERFLOW)  # 21! and every comb / perm of more than 64 factors are past int64
         job.push(int64(python_op(f, b) if op == O.MATH_INT else python_op(f, a, b)))
         return _int_cost(op, arg, a, b)

@@ -84,7 +84,7 @@ PROGRAMS = {
     "trunc_floats": ("import math\n\n\ndef f(x: float) -> int:\n    return math.trunc(x)\n", [(x,) for x in _floats(9)]),
     "isclose": (
         "import math\n\n\ndef f(a: float, b: float) -> bool:\n    return math.isclose(a, b)\n",
-        [(a, b) for a in EDGES for b in EDGES] + [(1.0, 1.0 + 1e-10), (1.0, 1.0 + 1e-8), (1e-300, 0.0), (5, 5.0000000001)],
+        [(a, b) for a in EDGES for b in EDGES] + [(1.0, 1.0 + 1e-10), (1.0, 1.0 + 1e-8), (1e-300, 0.0), (5.0, 5.0000000001)],
     ),
     "log_base": (
         "import math\n\n\ndef f(x: float, b: float) -> float:\n    return math.log(x, b)\n",
@@ -121,7 +121,7 @@ PROGRAMS = {
     "is_prime": (
         "import math\n\n\ndef f(n: int) -> bool:\n    if n < 2:\n        return False\n"
         "    for d in range(2, int(math.sqrt(n)) + 1):\n        if n % d == 0:\n            return False\n    return True\n",
-        [(n,) for n in range(-2, 60)] + [(2**31 - 1,), (10**9 + 7,)],
+        [(n,) for n in range(-2, 60)] + [(999983,), (1000003,), (999999,)],
     ),
     "pow_import_shadows_builtin": (
         "from math import pow\n\n\ndef f(a: int, b: int) -> float:\n    return pow(a, b)\n",

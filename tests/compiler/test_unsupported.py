@@ -38,6 +38,8 @@ CONSTRUCTS = [
      "the truth value of None or an Optional (test `x is not None` first): not supported by gpucc", 8),
     ("!def f(a: int) -> int:\n    o = None\n    while o or a > 3:\n        a -= 1\n    return a",
      "the truth value of None or an Optional (test `x is not None` first): not supported by gpucc", 11),
+    ("!import math\ndef f(x: float) -> float:\n    g = math.sqrt\n    return x",
+     "a module, or a module's function, as a value (call the function: math.sqrt(x)): not supported by gpucc", 9),
     ("!def f(xs: list[int]) -> int:\n    xs += [1]\n    return 0",
      "augmented assignment to a list (+= extends in place: use xs = xs + ys or append): not supported by gpucc", 5),
     ("!def f(xs: list[int]) -> int:\n    xs[len(xs) - 1] += 1\n    return 0",
@@ -86,6 +88,11 @@ CONSTRUCTS = [
     ("return (y := 1)", "assignment expressions (:=): not supported by gpucc", 15),
     ("x: int", "annotations without a value: not supported by gpucc", 5),
     ("assert x, 'message'", "assert messages: not supported by gpucc", 13),
+    # modules: a module-level import of a module or a name gpucc does not have
+    ("!import collections", "module 'collections' is not supported by gpucc (it has math)", 8),
+    ("!from typing import List", "module 'typing' is not supported by gpucc (it has math)", 6),
+    ("!from math import fsum", "'fsum' is not supported by gpucc yet (its math names: README, the language reference)",
+     18),
 ]  # fmt: skip
 
 KEYWORDS = [
@@ -105,8 +112,6 @@ KEYWORDS = [
     ("x = (yield)", "'yield' is not supported by gpucc", 10),
     ("return await x", "'await' is not supported by gpucc", 12),
     ("async with x:\n        pass", "'async' is not supported by gpucc", 5),
-    ("!import math", "'import' is not supported by gpucc", 1),
-    ("!from typing import List", "'from' is not supported by gpucc", 1),
     ("!class A:\n    pass", "'class' is not supported by gpucc", 1),
     ("!async def f() -> int:\n    pass", "'async' is not supported by gpucc", 1),
     ("!try:\n    pass\nfinally:\n    pass", "'try' is not supported by gpucc", 1),
