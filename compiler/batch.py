@@ -32,6 +32,7 @@ from gpucc.compiler.arrays import (
 from gpucc.compiler.batch_layout import chunks, gather, layout
 from gpucc.compiler.compiled import CompiledBatch, assemble
 from gpucc.compiler.emit import CG_NCONST, CG_PC, CG_WIDTH
+from gpucc.compiler.preludes import with_preludes
 from gpucc.compiler.scope import F_WIDTH, L_WIDTH, LOCS_ROWS
 from gpucc.compiler.typecheck import MASK_WIDTH, WALK_WIDTH, scratch_rows
 from gpucc.compiler.unit import FINGERPRINT, PARSER_SCRATCH, compile_unit, node_capacity, token_capacity
@@ -105,7 +106,7 @@ def compile_batch(sources: list[str], backend: str = "cpu") -> CompiledBatch:
     run = _compile_cpu
     if backend == "cuda":
         from gpucc.compiler.cuda_batch import compile_units_cuda as run  # lazy: imports numba.cuda
-    sources = list(sources)
+    sources = [with_preludes(s) for s in sources]  # compiler/preludes.py
     raw = [s.encode() for s in sources]
     return assemble(sources, [_launch(chunk, run) for chunk in chunks(raw)] if raw else [])
 

@@ -48,6 +48,8 @@ from gpucc.compiler.emit_dict import (
     is_keyed,
     method_argument_type,
 )
+from gpucc.compiler.emit_math import emit_math_arg, emit_math_end
+from gpucc.compiler.modules import FIRST_MODULE_CODE
 from gpucc.compiler.nodes import (
     BIN_ADD,
     BIN_MUL,
@@ -270,6 +272,8 @@ def _call(n, st, top, tree, types, out, stk, line, err):
         a = stk[top, E_CHILD]
         if builtin < 0:
             emit_convert(out, fn[slot[n], F_PTYPE + st - 1], type_[a], line)
+        elif builtin >= FIRST_MODULE_CODE:
+            emit_math_arg(out, builtin - FIRST_MODULE_CODE, type_[a], line)
         else:
             several = tree.next[tree.first[n]] != -1
             emit_builtin_arg(out, builtin, st - 1, several, type_[a], type_[n], line, err)
@@ -277,6 +281,8 @@ def _call(n, st, top, tree, types, out, stk, line, err):
     if c == DONE and builtin < 0:
         emit(out, CALL, slot[n], line)
         out.cg[CG_DEPTH] -= fn[slot[n], F_NPARAMS]
+    elif c == DONE and builtin >= FIRST_MODULE_CODE:
+        emit_math_end(out, builtin - FIRST_MODULE_CODE, st, line)
     elif c == DONE:
         emit_builtin_end(out, builtin, st, type_[n], line, err)
     return c

@@ -43,6 +43,7 @@ from gpucc.compiler.arrays import (
 from gpucc.compiler.batch_layout import chunks, layout, offsets
 from gpucc.compiler.compiled import CompiledBatch, assemble
 from gpucc.compiler.emit import CG_NCONST, CG_PC, CG_WIDTH
+from gpucc.compiler.preludes import with_preludes
 from gpucc.compiler.scope import F_WIDTH, L_WIDTH, LOCS_ROWS
 from gpucc.compiler.typecheck import MASK_WIDTH, WALK_WIDTH, scratch_rows
 from gpucc.compiler.unit import FINGERPRINT, PARSER_SCRATCH, compile_unit
@@ -195,7 +196,7 @@ def _launch_resident(raw: list[bytes], counter: TransferCounter) -> BatchOutput:
 def compile_batch_resident(sources: list[str], counter: TransferCounter) -> CompiledBatch:
     """compile_batch(sources, "cuda") with code, lines and consts left on the device (numba
     device arrays, compacted); every other field is a host array, as compile_batch's."""
-    sources = list(sources)
+    sources = [with_preludes(s) for s in sources]  # compiler/preludes.py
     raw = [s.encode() for s in sources]
     parts = [_launch_resident(chunk, counter) for chunk in chunks(raw)] if raw else []
     none = {"code": np.zeros((0, 2), np.int32), "lines": np.zeros(0, np.int32), "consts": np.zeros(0, np.int64)}

@@ -72,6 +72,7 @@ _CONSTRUCT_ROWS = [
     ("C_DEL_TARGET", "del of anything but a dict's item (del d[k])"),
     ("C_FINALLY_EXIT", "return, break or continue leaving a try that has a finally, or in its finally"),
     ("C_RAISE_FROM", "raise ... from"),
+    ("C_MODULE_VALUE", "a module, or a module's function, as a value (call the function: math.sqrt(x))"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -120,6 +121,7 @@ C_DICT_ARGUMENTS = 41
 C_DEL_TARGET = 42
 C_FINALLY_EXIT = 43
 C_RAISE_FROM = 44
+C_MODULE_VALUE = 45
 
 # name, message template
 _ROWS = [
@@ -189,12 +191,15 @@ _ROWS = [
      "exception classes of its own are not supported"),
     ("E_RERAISE", "'{text}' outside an except clause, or not its exception: only the exception an except "
      "clause caught can be raised again"),
-    ("E_UNKNOWN_MODULE", "module '{text}' is not supported by gpucc (only typing's names, which are annotations)"),
+    ("E_UNKNOWN_MODULE", "module '{text}' is not supported by gpucc (it has math, sys, bisect; typing's names are "
+     "annotations)"),
     ("E_MODULE_NAME", "module-level name '{text}' is read by a function but not assigned by module code before "
      "its first call of a function (or at its end)"),
     ("E_TYPE_AT_JOIN", "type mismatch: expected {expected}, got {got}: this local changes type where both of its "
      "types meet (a loop around it, or a use after its block: a later branch, an except clause, after the if "
      "or try, or module code), and gpucc gives a name one type there: give the new value a name of its own"),
+    ("E_MODULE_MEMBER", "'{text}' is not supported by gpucc yet (the names each module offers: README, the language "
+     "reference)"),
 ]
 
 NAMES = tuple(r[0] for r in _ROWS)
@@ -259,6 +264,7 @@ E_RERAISE = 55
 E_UNKNOWN_MODULE = 56
 E_MODULE_NAME = 57
 E_TYPE_AT_JOIN = 58
+E_MODULE_MEMBER = 59
 
 
 def _type_name(code: int) -> str:

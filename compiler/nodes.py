@@ -13,7 +13,7 @@ filled by the type checker:
 Node 0 is the MODULE.  Children are linked first-child / next-sibling in source order.
 Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
 
-    MODULE     FUNCDEF*
+    MODULE     (FUNCDEF | IMPORT | statement)*
     FUNCDEF    PARAM* BLOCK            tok = name, op = return type, val = enclosing FUNCDEF (-1: none)
     PARAM      [default]                tok = name, op = type (NO_TYPE: none given)
     BLOCK      statement*
@@ -36,13 +36,15 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     COMPARE    operand CMP_LINK+        a < b <= c  ->  COMPARE(a, LINK(<, b), LINK(<=, c))
     CMP_LINK   operand                  op = contract.isa CMP_* code, tok = operator token
     CALL       arg*                     tok = the called name, op = 0 (a function of the
-                                        unit) or 1 + a supported builtin's scope.B_* code
+                                        unit) or 1 + a supported builtin's scope.B_* code (or
+                                        a module function's: compiler/modules.py)
     IFEXP      body cond orelse         `body if cond else orelse`
     LIST       element*                 a list literal
     SUBSCRIPT  obj index                obj[index]
     SLICE      obj part*                obj[start:stop:step]; op: bits 1, 2, 4 = which parts
                                         are given (the children, in that order)
-    METHOD     obj arg*                 obj.name(args), tok = name
+    METHOD     obj arg*                 obj.name(args), tok = name (the type checker makes a
+                                        module's function, math.sqrt(x), a CALL of its args)
     FOR_LIST   iterable BLOCK [TUPLE]   `for x in iterable:`, tok = x; `for a, (b, c) in
                                         iterable:`: op = 1, the target TUPLE last
     SETITEM    SUBSCRIPT value          obj[index] = value; op = -1, or the BIN_* code of
@@ -75,6 +77,12 @@ Child layout per kind (``[x]`` = optional, ``x*`` = zero or more):
     EXCEPT     BLOCK                    `except E:` / `except (E1, E2) as e:` / `except:`: op = the
                                         statuses it catches (a bit each), val = the token of `e`, or -1
     TRY_ELSE FINALLY  BLOCK             `else:`, `finally:`
+    IMPORT     -                        a MODULE child: one name `import m [as a]` / `from m import
+                                        x [as a]` binds; tok = the bound name, op = the module and
+                                        the FUNCDEF whose import it is (compiler/modules.py:
+                                        import_op), val = the member (-1: the module)
+    ATTR       obj                      obj.name (no call), tok = name: the type checker makes a
+                                        module's constant (math.pi) a FLOAT
 
 COMPARE links also take CMP_IN / CMP_NOT_IN (`x in xs`, `x not in xs`) and CMP_IS /
 CMP_IS_NOT (`x is None`, `x is not None`) after contract.isa' six comparison codes.
@@ -90,6 +98,7 @@ KIND_NAMES = (
     "COMP_FOR", "COMP_IF", "TUPLE", "UNPACK", "KWARG", "LAMBDA",
     "DICT", "SET", "DELETE",
     "RAISE", "TRY", "EXCEPT", "TRY_ELSE", "FINALLY",
+    "IMPORT", "ATTR",
 )  # fmt: skip
 # node kinds as plain names (tests/contract/test_named_constants.py keeps them equal to KIND_NAMES)
 N_MODULE = 0
@@ -143,6 +152,8 @@ N_TRY = 47
 N_EXCEPT = 48
 N_TRY_ELSE = 49
 N_FINALLY = 50
+N_IMPORT = 51
+N_ATTR = 52
 
 BIN_NAMES = ("+", "-", "*", "//", "%", "/", "**", "&", "|", "^", "<<", ">>")
 BIN_ADD, BIN_SUB, BIN_MUL, BIN_FLOORDIV, BIN_MOD, BIN_DIV, BIN_POW, BIN_AND, BIN_OR, BIN_XOR, BIN_LSHIFT, BIN_RSHIFT = (

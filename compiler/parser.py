@@ -311,6 +311,8 @@ def _keyword_statement(src, toks, i, tree, st, err):
         return _funcdef(src, toks, i, tree, st, err)
     if s == T.KW_RAISE:
         return raise_statement(src, toks, i, tree, st, err)
+    if (s == T.KW_IMPORT or s == T.KW_FROM) and st[top_block(st) + B_SINGLE_LINE] == 0:  # compiler/parser_module.py
+        return import_statement(src, toks, i, tree, st, err)
     if s == T.KW_ELIF or s == T.KW_ELSE or s == T.KW_EXCEPT or s == T.KW_FINALLY:
         return fail_tok(err, toks, i, i, E_SYNTAX, 0)
     if kw_unsupported(s) and s != T.KW_AWAIT and s != T.KW_YIELD:
@@ -343,16 +345,16 @@ def _statement(src, toks, i, tree, st, err):
 
 @nrt_free
 def _module_statement(src, toks, i, tree, st, err):
-    """A top-level statement: `def`; a docstring, typing's imports and the `if __name__ ==
-    "__main__":` block, which make no node (compiler/parser_module.py); any other statement
-    as in a function body (the unit's module code)."""
+    """A top-level statement: `def`; imports (compiler/parser_module.py); a docstring and the
+    `if __name__ == "__main__":` block, which make no node; any other statement as in a
+    function body (the unit's module code)."""
     tk = toks.kind
     if is_kw(toks, i, T.KW_DEF):
         return _funcdef(src, toks, i, tree, st, err)
     if is_op(toks, i, T.OP_AT):
         return fail_tok(err, toks, i, i, E_UNSUPPORTED, errors.C_DECORATORS)
     if is_kw(toks, i, T.KW_IMPORT) or is_kw(toks, i, T.KW_FROM):
-        return import_statement(src, toks, i, err)
+        return import_statement(src, toks, i, tree, st, err)
     if tk[i] == TK_STRING:
         j = string_run_end(toks, i, err, True)
         if j < 0:

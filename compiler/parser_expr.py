@@ -43,6 +43,7 @@ from gpucc.compiler.nodes import (
     CMP_IS,
     CMP_IS_NOT,
     CMP_NOT_IN,
+    N_ATTR,
     N_BOOL,
     N_CALL,
     N_DICT,
@@ -498,10 +499,15 @@ def _else(toks, i, tree, st, err):
 
 @nrt_free
 def _method(toks, i, tree, st, err):
-    """obj.name(args): a METHOD node, its args linked after obj."""
-    if toks.kind[i + 1] != TK_NAME or not is_op(toks, i + 2, T.OP_LPAR):
+    """obj.name(args): a METHOD node, its args linked after obj; obj.name: an ATTR node."""
+    if toks.kind[i + 1] != TK_NAME:
         return _fail(err, toks, i, i + 1, E_UNSUPPORTED, errors.C_ATTRIBUTES)
     obj = pop_val(st)
+    if not is_op(toks, i + 2, T.OP_LPAR):  # math.pi (the type checker's: no other attribute is served)
+        node = new_node(tree, st, N_ATTR, 0, i + 1, 0)
+        if node >= 0:
+            tree.first[node] = obj
+        return _complete(toks, i + 1, st, err, node)
     node = new_node(tree, st, N_METHOD, 0, i + 1, 0)
     if node < 0:
         return _too_large(err, toks, i)

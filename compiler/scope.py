@@ -30,6 +30,7 @@ from gpucc.compiler.nodes import (
     N_FOR_LIST,
     N_FOR_RANGE,
     N_FUNCDEF,
+    N_IMPORT,
     N_NAME,
     N_PARAM,
     N_UNPACK,
@@ -253,6 +254,9 @@ def collect_functions(src, toks, tree, types, err):
     while d != -1:
         t = tok[d]
         s, e = tok_start[t], tok_end[t]
+        if kind[d] == N_IMPORT:  # a name an import binds (compiler/modules.py)
+            d = next_[d]
+            continue
         if kind[d] != N_FUNCDEF:
             module_code = True
             d = next_[d]

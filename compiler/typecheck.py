@@ -66,6 +66,7 @@ from gpucc.compiler.nodes import (
     N_FOR_RANGE,
     N_FUNCDEF,
     N_IF,
+    N_IMPORT,
     N_MODULE,
     N_PASS,
     N_RAISE,
@@ -437,7 +438,8 @@ def check_statement(n, src, toks, tree, types, scope, mask, live, scratch, top, 
         r = check_delete(n, src, toks, tree, types, scope, mask, scratch, top, err)
     elif k == N_BREAK or k == N_CONTINUE:
         r = _check_loop_exit(n, top, mask, live, toks, tree, scratch, err)
-    elif k != N_PASS and k != N_DOCSTRING and k != N_ELLIPSIS and k != N_FUNCDEF:  # module code skips its functions
+    elif k != N_PASS and k != N_DOCSTRING and k != N_ELLIPSIS and k != N_FUNCDEF and k != N_IMPORT:  # module code
+        # skips its functions and imports
         r = node_fail(err, E_SYNTAX, toks, tree, n, 0)
     if r < 0:
         return r, mask, live

@@ -219,3 +219,13 @@ def target_bits(tree, types, target, stk, sp):
             top += 1
             c = next_[c]
     return bits
+
+
+@nrt_free
+def count_from(next_, c):
+    """The number of siblings c, next[c], ... (0 for c = -1)."""
+    count = 0
+    while c != -1:
+        count += 1
+        c = next_[c]
+    return count

@@ -18,12 +18,14 @@ from gpucc.compiler.errors import (
     E_UNKNOWN_FUNCTION,
     E_UNSUPPORTED,
 )
+from gpucc.compiler.modules import FIRST_MODULE_CODE, FIRST_PRELUDE, find_import, math_type
 from gpucc.compiler.scope import (
     B_BOOL,
     B_DICT_CALL,
     B_SET_CALL,
     B_PRINT,
     B_STR,
+    F_NODE,
     F_NPARAMS,
     F_PTYPE,
     N_SUPPORTED_BUILTINS,
@@ -35,7 +37,8 @@ from gpucc.compiler.scope import (
     method_code,
     synthetic_builtin,
 )
-from gpucc.compiler.typecheck_base import (
+from gpucc.compiler.typecheck_base import (  # noqa: F401 - count_from: the callers' import
+    count_from,
     expr_fail_types,
     list_request,
     node_fail_types,
@@ -45,6 +48,7 @@ from gpucc.compiler.typecheck_base import (
     widen_request,
 )
 from gpucc.compiler.typecheck_dict import constructor_type, dict_method_type
+from gpucc.compiler.typecheck_import import module_call, prelude_function
 from gpucc.compiler.typerules import (
     A_ELEMENT,
     A_LIST_OR_NUMBERS,
@@ -78,20 +82,12 @@ from gpucc.contract.valuetypes import T_STR
 
 
 @nrt_free
-def count_from(next_, c):
-    """The number of siblings c, next[c], ... (0 for c = -1)."""
-    count = 0
-    while c != -1:
-        count += 1
-        c = next_[c]
-    return count
-
-
-@nrt_free
 def resolve_call(src, toks, tree, types, scope, scratch, n, err):
     """Find what CALL n calls, before its arguments are typed: a function of the unit (slot[n]
     = its index) or a supported builtin (op[n] = 1 + its B_* code), with as many arguments as
     it takes.  Returns >= 0, or -1 with err set."""
+    if tree.op[n] > FIRST_MODULE_CODE:  # a math function, resolved (math.f(...): resolve_attribute)
+        return 0
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
     fn = types.fn
     made = synthetic_builtin(toks, tree.tok[n]) >= 0  # desugar.py's call of a builtin
@@ -99,6 +95,11 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
         return fail(err, E_NOT_A_FUNCTION, s, e, 0)
     f = -1 if made else find_function(src, fn, scope.nf, s, e)
     nargs = count_from(tree.next, tree.first[n])
+    imp = find_import(src, toks, tree, s, e, fn[scope.f, F_NODE]) if f < 0 else -1
+    if imp >= 0 and tree.val[imp] >= FIRST_PRELUDE:  # `from bisect import bisect_left as bl`
+        f = prelude_function(src, fn, scope.nf, tree.val[imp])
+    elif imp >= 0:  # `from math import sqrt`: an import shadows a builtin (pow)
+        return module_call(tree, n, tree.val[imp], tree.first[n], s, e, err)
     if f < 0:
         b = call_builtin(src, toks, tree, n)
         if b == B_DICT_CALL or b == B_SET_CALL:  # compiler/typecheck_dict.py
@@ -132,8 +133,11 @@ def type_call(toks, tree, types, scope, scratch, n, err):
         while c != -1 and b != B_STR and b != B_BOOL and b != B_PRINT:  # str(None), bool(None): no T is needed
             unboxed(tree, types, c)
             c = next_[c]
-        t = builtin_type(b, first, next_, type_, n)
-        if t < 0 and BUILTIN_RULES[b, BUILTIN_ARG] == A_LIST_OR_NUMBERS:
+        if b >= FIRST_MODULE_CODE:
+            t = math_type(b - FIRST_MODULE_CODE, first, next_, type_, n)
+        else:
+            t = builtin_type(b, first, next_, type_, n)
+        if t < 0 and b < FIRST_MODULE_CODE and BUILTIN_RULES[b, BUILTIN_ARG] == A_LIST_OR_NUMBERS:
             r = widen_request(tree, types, first[n], scope.widen)
             if r <= -2:
                 return r

@@ -23,6 +23,7 @@ from gpucc.compiler.errors import (
 from gpucc.compiler.limits import MAX_NESTING
 from gpucc.compiler.narrowing import as_optional, enter_child, narrowed_type, start_expr
 from gpucc.compiler.nodes import (
+    N_ATTR,
     N_BINARY,
     N_BOOL,
     N_BOOLOP,
@@ -51,7 +52,7 @@ from gpucc.compiler.nodes import (
     UN_NEG,
     UN_NOT,
 )
-from gpucc.compiler.scope import F_PARENT, L_TYPE
+from gpucc.compiler.scope import F_NODE, F_PARENT, L_TYPE, find_local
 from gpucc.compiler.typecheck_versions import local_of
 from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_C, S_STATE, is_const_true: codegen's, as before
     S_A,
@@ -71,9 +72,11 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_C, S_STATE, is_con
     unboxed,
     widen_request,
 )  # fmt: skip
+from gpucc.compiler.modules import find_import
 from gpucc.compiler.typecheck_calls import resolve_call, type_call, type_method
 from gpucc.compiler.typecheck_comp import truth_only, type_comp_name, type_comprehension
 from gpucc.compiler.typecheck_dict import bad_key, dict_subscript_type, display_type
+from gpucc.compiler.typecheck_import import imported_constant, resolve_attribute
 from gpucc.compiler.typecheck_module import NOT_GLOBAL, type_global
 from gpucc.compiler.typerules import (
     COMPARE_RULES,
@@ -130,6 +133,9 @@ def _open_frame(n, truth, src, toks, tree, types, scope, scratch, sp, err):
     """Push n's frame at sp, its children to type next; a call's callee is resolved first
     (compiler/typecheck_calls.py).  Returns sp + 1, or -1 with err set."""
     stk = scratch.walk
+    if (tree.kind[n] == N_METHOD or tree.kind[n] == N_ATTR) and resolve_attribute(src, toks, tree, types, scope,
+                                                                                   scratch, n, err) < 0:  # fmt: skip
+        return -1
     stk[sp, S_NODE] = n
     stk[sp, X_TRUTH] = truth
     stk[sp, X_CHILD] = tree.first[n]
@@ -267,6 +273,9 @@ def _type_name(n, src, toks, tree, types, scope, mask, scratch, err):
         t = type_global(n, src, locs, s, e, types, err)
         if t != NOT_GLOBAL:
             return t
+        imp = find_import(src, toks, tree, s, e, types.fn[scope.f, F_NODE])
+        if imp >= 0:  # from math import pi
+            return imported_constant(tree, n, imp, s, e, err)
         return fail(err, E_CLOSURE if types.fn[scope.f, F_PARENT] >= 0 else E_UNDEFINED_NAME, s, e, 0)
     if (mask & bit(v)) == ZERO or locs[v, L_TYPE] < 0:
         return fail(err, E_UNBOUND, s, e, 0)

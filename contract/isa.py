@@ -33,13 +33,13 @@ does not depend on which of them a compiler used.
 
 Each instruction's facts are an :class:`Op`: the table's columns (operand kind, stack effect,
 cost, meaning) and the named groups below the rows (KEEPS_ON_JUMP, SLOT_WIDTHS, IMM_MAXES).
-The rows come in eight groups, in this order: ``int`` (what the VM kernel's hot loop runs),
+The rows come in nine groups, in this order: ``int`` (what the VM kernel's hot loop runs),
 ``numeric`` (floats and the other int operations), ``list``, ``str``, ``value`` (tuples,
 Optional and values of any structured type), ``dict`` (dicts and sets), ``exc`` (raise, try /
-except) and ``module`` (module code and globals); FIRST_NUMERIC, FIRST_LIST, FIRST_STR,
-FIRST_VALUE, FIRST_DICT, FIRST_EXC and FIRST_MODULE are where the last seven begin.  Kernels
-index per-opcode numpy columns derived from the table (POPS, PUSHES, COSTS, OPERAND_KIND, KEEPS,
-SLOT_WIDTH, IMM_MAX, IS_JUMP, IS_FOR_TEST).  The opcode
+except), ``module`` (module code and globals) and ``math`` (the math module); FIRST_NUMERIC,
+FIRST_LIST, FIRST_STR, FIRST_VALUE, FIRST_DICT, FIRST_EXC, FIRST_MODULE and FIRST_MATH are where
+the last eight begin.  Kernels index per-opcode numpy columns derived from the table (POPS,
+PUSHES, COSTS, OPERAND_KIND, KEEPS, SLOT_WIDTH, IMM_MAX, IS_JUMP, IS_FOR_TEST).  The opcode
 constants (``LOAD_VAR = 3``) are plain assignments at the end, checked against the table.
 
 This module imports no numba (the plugin loads it without --gpu-candidates):
@@ -71,7 +71,7 @@ class Op:
     pushes: int
     cost: int  # weight in the deterministic cost model
     doc: str
-    group: str  # "int", "numeric", "list", "str", "value" or "dict"
+    group: str  # "int", "numeric", "list", "str", "value", "dict", "exc", "module" or "math"
     keeps: int  # 1 if in KEEPS_ON_JUMP
     slot_width: int  # SLOT_WIDTHS: slots a LOCAL operand names (arg .. arg + width - 1)
     imm_max: int  # IMM_MAXES: the largest IMM operand taken (0 .. imm_max); -1: any int32
@@ -379,6 +379,35 @@ _MODULE_ROWS = [
     ("MODULE_END", ARG_NONE, 0, 0, 1, "the end of module code: its frame stays (the unit's globals); the next module "
      "code, or the job's function, starts above it"),]
 
+# The math module (compiler/modules.py): CPython's math functions on the value on top.  A float
+# function's result is the platform libm's (as CPython's on the same machine); the errors are
+# CPython's: ValueError outside the domain, OverflowError when the result overflows.
+_MATH_ROWS = [
+    ("MATH_FLOAT", ARG_IMM, 1, 1, 4, "the float math.f(x) of the float x on top, f by arg: 0 sqrt, 1 exp, 2 log, "
+     "3 log2, 4 log10, 5 sin, 6 cos, 7 tan, 8 asin, 9 acos, 10 atan, 11 fabs, 12 degrees, 13 radians"),
+    ("MATH_FLOAT2", ARG_IMM, 2, 1, 4, "pop y, x; the float of arg: 0 math.pow(x, y), 1 atan2(x, y), 2 copysign(x, y), "
+     "3 log(x, y) (ZeroDivisionError for y == 1.0)"),
+    ("MATH_TO_INT", ARG_IMM, 1, 1, 1, "the int math.floor(x) (arg 0) or math.ceil(x) (arg 1) of the float x on top; "
+     "ValueError nan, OverflowError inf and outside int64"),
+    ("MATH_TEST", ARG_IMM, 1, 1, 1, "the bool of the float on top: arg 0 math.isnan, 1 isinf, 2 isfinite"),
+    ("MATH_ISCLOSE", ARG_NONE, 2, 1, 2, "pop b, a; math.isclose(a, b) (rel_tol 1e-09, abs_tol 0.0)"),
+    ("MATH_INT", ARG_IMM, 1, 1, 2, "the int of the int n on top: arg 0 math.isqrt(n), 1 factorial(n) (cost + n); "
+     "ValueError if n < 0, OverflowError past int64"),
+    ("MATH_INT2", ARG_IMM, 2, 1, 2, "pop b, a; the int of arg: 0 math.gcd(a, b), 1 lcm, 2 comb(a, b), 3 perm(a, b) "
+     "(cost + the factors multiplied); ValueError for comb / perm of a negative, OverflowError past int64"),
+    ("MATH_PROD", ARG_IMM, 1, 1, 2, "math.prod(xs) from 1, left to right (arg 1: floats; cost + n); OverflowError "
+     "(ints: at the first partial product past int64)"),]
+# the math functions each IMM operand names (compiler/modules.py, the disassembler)
+MATH_MODES = {
+    "MATH_FLOAT": ("sqrt", "exp", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "fabs",
+                   "degrees", "radians"),
+    "MATH_FLOAT2": ("pow", "atan2", "copysign", "log"),
+    "MATH_TO_INT": ("floor", "ceil"),
+    "MATH_TEST": ("isnan", "isinf", "isfinite"),
+    "MATH_INT": ("isqrt", "factorial"),
+    "MATH_INT2": ("gcd", "lcm", "comb", "perm"),
+}  # fmt: skip
+
 # Named groups of per-instruction facts (the Op fields keeps, slot_width, imm_max):
 # jumps that keep a value falling through does not have: `and` / `or` keep their operand when
 # they jump and pop it falling through; FOR_LOOP pushes the counter only when it jumps
@@ -395,10 +424,11 @@ IMM_MAXES = {"NEW_LIST": 255, "LIST_SLICE": 7, "LIST_SET_SLICE": 7, "LIST_SUM": 
              **{n: 2 for n in ("LIST_MIN", "LIST_MAX", "LIST_SORTED", "LIST_SORT", "LIST_EQ")},
              "STR_FIND": 6, "STR_CASE": 5, "STR_IS": 7, "STR_STRIP": 2, "STR_SPLIT": 1, "STR_PAD": 3,
              "STR_FROM": 3, "STR_TO_NUM": 3, "STR_RADIX": 16, "UNPACK_CHECK": 255, "UNBOX": 1, "DICT_LIST": 3,
-             "RAISE": 62}  # fmt: skip
+             "RAISE": 62, **{n: len(modes) - 1 for n, modes in MATH_MODES.items()}, "MATH_PROD": 1}  # fmt: skip
 
 _GROUPS = (("int", _INT_ROWS), ("numeric", _NUMERIC_ROWS), ("list", _LIST_ROWS), ("str", _STR_ROWS),
-           ("value", _VALUE_ROWS), ("dict", _DICT_ROWS), ("exc", _EXC_ROWS), ("module", _MODULE_ROWS))
+           ("value", _VALUE_ROWS), ("dict", _DICT_ROWS), ("exc", _EXC_ROWS), ("module", _MODULE_ROWS),
+           ("math", _MATH_ROWS))
 TABLE: tuple[Op, ...] = tuple(
     Op(number, *row, group, int(row[0] in KEEPS_ON_JUMP), SLOT_WIDTHS.get(row[0], 1), IMM_MAXES.get(row[0], -1))
     for number, (group, row) in enumerate((group, row) for group, rows in _GROUPS for row in rows)
@@ -412,6 +442,7 @@ FIRST_VALUE = FIRST_STR + len(_STR_ROWS)
 FIRST_DICT = FIRST_VALUE + len(_VALUE_ROWS)
 FIRST_EXC = FIRST_DICT + len(_DICT_ROWS)
 FIRST_MODULE = FIRST_EXC + len(_EXC_ROWS)
+FIRST_MATH = FIRST_MODULE + len(_MODULE_ROWS)
 
 # Comparison codes used by ASSERT_CMP operands (and by the compiler's COMPARE nodes).
 CMP_NAMES = ("<", "<=", "==", "!=", ">", ">=")
@@ -743,5 +774,13 @@ POP_TRY = 185
 EXC_MATCH = 186
 LOAD_GLOBAL = 187
 MODULE_END = 188
+MATH_FLOAT = 189
+MATH_FLOAT2 = 190
+MATH_TO_INT = 191
+MATH_TEST = 192
+MATH_ISCLOSE = 193
+MATH_INT = 194
+MATH_INT2 = 195
+MATH_PROD = 196
 
 assert all(globals()[op.name] == op.number for op in TABLE), "opcode constants out of date"

@@ -68,7 +68,7 @@ def _leading_imports(stub: ast.FunctionDef) -> list[ast.stmt]:
 
 def interface_prompt(text: str, headers: dict[str, str] | None = None) -> str:
     """The prompt as gpucc source; Unstateable when it is not valid Python or still imports
-    (a typing name gpucc does not have, such as Tuple)."""
+    (a typing name gpucc does not have, such as Tuple; a module but math)."""
     try:
         prompt = gpucc_source(text, headers)
     except PythonSyntaxError as e:
@@ -77,9 +77,15 @@ def interface_prompt(text: str, headers: dict[str, str] | None = None) -> str:
         if isinstance(node, ast.ImportFrom) and node.module == "typing":
             names = [a.name for a in node.names if a.name not in {*TYPING_ALIASES, *TYPING_ALIASES.values()}]
             raise Unstateable(f"its interface uses typing.{names[0]}, which gpucc does not have")
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and not _gpucc_has(node):
             raise Unstateable(f"its prompt needs `{ast.unparse(node)}`")
     return prompt
+
+
+def _gpucc_has(node: ast.Import | ast.ImportFrom) -> bool:
+    """An import of the modules the language has (compiler/modules.py's MODULES: math): the
+    compiler takes it, or names what it lacks."""
+    return all(a.name == "math" for a in node.names) if isinstance(node, ast.Import) else node.module == "math"
 
 
 def entry_stub(prompt: str, entry: str) -> ast.FunctionDef:

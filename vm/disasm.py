@@ -80,6 +80,9 @@ def _meaning(p, g: int, op: int, arg: int, entry: int, names: dict[int, str]) ->
         return repr("".join(map(chr, points))) if well_formed else "no such str"
     if kind == O.ARG_JUMP:
         return f"to {entry + arg}"
+    modes = O.MATH_MODES.get(O.TABLE[op].name, ())
+    if 0 <= arg < len(modes):
+        return f"math.{modes[arg]}"
     if kind in O.PACKED_KINDS:
         fields = O.operand_fields(kind, arg)
         forms = {O.ARG_LOCAL: "slot {}", O.ARG_IMM: "{}", O.ARG_JUMP: "to {}"}

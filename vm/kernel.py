@@ -78,6 +78,7 @@ from gpucc.contract.isa import (
     FIRST_EXC,
     FIRST_LIST,
     FIRST_MODULE,
+    FIRST_MATH,
     FIRST_NUMERIC,
     FIRST_STR,
     FIRST_VALUE,
@@ -159,6 +160,7 @@ from gpucc.vm.floats import typed_compare
 from gpucc.vm.intmath import INT64_MIN, arith, compare
 from gpucc.vm.kernel_dict import dict_op
 from gpucc.vm.kernel_lists import enter_arguments, list_op
+from gpucc.vm.kernel_math import math_op
 from gpucc.vm.kernel_numeric import numeric_value
 from gpucc.vm.kernel_order import list_compare, list_length, list_typed
 from gpucc.vm.kernel_str import str_op
@@ -555,8 +557,8 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                     other = True
                     break
             ran_other = other
-            while other:  # ASSERT_CMP, the numeric, list, str, value, dict, exc and module instructions, out of the hot
-                # loop (see the module doc): one pass, a failure breaks out of it
+            while other:  # ASSERT_CMP, the numeric, list, str, value, dict, exc, module and math instructions, out of
+                # the hot loop (see the module doc): one pass, a failure breaks out of it
                 other = False
                 if op == ASSERT_CMP:
                     sp -= 2
@@ -574,6 +576,12 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                         rhs = b
                         st = ASSERT_FAILED
                         break
+                    pc += 1
+                elif op >= FIRST_MATH:  # vm/kernel_math.py
+                    st, sp, extra = math_op(op, arg, stack, sp, heap, hp)
+                    if st != OK:
+                        break
+                    n_cost += extra
                     pc += 1
                 elif op >= FIRST_MODULE:  # module code and globals (contract.isa's module group)
                     if op == LOAD_GLOBAL:

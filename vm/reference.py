@@ -58,8 +58,8 @@ from __future__ import annotations
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
 from gpucc.contract.image import MODULE_CODE, ImageArrays, JobArrays, JobTable, LaunchLimits, Program, Results
-from gpucc.vm import reference_dict, reference_lists, reference_methods, reference_numeric, reference_str
-from gpucc.vm import reference_value
+from gpucc.vm import reference_dict, reference_lists, reference_math, reference_methods, reference_numeric
+from gpucc.vm import reference_str, reference_value
 from gpucc.vm.prepare import prepare_launch
 from gpucc.vm.reference_numeric import (
     COMPARISONS,
@@ -383,6 +383,9 @@ class Job:
             if not holds:
                 raise Stop(S.ASSERT_FAILED, a, b)
             self.sp -= 2
+        elif op >= O.FIRST_MATH:  # vm/reference_math.py
+            extra = reference_math.execute(self, op, arg)
+            self.cost += extra if self.counts else 0
         elif op >= O.FIRST_MODULE:
             self.module_op(op, arg)
         elif op >= O.FIRST_EXC:

@@ -101,7 +101,7 @@ def test_a_suite_and_its_candidates_each_run_their_module_code(backend):
 @pytest.mark.parametrize(
     "src, message",
     [
-        ("import math\n\ndef f(n: int) -> int:\n    return n\n", "module 'math' is not supported by gpucc"),
+        ("import re\n\ndef f(n: int) -> int:\n    return n\n", "module 're' is not supported by gpucc"),
         ("from collections import deque\n\ndef f(n: int) -> int:\n    return n\n", "module 'collections' is not"),
         ("X = 1\nreturn X\n\ndef f(n: int) -> int:\n    return n\n", "'return' outside function"),
         ("def f(n: int) -> int:\n    return n + Y\n\nZ = f(1)\nY = 2\n",

@@ -45,7 +45,7 @@ UNCHECKED = {nodes.N_STR, nodes.N_COMP, nodes.N_COMP_FOR, nodes.N_COMP_IF, nodes
              nodes.N_LAMBDA, nodes.N_KWARG, nodes.N_DELETE, nodes.N_RAISE, nodes.N_TRY, nodes.N_EXCEPT,
              nodes.N_TRY_ELSE, nodes.N_FINALLY, nodes.N_FUNCDEF, nodes.N_PARAM, nodes.N_BLOCK}  # fmt: skip
 STATEMENTS |= {nodes.N_DELETE, nodes.N_RAISE, nodes.N_TRY, nodes.N_FUNCDEF}
-EXPRESSIONS |= {nodes.N_STR, nodes.N_COMP, nodes.N_DICT, nodes.N_SET, nodes.N_LAMBDA, nodes.N_KWARG}
+EXPRESSIONS |= {nodes.N_STR, nodes.N_COMP, nodes.N_DICT, nodes.N_SET, nodes.N_LAMBDA, nodes.N_KWARG, nodes.N_ATTR}
 # CPython errors raised after parsing: the type checker's job, not the parser's
 LATER_PHASE = ("outside loop", "not properly in loop", "duplicate argument", "outside function",
                "default 'except:' must be last", "cannot delete")
@@ -84,8 +84,8 @@ def check_tree(n, kind, op, first, next_):
         todo += kids
         k = [int(kind[c]) for c in kids]
         kd = int(kind[i])
-        if kd == nodes.N_MODULE:  # functions and module code (any statement)
-            assert set(k) <= {nodes.N_FUNCDEF} | STATEMENTS
+        if kd == nodes.N_MODULE:  # functions, imports and module code (any statement)
+            assert set(k) <= {nodes.N_FUNCDEF, nodes.N_IMPORT} | STATEMENTS
         elif kd == nodes.N_FUNCDEF:
             assert k[-1] == nodes.N_BLOCK and set(k[:-1]) <= {nodes.N_PARAM}
         elif kd == nodes.N_BLOCK:
@@ -115,7 +115,7 @@ def check_tree(n, kind, op, first, next_):
         else:
             arity = {nodes.N_UNARY: 1, nodes.N_BINARY: 2, nodes.N_BOOLOP: 2, nodes.N_CMP_LINK: 1,
                      nodes.N_ASSIGN: 1, nodes.N_AUGASSIGN: 1, nodes.N_EXPR_STMT: 1, nodes.N_ASSERT: 1,
-                     nodes.N_IFEXP: 3, nodes.N_SUBSCRIPT: 2}  # fmt: skip
+                     nodes.N_IFEXP: 3, nodes.N_SUBSCRIPT: 2, nodes.N_ATTR: 1}  # fmt: skip
             if kd == nodes.N_RETURN:
                 assert len(k) <= 1
             elif kd == nodes.N_METHOD:

@@ -37,6 +37,8 @@ CONSTRUCTS = [
     ("!def f(xs: list[int]) -> int:\n    xs *= 2\n    return 0",
      "augmented assignment to a list or set but xs += ys (|=, *= change it in place: use s = s | t, xs = xs * n or "
      "add): not supported by gpucc", 5),
+    ("!import math\ndef f(x: float) -> float:\n    g = math.sqrt\n    return x",
+     "a module, or a module's function, as a value (call the function: math.sqrt(x)): not supported by gpucc", 9),
     ("!def f(xs: list[int]) -> int:\n    xs[len(xs) - 1] += 1\n    return 0",
      "augmented assignment to a subscript of anything but a name or a subscript, or with a call in it: not supported "
      "by gpucc", 5),
@@ -95,8 +97,15 @@ CONSTRUCTS = [
     ("for i in range(x):\n        try:\n            pass\n        finally:\n            break",
      "return, break or continue leaving a try that has a finally, or in its finally: not supported by gpucc", 13),
     ("raise ValueError from None", "raise ... from: not supported by gpucc", 22),
-    ("!import math", "module 'math' is not supported by gpucc (only typing's names, which are annotations)", 8),
-    ("!from os import path", "module 'os' is not supported by gpucc (only typing's names, which are annotations)", 6),
+    # modules: an import of a module or a name gpucc does not have
+    ("!import re", "module 're' is not supported by gpucc (it has math, sys, bisect; typing's names are annotations)",
+     8),
+    ("!from os import path", "module 'os' is not supported by gpucc (it has math, sys, bisect; typing's names are "
+     "annotations)", 6),
+    ("import os", "module 'os' is not supported by gpucc (it has math, sys, bisect; typing's names are "
+     "annotations)", 12),
+    ("!from math import fsum", "'fsum' is not supported by gpucc yet (the names each module offers: README, the "
+     "language reference)", 18),
     # exceptions of a program's own, and raising again what no except clause caught
     ("raise MyError('x')", "'MyError' is not an exception gpucc can raise or catch: the built-in ValueError, IndexError, "
      "KeyError, ZeroDivisionError, TypeError, OverflowError, AssertionError, RuntimeError, NotImplementedError, "
@@ -113,8 +122,8 @@ CONSTRUCTS = [
 ]  # fmt: skip
 
 KEYWORDS = [
-    ("import os", "'import' is not supported by gpucc", 5),
-    ("from os import path", "'from' is not supported by gpucc", 5),
+    ("if x: import math", "'import' is not supported by gpucc", 11),  # in a function: not a one-line block's
+    ("if x: from math import pi", "'from' is not supported by gpucc", 11),
     ("class A:\n        pass", "'class' is not supported by gpucc", 5),
     ("with x:\n        pass", "'with' is not supported by gpucc", 5),
     ("as y", "'as' is not supported by gpucc", 5),

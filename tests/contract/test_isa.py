@@ -14,9 +14,9 @@ from gpucc.contract.jitable import typed_cmp, typed_cmp_fields
 from gpucc.contract.valuetypes import TYPE_NAMES
 
 
-def test_groups_are_contiguous_int_numeric_list_str_value_dict_exc_module():
+def test_groups_are_contiguous_int_numeric_list_str_value_dict_exc_module_math():
     groups = [op.group for op in isa.TABLE]
-    assert groups == sorted(groups, key=("int", "numeric", "list", "str", "value", "dict", "exc", "module").index)
+    assert groups == sorted(groups, key=("int", "numeric", "list", "str", "value", "dict", "exc", "module", "math").index)
     assert isa.TABLE[isa.FIRST_NUMERIC].group == "numeric" and isa.TABLE[isa.FIRST_NUMERIC - 1].group == "int"
     assert isa.TABLE[isa.FIRST_LIST].group == "list" and isa.TABLE[isa.FIRST_LIST - 1].group == "numeric"
     assert isa.TABLE[isa.FIRST_STR].group == "str" and isa.TABLE[isa.FIRST_STR - 1].group == "list"
@@ -24,6 +24,7 @@ def test_groups_are_contiguous_int_numeric_list_str_value_dict_exc_module():
     assert isa.TABLE[isa.FIRST_DICT].group == "dict" and isa.TABLE[isa.FIRST_DICT - 1].group == "value"
     assert isa.TABLE[isa.FIRST_EXC].group == "exc" and isa.TABLE[isa.FIRST_EXC - 1].group == "dict"
     assert isa.TABLE[isa.FIRST_MODULE].group == "module" and isa.TABLE[isa.FIRST_MODULE - 1].group == "exc"
+    assert isa.TABLE[isa.FIRST_MATH].group == "math" and isa.TABLE[isa.FIRST_MATH - 1].group == "module"
     assert isa.TABLE[isa.BINARY_AND].group == "numeric" and isa.TABLE[isa.NEW_LIST].group == "list"
     assert [op.name for op in isa.TABLE if isa.IS_FOR_TEST[op.number]] == list(isa.FOR_TESTS)
 

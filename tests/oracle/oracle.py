@@ -14,7 +14,8 @@ declared to return a value that reaches the end of its body raises `_FellOff` (o
 `returned None`, the VM's NONE_RETURNED) where CPython would return None.  The errors the VM
 raises where CPython would answer (int64 overflow, `**`'s ValueError) are no exceptions a
 program catches (contract.status.catchable): here they are BaseExceptions (`_Int64Overflow`,
-`_NoAnswer`), and a bare `except:` / `except BaseException:` is `except Exception:`.  Not mapped:
+`_NoAnswer`), and a bare `except:` / `except BaseException:` is `except Exception:`.  `import
+math` gives CHECKED_MATH: its int results past int64 are the VM's OverflowError.  Not mapped:
 int / int of operands beyond 2**53 (gpucc converts each operand first; the generator never
 writes one).
 """
@@ -22,8 +23,11 @@ writes one).
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
+import math
 import sys
+import types
 import typing
 
 from gpucc.compiler import compile_batch
@@ -44,6 +48,13 @@ class _Checked(ast.NodeTransformer):
     """Rewrite arithmetic so CPython raises OverflowError where the VM must (any int64
     overflow of an intermediate result), e.g. `a * b` -> `_chk(a * b)`."""
 
+    def __init__(self):
+        self.imported = set()  # names `from math import ...` binds: not the builtins (pow)
+
+    def visit_ImportFrom(self, node):
+        self.imported.update(a.asname or a.name for a in node.names)
+        return node
+
     def visit_FunctionDef(self, node):
         """Annotations are types (`int | None`), not arithmetic: only the body is rewritten."""
         node.body = [self.visit(statement) for statement in node.body]
@@ -59,6 +70,8 @@ class _Checked(ast.NodeTransformer):
     def visit_Call(self, node):
         self.generic_visit(node)
         f = node.func
+        if isinstance(f, ast.Name) and f.id in self.imported:
+            return node
         if isinstance(f, ast.Name) and f.id in ("int", "abs"):  # int(1e19): past int64
             return ast.Call(ast.Name("_chk", ast.Load()), [node], [])
         if isinstance(f, ast.Name) and f.id == "pow" and len(node.args) == 2:  # pow(a, b) is a ** b
@@ -243,6 +256,40 @@ def _raise_at_ends(tree: ast.Module) -> ast.Module:
     return tree
 
 
+def _checked_math():
+    """CPython's math module as gpucc's programs see it: an int result past int64 is an
+    OverflowError (factorial, comb, perm of more than 64 factors without building the int;
+    prod at its first partial product past int64, as _sum)."""
+    checked = types.ModuleType("math")
+    checked.__dict__.update(math.__dict__)
+
+    def ints(f, too_many):
+        return lambda *args: _chk(f(*args)) if not too_many(*args) else _chk(2**64)
+
+    checked.factorial = ints(math.factorial, lambda n: n > 20)
+    checked.comb = ints(math.comb, lambda n, k: 0 <= k <= n and min(k, n - k) > 64)
+    checked.perm = ints(math.perm, lambda n, k: 0 <= k <= n and k > 64)
+    for name in ("floor", "ceil", "trunc", "isqrt", "gcd", "lcm"):
+        setattr(checked, name, ints(getattr(math, name), lambda *args: False))
+
+    def prod(xs):
+        acc = 1
+        for v in xs:
+            acc = _chk(acc * v)
+        return acc
+
+    checked.prod = prod
+    return checked
+
+
+CHECKED_MATH = _checked_math()
+
+
+def _import(name, *args, **kwargs):
+    """The import statement of an oracle program: `math` is CHECKED_MATH."""
+    return CHECKED_MATH if name == "math" else __import__(name, *args, **kwargs)
+
+
 class _OutOfSteps(BaseException):
     """Raised by the line budget of cpython_outcome: CPython's stand-in for the step limit."""
 
@@ -254,7 +301,8 @@ def cpython_namespace(source: str) -> dict:
     namespace = {"_chk": _chk, "_iadd": _iadd, "_find": _find, "_pow": _pow, "_lshift": _lshift, "_sum": _sum, "_sorted": _sorted, "_sort": _sort,
                  "_in": _in, "_eq": _eq, "_FellOff": _FellOff,
                  "List": typing.List, "Tuple": typing.Tuple, "Optional": typing.Optional, "Dict": typing.Dict,
-                 "Set": typing.Set}  # typing's names gpucc reads  # fmt: skip
+                 "Set": typing.Set,  # typing's names gpucc reads
+                 "__builtins__": {**builtins.__dict__, "__import__": _import}}  # fmt: skip
     try:
         exec(compile(tree, "<oracle>", "exec"), namespace)
     except BaseException as e:  # module code failed: every call's outcome (the VM runs it in each job)

@@ -14,7 +14,7 @@ SAMPLES = EXAMPLES / "collatz_samples.jsonl"
 EXPECTED = {  # suite: (fastest, {candidate: status})
     "gcd": ("uses_tuple.py", {"uses_tuple.py": "passed", "euclid_mod.py": "passed", "euclid_sub.py": "passed",
             "recursive.py": "passed", "wrong_min.py": "failed", "loops_on_zero.py": "timeout",
-            "uses_math.py": "compile error", "pair_list.py": "error"}),  # memory limit: no garbage collection within a job
+            "uses_numpy.py": "compile error", "pair_list.py": "error"}),  # memory limit: no garbage collection within a job
     "fib": ("iterative.py", {"iterative.py": "passed", "naive_recursive.py": "passed", "helper_recursive.py": "passed",
             "wrong_base.py": "failed", "renamed.py": "link error"}),
     "is_prime": ("trial_odd.py", {"trial_odd.py": "passed", "trial_sqrt.py": "passed", "trial_all.py": "passed",
