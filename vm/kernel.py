@@ -128,6 +128,7 @@ from gpucc.contract.isa import (
 from gpucc.contract.status import (
     ASSERT_FAILED,
     INVALID_BYTECODE,
+    MEMORY_LIMIT,
     NONE_RETURNED,
     OK,
     OVERFLOW,
@@ -138,11 +139,38 @@ from gpucc.contract.status import (
 )
 from gpucc.vm.floats import typed_compare
 from gpucc.vm.intmath import INT64_MIN, arith, compare
+from gpucc.vm.kernel_gc import collect
+from gpucc.vm.kernel_heap import peak_words, start
 from gpucc.vm.kernel_lists import enter_arguments, list_op
 from gpucc.vm.kernel_numeric import numeric_value
 from gpucc.vm.kernel_order import list_compare, list_length, list_typed
 from gpucc.vm.kernel_str import str_op
 from gpucc.vm.kernel_value import value_op
+
+
+@register_jitable
+def heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base):
+    """(status, sp, hp, extra cost, pc advance) of a list, str or value instruction (or COMPARE_NUM
+    of lists); one whose allocation did not fit (it changed nothing else) runs once more after a
+    collection of the heap with the stack below sp as roots (vm/kernel_gc.py)."""
+    st = OK
+    new_sp = sp
+    extra = np.int64(0)
+    advance = 1
+    for attempt in range(2):
+        if op >= FIRST_VALUE:  # vm/kernel_value.py
+            st, new_sp, hp, extra = value_op(op, arg, stack, sp, heap, hp, walk, consts, const_base)
+            advance = 1
+        elif op >= FIRST_STR:  # vm/kernel_str.py
+            st, new_sp, hp, extra, advance = str_op(op, arg, stack, sp, heap, hp, consts, const_base)
+        else:  # vm/kernel_lists.py
+            st, new_sp, hp, extra, advance = list_op(op, arg, stack, sp, fp, heap, hp, walk)
+        if st != MEMORY_LIMIT or attempt == 1:
+            break
+        st, hp = collect(heap, hp, stack, sp)
+        if st != OK:
+            break
+    return st, new_sp, hp, extra, advance
 
 # the modules this body is compiled from: launchers hash them into numba's cache key
 KERNEL_SOURCES = ("vm/kernel*.py", "vm/unicode*", "vm/strconv.py", "vm/bigdecimal.py", "vm/intmath.py", "vm/floats.py",
@@ -249,7 +277,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
         st = STACK_LIMIT
     else:
         st = OK
-    hp = 0  # the heap's bump pointer
+    hp = start(heap)  # the heap's top (vm/kernel_heap.py)
     if st == OK:  # the arguments (object arguments built in the heap)
         st, hp = enter_arguments(j, func_nparams[g], jobs, stack, heap, scratch.walk)
     if st == OK:
@@ -523,20 +551,13 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                     st = ASSERT_FAILED
                     break
                 pc += 1
-            elif op >= FIRST_VALUE:  # vm/kernel_value.py
-                st, sp, hp, extra = value_op(op, arg, stack, sp, heap, hp, scratch.walk, consts,
-                                             unit_const_start[func_unit[g]])  # fmt: skip
-                n_cost += extra
-                if st != OK:
-                    if st == ASSERT_FAILED:  # ASSERT_VALUE left its operands on the stack
-                        lhs = stack[ix(sp - 2)]
-                        rhs = stack[ix(sp - 1)]
-                    break
-                pc += 1
-            elif op >= FIRST_LIST or (op == COMPARE_NUM and list_typed(arg)):  # kernel_str.py, kernel_lists.py
-                st, sp, hp, extra, advance = (
-                    str_op(op, arg, stack, sp, heap, hp, consts, unit_const_start[func_unit[g]]) if op >= FIRST_STR
-                    else list_op(op, arg, stack, sp, fp, heap, hp, scratch.walk))
+            elif op >= FIRST_LIST or (op == COMPARE_NUM and list_typed(arg)):  # the heap's instructions
+                st, sp, hp, extra, advance = heap_op(op, arg, stack, sp, fp, heap, hp, scratch.walk, consts,
+                                                     unit_const_start[func_unit[g]])  # fmt: skip
+                if st == ASSERT_FAILED:  # ASSERT_VALUE left its operands on the stack, its walk costs
+                    n_cost += extra
+                    lhs = stack[ix(sp - 2)]
+                    rhs = stack[ix(sp - 1)]
                 if st != OK:
                     break
                 n_cost += extra
@@ -561,6 +582,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
     out.value[j] = result if st == OK else 0
     out.cost[j] = n_cost - hidden
     out.steps[j] = step_limit - left
+    out.heap_peak_words[j] = peak_words(heap)
     if st != OK and pc >= 0:
         out.fail_unit[j] = func_unit[g]
         out.fail_line[j] = image.lines[pc]

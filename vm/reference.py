@@ -25,7 +25,9 @@ assert operands in fail_lhs / fail_rhs).
 
 List arguments (JobTable.pool / arg_lists) are copied into the job's heap before the first
 instruction, in argument order; one that does not fit is MEMORY_LIMIT (no instruction
-recorded).  The heap and its handles are vm/kernel_heap.py's doc, the list and str
+recorded).  The heap, its handles and its collector are vm/kernel_heap.py's and
+vm/kernel_gc.py's doc (vm/reference_heap.py implements them: an instruction whose allocation
+does not fit runs once more after a collection, at no cost; Job.on_heap), the list and str
 instructions' extra costs vm/kernel_lists.py's, vm/kernel_order.py's and vm/kernel_str.py's;
 vm/reference_lists.py and vm/reference_str.py implement them, and vm/reference_value.py the
 value instructions (tuples, Optional, values of any structured type).
@@ -303,15 +305,15 @@ class Job:
                 raise Stop(S.ASSERT_FAILED, a, b)
             self.sp -= 2
         elif op >= O.FIRST_VALUE:  # vm/reference_value.py
-            extra = reference_value.execute(self, op, arg)
+            extra = self.on_heap(reference_value.execute, op, arg)
             self.cost += extra if self.counts else 0
         elif op >= O.FIRST_STR:  # vm/reference_str.py
-            extra = reference_str.execute(self, op, arg)  # runs in suite code too; only candidate code counts
+            extra = self.on_heap(reference_str.execute, op, arg)  # runs in suite code too; only candidate code counts
             self.cost += extra if self.counts else 0
         elif op == O.FELL_OFF:
             raise Stop(S.NONE_RETURNED)
         elif op >= O.NEW_LIST or (op == O.COMPARE_NUM and reference_lists.list_typed(arg)):
-            extra = reference_lists.execute(self, op, arg)  # vm/reference_lists.py
+            extra = self.on_heap(reference_lists.execute, op, arg)  # vm/reference_lists.py
             self.cost += extra if self.counts else 0
         elif op >= O.BINARY_AND:  # the numeric instructions: vm/reference_numeric.py
             n = O.TABLE[op].pops
@@ -320,6 +322,20 @@ class Job:
             self.push(reference_numeric.run(op, arg, self.pop(), b))
         else:
             raise Stop(S.INVALID_BYTECODE)
+
+    def on_heap(self, run, op: int, arg: int) -> int:
+        """run(self, op, arg): a list, str or value instruction.  One whose allocation does not fit
+        (it changed nothing else) runs once more after a collection of the heap whose roots are
+        the stack below sp (vm/reference_heap.py)."""
+        sp = self.sp
+        try:
+            return run(self, op, arg)
+        except Stop as stop:
+            if stop.status != S.MEMORY_LIMIT:
+                raise
+        self.sp = sp
+        self.heap.collect(self.stack[:sp])
+        return run(self, op, arg)
 
     def next_value(self, slot: int) -> bool:
         """FOR_RANGE / FOR_LOOP over slots slot .. slot + 2 (counter, stop, step): push the
@@ -354,6 +370,7 @@ def run_reference(program: Program, jobs: JobTable, limits: LaunchLimits | None 
         st, value, lhs, rhs = job.run()
         results.status[j], results.value[j] = st, value
         results.cost[j], results.steps[j] = job.cost, job.steps
+        results.heap_peak_words[j] = job.heap.peak_words
         # a failure inside an instruction records it (job.pc is where it ran)
         failed_at = job.pc if st != S.OK else -1
         if 0 <= failed_at < len(code):
