@@ -11,7 +11,7 @@ roots are conservative: every word of the value stack below sp (every frame's lo
 operands) that is the address of an object block is taken for a handle.  A collector that moves
 objects would have to rewrite those words and could change an int that only looks like a
 handle, so blocks do not move (mark-sweep, not Cheney's copying).  Inside the heap, tracing is
-by block kind (kernel_heap.KINDS; `trace` below): a PLAIN block (str, box, list of numbers)
+by block kind (kernel_heap.py's kind table; `trace` below): a PLAIN block (str, box, list of numbers)
 holds no handle and is not read; a REFS block's elements are handles where they name an object.
 Which words name an object is exact: the object-start bitmap (the words past
 kernel_heap.limit) is built from the block walk, so a word inside a block never passes for one.

@@ -10,7 +10,7 @@ the top (every function here takes and returns it); the last H // 65 + 1 words a
 collector's object-start bitmap, so blocks may reach `limit(heap)` (about 98.5% of H).  A block
 at b is a header word heap[b] = size | kind << 32 (| the collector's mark bits, only while it
 runs) and size payload words from b + 1, its address.  Every block's kind is declared here
-(KINDS below), and vm/kernel_gc.py's `trace` is the one place saying which words of a block of
+(the kind table below), and vm/kernel_gc.py's `trace` is the one place saying which words of a block of
 that kind are handles: a new object kind (dicts, sets) adds a row to both.
 
 A list (or str, tuple, box) value in a slot is a handle h, the address of a PLAIN or REFS

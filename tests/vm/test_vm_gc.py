@@ -72,7 +72,9 @@ def deep(n: int, m: Optional[int], w: Optional[str]) -> int:
         total += m
     if w is not None:
         total += len(w + churn(300))
-    return total + sorted(names)[n - 1][0] + len(grid) + (names[1] < names[2])
+    if names[1] < names[2]:
+        total += 1000
+    return total + sorted(names)[n - 1][0] + len(grid)
 
 
 def f(n: int) -> int:

@@ -9,7 +9,7 @@ import random
 
 import numpy as np
 import pytest
-from vmcheck import MAX, MIN, launch_all, line_of, outcome, run_asm
+from vmcheck import MAX, MIN, heap_for, launch_all, line_of, outcome, run_asm
 
 from gpucc.contract import status as S
 from gpucc.contract.image import LaunchLimits, job_arrays
@@ -323,9 +323,10 @@ def test_memory_limit_with_a_tiny_heap():
 """
     calls = [("two", ()), ("take", ([1, 2, 3],)), ("take", (list(range(12)),)), ("grow", (4, 0)), ("grow", (5, 0))]
     text += APPEND
-    # NEW_LIST 0 takes 3 + 4 words, a 12-element argument 3 + 12, the fifth append 8 more
-    for heap_size, want in ((14, ["MEMORY_LIMIT", "OK", "MEMORY_LIMIT", "OK", "MEMORY_LIMIT"]),
-                            (21, ["OK"] * 5), (0, ["MEMORY_LIMIT"] * 5)):
+    # NEW_LIST 0 takes a block of 1 + 3 + 4 words, a 12-element argument 1 + 3 + 12, the fifth
+    # append 1 + 8 more; two's lists stay on the stack, so its collection frees nothing
+    for heap_size, want in ((heap_for(15), ["MEMORY_LIMIT", "OK", "MEMORY_LIMIT", "OK", "MEMORY_LIMIT"]),
+                            (heap_for(24), ["OK"] * 5), (0, ["MEMORY_LIMIT"] * 5)):
         results, _ = run_asm(text, calls, limits=LaunchLimits(heap_size=heap_size), plain=True)
         assert [S.NAMES[s] for s in results.status] == want, heap_size
     # a list argument that does not fit ends the job before its first instruction
@@ -376,8 +377,8 @@ def test_str_and_list_of_str_arguments_become_heap_lists_of_code_points():
     results, _ = run_asm(text, calls, plain=True)
     assert [outcome(results, j) for j in range(3)] == [("OK", 2000 + 0x1F600 + 2), ("OK", 1000 + ord("x")),
                                                        ("INDEX_ERROR", None)]  # fmt: skip
-    # every str is its own heap list: 3 + 4 words each, the outer list first
-    results, _ = run_asm(text, calls[:1], limits=LaunchLimits(heap_size=4 * 7 - 1))
+    # every str is its own heap list: 1 + 3 + 4 words each, the outer list first
+    results, _ = run_asm(text, calls[:1], limits=LaunchLimits(heap_size=heap_for(4 * 8 - 1)))
     assert outcome(results, 0) == ("MEMORY_LIMIT", None)
     bad = make_jobs(assemble_named(text)[1], calls[:1])
     outer = bad.args[0, 1]
