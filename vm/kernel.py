@@ -34,6 +34,10 @@ instructions (spills in the dispatch itself, 15-20% slower per instruction: see
 benchmarks/RESULTS.md).
 Packed operands (contract.isa) are split as lo = arg & 0xFFFF, hi = arg >> 16 (and hi's two
 bytes as (arg >> 16) & 0xFF, arg >> 24).
+
+The heap (vm/kernel_heap.py) is garbage-collected: a list, str or value instruction whose
+allocation does not fit runs once more after a collection (heap_op, vm/kernel_gc.py), at no
+cost or step.
 """
 
 from __future__ import annotations

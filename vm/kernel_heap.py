@@ -32,8 +32,10 @@ not move blocks) does not fit.  heap[PEAK] is the highest hp the job reached: it
 heap_peak_words (contract.image.Results) is PEAK - FIRST_BLOCK.
 
 Handles are checked on every use (bytecode that verified can still hold garbage in a
-slot): h must lie in [0, hp - 3] and its header satisfy 0 <= len <= cap, d >= 0,
-d + cap <= hp; otherwise INVALID_BYTECODE.
+slot): h must lie in [FIRST_BLOCK, hp - 3] and its header satisfy 0 <= len <= cap,
+d >= FIRST_BLOCK, d + cap <= hp; otherwise INVALID_BYTECODE.  So no instruction reads or writes
+outside the blocks: a forged handle can overwrite block headers (the next collection or
+allocation finds them: INVALID_BYTECODE), never the allocator's state or the bitmap.
 """
 
 from __future__ import annotations
@@ -150,12 +152,12 @@ def release(heap, hp, p):
 @nrt_free
 def header(heap, hp, h):
     """(d, len, cap) of handle h; d == -1 when h is not a valid list handle."""
-    if h < 0 or h > hp - HEADER:
+    if h < FIRST_BLOCK or h > hp - HEADER:
         return np.int64(-1), np.int64(0), np.int64(0)
     n = heap[h]
     cap = heap[h + 1]
     d = heap[h + 2]
-    if n < 0 or cap < n or d < 0 or d > hp or cap > hp - d:
+    if n < 0 or cap < n or d < FIRST_BLOCK or d > hp or cap > hp - d:
         return np.int64(-1), np.int64(0), np.int64(0)
     return d, n, cap
 

@@ -211,7 +211,8 @@ def list_op(op, arg, stack, sp, fp, heap, hp, walk):
             elif times > heap.shape[0] // n:  # surely past the heap (n * times might overflow)
                 return MEMORY_LIMIT, sp, hp, zero, 1
             total = n * times
-        h, hp = new_list(heap, hp, total, joined_kind(heap, a, stack[sp - 1]) if op == LIST_CONCAT else kind_of(heap, a))
+        kind = joined_kind(heap, a, stack[sp - 1]) if op == LIST_CONCAT else kind_of(heap, a)
+        h, hp = new_list(heap, hp, total, kind)
         if h < 0:
             return MEMORY_LIMIT, sp, hp, zero, 1
         for r in range(times):

@@ -112,10 +112,10 @@ class Heap:
     # -- lists
     def header(self, h: int) -> tuple[int, int, int]:
         """(d, len, cap) of handle h; INVALID_BYTECODE for anything but a list's handle."""
-        if not 0 <= h <= self.hp - HEADER:
+        if not FIRST_BLOCK <= h <= self.hp - HEADER:
             raise Stop(S.INVALID_BYTECODE)
         n, cap, d = self.words[h : h + HEADER]
-        if not (0 <= n <= cap and 0 <= d <= self.hp and cap <= self.hp - d):
+        if not (0 <= n <= cap and FIRST_BLOCK <= d <= self.hp and cap <= self.hp - d):
             raise Stop(S.INVALID_BYTECODE)
         return d, n, cap
 

@@ -16,6 +16,7 @@ from gpucc.contract.image import LaunchLimits, job_arrays
 from gpucc.contract.isa import BY_NAME, TABLE
 from gpucc.contract.valuetypes import T_LIST_FLOAT, T_LIST_INT, bits_to_float, float_to_bits, render
 from gpucc.vm.asm import assemble_named, make_jobs
+from gpucc.vm.kernel_heap import FIRST_BLOCK
 from gpucc.vm.verify import verify
 
 RESULT = """
@@ -217,8 +218,9 @@ def test_sort_costs_n_log_n_and_releases_its_buffer():
     results, _ = run_asm(text, [("sorted_cost", (xs,)), ("sorted_cost", ([],)), ("buffer_released", (xs,))])
     base = results.cost[1]  # the same instructions on an empty list
     assert results.cost[0] - base == 10 + 10 * 4  # the copy + 4 merge passes of 10
-    # the argument (3 + 10) and the sorted copy (3 + 10): the next list starts right after them
-    assert outcome(results, 2) == ("OK", 26)
+    # the argument's block (1 + 3 + 10) and the sorted copy's from the first block on: the next
+    # list's block starts right after them (its handle one word further, past its block header)
+    assert outcome(results, 2) == ("OK", FIRST_BLOCK + 2 * (1 + 3 + 10) + 1)
 
 
 # -- contains, equality, concatenation, repetition
