@@ -67,7 +67,7 @@ def search(mode: int, s: str, sub: str) -> tuple[int, int]:
 
 
 def to_number(heap: Heap, type_code: int, s: str) -> int:
-    """The slot value of int(s) / float(s) (float: room for its scratch in the free heap)."""
+    """The slot value of int(s) / float(s) (float: a RAW block for its scratch, released after)."""
     if type_code not in (T_INT, T_FLOAT):
         raise Stop(S.INVALID_BYTECODE)
     if type_code == T_FLOAT:
