@@ -104,6 +104,13 @@ def test_a_string_building_loop_of_100000_iterations_runs_in_a_small_heap():
     assert 0 < results.heap_peak_words[0] < limits.heap_size
 
 
+def test_collections_change_no_cost_or_step():
+    small, got = run_program(STRINGS, (3000,), LaunchLimits(heap_size=600))
+    roomy, want = run_program(STRINGS, (3000,), LaunchLimits(heap_size=400_000))
+    assert got == want and (small.cost[0], small.steps[0]) == (roomy.cost[0], roomy.steps[0])
+    assert roomy.heap_peak_words[0] > 50 * 600 > small.heap_peak_words[0]  # it collected, many times
+
+
 def test_a_list_rebuilding_loop_runs_in_a_small_heap():
     limits = LaunchLimits(step_limit=3_000_000, heap_size=400)
     results, got = run_program(LISTS, (20_000,), limits)
