@@ -163,7 +163,7 @@ def repr_value(x, type_code, heap, at):
 
 @nrt_free
 def repr_room(type_code):
-    """The free heap words (past a new str's header) repr_value writes for `type_code`."""
+    """The words of the RAW block repr_value writes for `type_code` (vm/kernel_str.py STR_FROM)."""
     return FLOAT_REPR_MAX + (FLOAT_REPR_SCRATCH if type_code == T_FLOAT else 0)
 
 
