@@ -441,7 +441,8 @@ def dict_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base):
         elif st == OK and op == DICT_SETDEFAULT:
             st, hp, c = dict_set(heap, hp, h, k, v, kt)
             cost += c
-        stack[sp - 3] = v
+        if st == OK:  # a MEMORY_LIMIT leaves the operands for the run after a collection
+            stack[sp - 3] = v
         sp -= 2
     elif op == DICT_CONTAINS:
         st, e, _, _, cost = dict_lookup(heap, hp, stack[sp - 1], stack[sp - 2], kt)

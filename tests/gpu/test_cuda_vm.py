@@ -292,11 +292,28 @@ def test_simulated_launch_with_values_matches_cpu(tmp_path: Path):
         assert_same_arrays(arrays(expected), got)
 
 
+def simulate_collecting(tmp_path: Path, source: str, ns: tuple, steps: int, heap_size: int, factor: int) -> None:
+    """f(n) for each n of ns in a heap of heap_size words: every job OK, the last one allocating
+    more than factor heaps (so it collected), the simulator's Results equal the CPU's."""
+    from gpucc.vm.asm import make_jobs
+
+    batch = compile_batch([source])
+    program = Program.from_batch(batch)
+    g = int(batch.func_start[0]) + batch.function_names(0).index("f")
+    jobs = make_jobs({}, [(g, (n,)) for n in ns])
+    limits = LaunchLimits(step_limit=steps, stack_size=64, max_depth=4, heap_size=heap_size)
+    expected = vm.launch(program, jobs, "cpu", limits)
+    assert expected.status.tolist() == [S.OK] * len(ns)
+    roomy = vm.launch(program, jobs, "cpu", LaunchLimits(step_limit=steps, heap_size=100_000))
+    assert roomy.heap_peak_words[-1] > factor * limits.heap_size  # it collected
+    assert roomy.value.tolist() == expected.value.tolist()
+    got = simulate("vm", tmp_path, {**vm_input(program, jobs, limits), "x_max_threads": np.int64(2)})
+    assert_same_arrays(arrays(expected), got)
+
+
 def test_simulated_launch_collects_the_heap(tmp_path: Path):
     """Jobs whose garbage is many times their heap (strs, lists of tuples, an Optional box live
     across collections): the simulator's Results equal the CPU's, heap_peak_words too."""
-    from gpucc.vm.asm import make_jobs
-
     source = """
 def f(n: int) -> int:
     keep = [(i, str(i)) for i in range(3)]
@@ -308,24 +325,12 @@ def f(n: int) -> int:
         return len(s) + len(keep[2][1]) + o
     return 0
 """
-    batch = compile_batch([source])
-    program = Program.from_batch(batch)
-    g = int(batch.func_start[0]) + batch.function_names(0).index("f")
-    jobs = make_jobs({}, [(g, (n,)) for n in (2, 40, 120)])
-    limits = LaunchLimits(step_limit=5000, stack_size=64, max_depth=4, heap_size=250)
-    expected = vm.launch(program, jobs, "cpu", limits)
-    assert expected.status.tolist() == [S.OK] * 3
-    roomy = vm.launch(program, jobs, "cpu", LaunchLimits(step_limit=5000, heap_size=100_000))
-    assert roomy.heap_peak_words[-1] > 4 * limits.heap_size  # it collected, many times
-    got = simulate("vm", tmp_path, {**vm_input(program, jobs, limits), "x_max_threads": np.int64(2)})
-    assert_same_arrays(arrays(expected), got)
+    simulate_collecting(tmp_path, source, (2, 40, 120), 5000, 250, 4)
 
 
 def test_simulated_launch_collects_with_a_dict_live(tmp_path: Path):
     """A dict of str keys to tuples and a set live across collections of str and dict garbage:
     the simulator's Results equal the CPU's (the dict blocks traced on the device as on the CPU)."""
-    from gpucc.vm.asm import make_jobs
-
     source = """
 from typing import Dict, Set, Tuple
 
@@ -342,15 +347,4 @@ def f(n: int) -> int:
             seen.add(i)
     return len(d) * 1000 + len(seen) * 100 + d["a"][0] + len(s)
 """
-    batch = compile_batch([source])
-    program = Program.from_batch(batch)
-    g = int(batch.func_start[0]) + batch.function_names(0).index("f")
-    jobs = make_jobs({}, [(g, (n,)) for n in (2, 30, 60)])
-    limits = LaunchLimits(step_limit=20_000, stack_size=64, max_depth=4, heap_size=700)
-    expected = vm.launch(program, jobs, "cpu", limits)
-    assert expected.status.tolist() == [S.OK] * 3
-    roomy = vm.launch(program, jobs, "cpu", LaunchLimits(step_limit=20_000, heap_size=100_000))
-    assert roomy.heap_peak_words[-1] > 3 * limits.heap_size  # it collected
-    assert roomy.value.tolist() == expected.value.tolist()
-    got = simulate("vm", tmp_path, {**vm_input(program, jobs, limits), "x_max_threads": np.int64(2)})
-    assert_same_arrays(arrays(expected), got)
+    simulate_collecting(tmp_path, source, (2, 30, 60), 20_000, 700, 3)
