@@ -259,7 +259,7 @@ class LaunchLimits:
     step_limit: int = 1_000_000  # instructions per job: the deterministic timeout
     stack_size: int = 1024  # value-stack slots per job (locals + operands of all frames)
     max_depth: int = 256  # call frames per job (the recursion limit)
-    heap_size: int = 16384  # int64 words of list storage per job (MemoryError past it)
+    heap_size: int = 16384  # int64 words of heap per job, garbage-collected (MemoryError when live data outgrows it)
 
 
 def _per_job(dtype, initial=0):
@@ -279,7 +279,9 @@ class Results:
     superinstruction costs what its sequence of plain instructions costs (contract.isa
     EXPANSIONS; only the part run, when one fails midway), so a cost does not depend on
     which superinstructions the compiler used.  steps counts every instruction executed,
-    a superinstruction as one (the step limit is over all of them).
+    a superinstruction as one (the step limit is over all of them).  Neither counts the heap's
+    garbage collections.  heap_peak_words is the most heap words (block headers too) the job
+    held at once before collections freed them (vm/kernel_heap.py).
 
     The failure record (fail_*) describes the failing instruction: for STEP_LIMIT the next
     one, which did not run; none (-1 / 0) for OK and for failures before the first one."""
@@ -288,6 +290,7 @@ class Results:
     value: np.ndarray = _per_job(np.int64)  # return value when status == OK
     cost: np.ndarray = _per_job(np.int64)  # weighted cost of the candidate's instructions (above)
     steps: np.ndarray = _per_job(np.int64)  # instructions executed
+    heap_peak_words: np.ndarray = _per_job(np.int64)  # the heap's high-water mark (vm/kernel_heap.py)
     fail_unit: np.ndarray = _per_job(np.int32, -1)  # unit of the failing instruction, -1 if none
     fail_line: np.ndarray = _per_job(np.int32, -1)  # its source line, -1 if none
     fail_lhs: np.ndarray = _per_job(np.int64)  # ASSERT_CMP left operand / ASSERT_TRUE value

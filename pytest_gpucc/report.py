@@ -47,6 +47,7 @@ class JobRecord:
     op: int = -1  # opcode of the failing instruction, -1 if none
     budget: int | None = None  # a problem's step budget this job went over (status STEP_LIMIT)
     shown: tuple[str, str] | None = None  # a failed assert's operands as repr (pytest_gpucc.heap_values)
+    heap_peak_words: int = 0  # the job heap's high-water mark (contract.image.Results)
 
     @property
     def ok(self) -> bool:
@@ -362,6 +363,7 @@ def _job_json(j: JobRecord) -> dict:
         "returned": returned(j),
         "cost": j.cost,
         "steps": j.steps,
+        "heap_peak_words": j.heap_peak_words,
         "location": j.location,
         "line": j.line,
         "operands": [j.lhs, j.rhs] if j.status == st.ASSERT_FAILED else None,
@@ -382,6 +384,7 @@ def candidate_json(o: CandidateOutcome) -> dict:
         "detail": o.detail,
         "cost": o.cost,
         "steps": o.steps,
+        "heap_peak_words": max((j.heap_peak_words for j in o.jobs), default=None),
         "rank": o.rank,
         "engine": o.engine,
         **({"neural": o.neural} if o.neural is not None else {}),

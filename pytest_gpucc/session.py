@@ -374,7 +374,8 @@ class GpuccSession:
         case = int(linked.job_case[j])
         rec = report.JobRecord(test.name, case, test.describe(case), list(test.cases[case]), int(r.status[j]),
                                int(r.value[j]), int(r.cost[j]), int(r.steps[j]),
-                               ret_type=int(self.replayer.program.func_ret_type[linked.jobs.func[j]]))  # fmt: skip
+                               ret_type=int(self.replayer.program.func_ret_type[linked.jobs.func[j]]),
+                               heap_peak_words=int(r.heap_peak_words[j]))  # fmt: skip
         if rec.status != st.OK:
             unit, line = int(r.fail_unit[j]), int(r.fail_line[j])
             rec.line, rec.lhs, rec.rhs, rec.arg = line, int(r.fail_lhs[j]), int(r.fail_rhs[j]), int(r.fail_arg[j])

@@ -16,6 +16,7 @@ from gpucc.contract.cachekey import source_fingerprint
 from gpucc.contract.image import JobTable, LaunchLimits, Program, Results, result_arrays
 from gpucc.contract.isa import COSTS
 from gpucc.vm.kernel import KERNEL_SOURCES, Scratch, run_job
+from gpucc.vm.kernel_heap import MIN_HEAP
 from gpucc.vm.kernel_walk import WALK_WORDS
 from gpucc.vm.prepare import prepare_launch
 
@@ -67,7 +68,7 @@ def launch_cpu(program: Program, jobs: JobTable, limits: LaunchLimits | None = N
     n_jobs = len(results.status)
     if n_jobs == 0:
         return results
-    scratch_size = (limits.stack_size, limits.max_depth, limits.heap_size)
+    scratch_size = (limits.stack_size, limits.max_depth, max(MIN_HEAP, limits.heap_size))
     with numba.parallel_chunksize(1):
         _launch_chunks(image, job_cols, result_arrays(results), COSTS, limits.step_limit, scratch_size,
                        chunk_size(n_jobs))  # fmt: skip

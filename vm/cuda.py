@@ -55,6 +55,7 @@ from gpucc.contract.image import (
 from gpucc.contract.isa import COSTS, FIRST_EXC, FIRST_LIST
 from gpucc.contract.transfer import TransferCounter, device_full, is_device_array, require_device, to_device, to_host
 from gpucc.vm.kernel import KERNEL_SOURCES, Scratch, run_job
+from gpucc.vm.kernel_heap import MIN_HEAP
 from gpucc.vm.kernel_walk import WALK_WORDS
 from gpucc.vm.prepare import prepare_launch
 from gpucc.vm.verify import V_OK, VERIFIER_SOURCES, check_function
@@ -170,8 +171,8 @@ def launch_cuda(program: Program, jobs: JobTable, limits: LaunchLimits | None = 
     djobs = JobArrays(*(to_device(a, counter, f"jobs.{name}") for name, a in job_cols._asdict().items()))
     cost_of = to_device(COSTS, counter, "cost table")
     lists = to_host(has_lists, counter, "has lists")[0] != 0 or job_cols.pool.size > 0
-    # at least one row (no zero-size allocation): a heap under 7 words holds no list either way
-    heap_words = max(1, limits.heap_size) if lists else 1
+    # a launch without lists gets the smallest heap array (its state words, no block)
+    heap_words = max(MIN_HEAP, limits.heap_size) if lists else MIN_HEAP
     n_threads = thread_count(n_jobs, limits, heap_words, scratch_budget())
     scratch = Scratch(cuda.device_array((limits.stack_size, n_threads), np.int64),
                       cuda.device_array((limits.max_depth, 3, n_threads), np.int64),

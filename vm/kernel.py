@@ -40,6 +40,11 @@ candidate's and the suite's module code (`module_code`), each frame at depth 0 s
 next as its unit's globals (gbase_c, gbase_s); open handlers are rows of `frames` from its end
 (nh of them).  A failure leaves both loops; below them, a status contract.status.catchable lets
 through goes to the innermost handler instead of ending the job.
+
+The heap (vm/kernel_heap.py) is garbage-collected: a list, str, value, dict or set instruction
+whose allocation does not fit runs once more after a collection (heap_op, vm/kernel_gc.py), at
+no cost or step, before any handler sees its status; the job's arguments likewise
+(`arguments`).  The roots are the stack below sp: every frame, the module code's globals too.
 """
 
 from __future__ import annotations
@@ -147,6 +152,7 @@ from gpucc.contract.jitable import catchable
 from gpucc.contract.status import (
     ASSERT_FAILED,
     INVALID_BYTECODE,
+    MEMORY_LIMIT,
     NONE_RETURNED,
     OK,
     OVERFLOW,
@@ -159,12 +165,55 @@ from gpucc.contract.status import (
 from gpucc.vm.floats import typed_compare
 from gpucc.vm.intmath import INT64_MIN, arith, compare
 from gpucc.vm.kernel_dict import dict_op
+from gpucc.vm.kernel_gc import collect
+from gpucc.vm.kernel_heap import peak_words, start
 from gpucc.vm.kernel_lists import enter_arguments, list_op
 from gpucc.vm.kernel_math import math_op
 from gpucc.vm.kernel_numeric import numeric_value
 from gpucc.vm.kernel_order import list_compare, list_length, list_typed
 from gpucc.vm.kernel_str import str_op
 from gpucc.vm.kernel_value import value_op
+
+
+@register_jitable
+def heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base):
+    """(status, sp, hp, extra cost, pc advance) of a list, str, value, dict or set instruction (or
+    COMPARE_NUM of lists); one whose allocation did not fit (it changed nothing else) runs once
+    more after a collection of the heap with the stack below sp as roots (vm/kernel_gc.py)."""
+    st = OK
+    new_sp = sp
+    extra = np.int64(0)
+    advance = 1
+    for attempt in range(2):
+        if op >= FIRST_DICT:  # vm/kernel_dict.py
+            st, new_sp, hp, extra, advance = dict_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base)
+        elif op >= FIRST_VALUE:  # vm/kernel_value.py
+            st, new_sp, hp, extra = value_op(op, arg, stack, sp, heap, hp, walk, consts, const_base)
+            advance = 1
+        elif op >= FIRST_STR:  # vm/kernel_str.py
+            st, new_sp, hp, extra, advance = str_op(op, arg, stack, sp, heap, hp, consts, const_base)
+        else:  # vm/kernel_lists.py
+            st, new_sp, hp, extra, advance = list_op(op, arg, stack, sp, fp, heap, hp, walk)
+        if st != MEMORY_LIMIT or attempt == 1:
+            break
+        st, hp = collect(heap, hp, stack, sp)
+        if st != OK:
+            break
+    return st, new_sp, hp, extra, advance
+
+
+@register_jitable
+def arguments(j, n_params, jobs, stack, base, heap, walk, hp):
+    """(status, hp): job j's arguments into stack[base ..] (vm/kernel_lists.enter_arguments); when
+    they do not fit, once more after a collection whose roots are the stack below base (the
+    module code's globals)."""
+    st, hp = enter_arguments(j, n_params, jobs, stack[base:], heap, walk, hp)
+    if st == MEMORY_LIMIT:
+        st, hp = collect(heap, hp, stack, base)
+        if st == OK:
+            st, hp = enter_arguments(j, n_params, jobs, stack[base:], heap, walk, hp)
+    return st, hp
+
 
 # the modules this body is compiled from: launchers hash them into numba's cache key
 KERNEL_SOURCES = ("vm/kernel*.py", "vm/unicode*", "vm/strconv.py", "vm/bigdecimal.py", "vm/intmath.py", "vm/floats.py",
@@ -296,9 +345,9 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
         st = STACK_LIMIT
     else:
         st = OK
-    hp = 0  # the heap's bump pointer
+    hp = start(heap)  # the heap's top (vm/kernel_heap.py)
     if st == OK and g == job_g:  # the arguments (object arguments built in the heap)
-        st, hp = enter_arguments(j, func_nparams[g], jobs, stack, heap, walk, hp)
+        st, hp = arguments(j, func_nparams[g], jobs, stack, 0, heap, walk, hp)
     if st == OK:
         if link_row >= 0:
             entry_unit = func_unit[jobs.func[j]]
@@ -603,7 +652,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                             st = STACK_LIMIT
                             break
                         if nxt == job_g:
-                            st, hp = enter_arguments(j, func_nparams[nxt], jobs, stack[base:], heap, walk, hp)
+                            st, hp = arguments(j, func_nparams[nxt], jobs, stack, base, heap, walk, hp)
                             if st != OK:
                                 break
                         else:
@@ -648,33 +697,16 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                         v = stack[ix(sp - 1)] & 0xFF
                         stack[ix(sp - 1)] = (arg >> v) & 1 if v < 32 else 0
                     pc += 1
-                elif op >= FIRST_DICT:  # vm/kernel_dict.py
-                    st, sp, hp, extra, advance = dict_op(op, arg, stack, sp, fp, heap, hp, walk, consts,
+                elif op >= FIRST_LIST or (op == COMPARE_NUM and list_typed(arg)):  # the heap's instructions
+                    st, sp, hp, extra, advance = heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts,
                                                          unit_const_start[func_unit[g]])  # fmt: skip
-                    n_cost += extra
+                    if st == OK or op >= FIRST_VALUE:  # a value or dict assert's walk costs when it fails
+                        n_cost += extra
                     if st != OK:
-                        if st == ASSERT_FAILED:  # ASSERT_KEYED left its operands on the stack
+                        if st == ASSERT_FAILED:  # ASSERT_VALUE / ASSERT_KEYED left their operands on the stack
                             lhs = stack[ix(sp - 2)]
                             rhs = stack[ix(sp - 1)]
                         break
-                    pc += advance
-                elif op >= FIRST_VALUE:  # vm/kernel_value.py
-                    st, sp, hp, extra = value_op(op, arg, stack, sp, heap, hp, walk, consts,
-                                                 unit_const_start[func_unit[g]])  # fmt: skip
-                    n_cost += extra
-                    if st != OK:
-                        if st == ASSERT_FAILED:  # ASSERT_VALUE left its operands on the stack
-                            lhs = stack[ix(sp - 2)]
-                            rhs = stack[ix(sp - 1)]
-                        break
-                    pc += 1
-                elif op >= FIRST_LIST or (op == COMPARE_NUM and list_typed(arg)):  # kernel_str.py, kernel_lists.py
-                    st, sp, hp, extra, advance = (
-                        str_op(op, arg, stack, sp, heap, hp, consts, unit_const_start[func_unit[g]]) if op >= FIRST_STR
-                        else list_op(op, arg, stack, sp, fp, heap, hp, walk))
-                    if st != OK:
-                        break
-                    n_cost += extra
                     pc += advance
                 elif op >= FIRST_NUMERIC:  # vm/kernel_numeric.py (unknown opcodes: INVALID_BYTECODE); FELL_OFF ends the job
                     pops = POPS[ix(op)]
@@ -726,6 +758,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
     out.value[j] = result if st == OK else 0
     out.cost[j] = n_cost - hidden
     out.steps[j] = step_limit - left
+    out.heap_peak_words[j] = peak_words(heap)
     if st != OK and pc >= 0:
         out.fail_unit[j] = func_unit[g]
         out.fail_line[j] = image.lines[pc]

@@ -13,7 +13,14 @@ Layout (every block a list of vm/kernel_heap.py, allocated only by its new_list)
   2/3 of size, CPython's USABLE_FRACTION), entry e = words 3e, 3e + 1, 3e + 2 = (hash, key,
   value) for e < n, in insertion order; a deleted entry is (DEAD, 0, 0); the words from 3n on
   are 0.  Handles: `index` and `entries`; in an entry whose hash is not DEAD, the key when the
-  key type is str or a tuple, the value when the value type lives in the heap.
+  key type is str or a tuple, the value when the value type lives in the heap.  The blocks do
+  not record those types, so for the collector (vm/kernel_gc.py) the header, the entries, a
+  set's header and table, and the (key, value) tuples are REFS blocks (every word naming an
+  object is taken for a handle: conservative), the index PLAIN.
+* an instruction that fails with MEMORY_LIMIT has changed no object it did not allocate (a
+  set's insertion is undone when its resize does not fit), so it can run again after a
+  collection (vm/kernel.py's heap_op).  DICT_UPDATE's entries already inserted stay: it runs
+  again over the same entries to the same dict, its cost then counting them as present.
 * a set: vm/kernel_set.py's doc.
 * FOR_* keep their state in the loop's second slot: position | (size at the start + 1) << 21
   | elements given << 42 (0 before the first step).
@@ -48,7 +55,7 @@ from gpucc.contract.jitable import nrt_free, type_value_of, type_width
 from gpucc.contract.status import ASSERT_FAILED, INVALID_BYTECODE, KEY_ERROR, MEMORY_LIMIT, OK, RUNTIME_ERROR
 from gpucc.contract.typecodes import DICT, MAX_NIBBLES, SET
 from gpucc.vm.kernel_hash import key_equal, key_hash, key_type_ok
-from gpucc.vm.kernel_heap import HEADER, header, new_list
+from gpucc.vm.kernel_heap import HEADER, PLAIN, REFS, header, new_list
 from gpucc.vm.kernel_set import (
     DEAD,
     MIN_SIZE,
@@ -78,13 +85,13 @@ def usable(size):
 @nrt_free
 def new_dict(heap, hp):
     """(handle or -1, hp) of a new empty dict: its index, its entries, then its header."""
-    index, hp = block(heap, hp, MIN_SIZE, EMPTY)
+    index, hp = block(heap, hp, MIN_SIZE, EMPTY, PLAIN)
     if index < 0:
         return index, hp
-    entries, hp = block(heap, hp, 3 * usable(MIN_SIZE), 0)
+    entries, hp = block(heap, hp, 3 * usable(MIN_SIZE), 0, REFS)
     if entries < 0:
         return entries, hp
-    h, hp = new_list(heap, hp, 4)
+    h, hp = new_list(heap, hp, 4, REFS)
     if h >= 0:
         heap[h + HEADER + D_USED] = 0
         heap[h + HEADER + D_INDEX] = index
@@ -167,10 +174,10 @@ def dict_resize(heap, hp, h):
     size = np.int64(MIN_SIZE)
     while size < 3 * heap[dh + D_USED]:
         size <<= 1
-    index, hp = block(heap, hp, size, EMPTY)
+    index, hp = block(heap, hp, size, EMPTY, PLAIN)
     if index < 0:
         return MEMORY_LIMIT, hp, zero
-    entries, hp = block(heap, hp, 3 * usable(size), 0)
+    entries, hp = block(heap, hp, 3 * usable(size), 0, REFS)
     if entries < 0:
         return MEMORY_LIMIT, hp, zero
     ni, ne2 = index + HEADER, entries + HEADER
@@ -296,7 +303,7 @@ def for_step(op, arg, stack, sp, fp, heap, hp):
     if op == FOR_SET:
         v = heap[dt + 2 * pos + 1]
     elif op == FOR_DICT_ITEMS:
-        v, hp = new_list(heap, hp, 2)
+        v, hp = new_list(heap, hp, 2, REFS)
         if v < 0:
             return MEMORY_LIMIT, sp, hp, zero, 1
         heap[v + HEADER] = heap[de + 3 * pos + 1]
@@ -323,14 +330,14 @@ def dict_list(arg, stack, sp, heap, hp):
         if dh < 0:
             return INVALID_BYTECODE, sp, hp, zero
         n, ends, stride, src = heap[dh + D_USED], ne, 3, de
-    out, hp = new_list(heap, hp, n)
+    out, hp = new_list(heap, hp, n, REFS)
     if out < 0:
         return MEMORY_LIMIT, sp, hp, zero
     k = 0
     for e in range(ends):
         if heap[src + stride * e] != DEAD:
             if arg == 2:
-                t, hp = new_list(heap, hp, 2)
+                t, hp = new_list(heap, hp, 2, REFS)
                 if t < 0:
                     return MEMORY_LIMIT, sp, hp, zero
                 heap[t + HEADER] = heap[src + stride * e + 1]
@@ -434,7 +441,8 @@ def dict_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base):
         elif st == OK and op == DICT_SETDEFAULT:
             st, hp, c = dict_set(heap, hp, h, k, v, kt)
             cost += c
-        stack[sp - 3] = v
+        if st == OK:  # a MEMORY_LIMIT leaves the operands for the run after a collection
+            stack[sp - 3] = v
         sp -= 2
     elif op == DICT_CONTAINS:
         st, e, _, _, cost = dict_lookup(heap, hp, stack[sp - 1], stack[sp - 2], kt)

@@ -35,7 +35,7 @@ from gpucc.contract.isa import (
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.status import INDEX_ERROR, INVALID_BYTECODE, MEMORY_LIMIT, OK, VALUE_ERROR
 from gpucc.vm.intmath import INT64_MIN
-from gpucc.vm.kernel_heap import HEADER, MIN_CAP, copy, header, new_list
+from gpucc.vm.kernel_heap import DATA, HEADER, MIN_CAP, PLAIN, alloc, copy, header, kind_of, new_list
 from gpucc.vm.kernel_slices import slice_bounds
 from gpucc.vm.kernel_walk import element_type, sequence, value_compare
 
@@ -52,14 +52,15 @@ def _grow(heap, hp, xs, d, n, cap, need):
         new_cap = need
     if new_cap < MIN_CAP:
         new_cap = np.int64(MIN_CAP)
-    if new_cap > heap.shape[0] - hp:
+    nd, hp = alloc(heap, hp, new_cap, DATA)
+    if nd < 0:
         return MEMORY_LIMIT, d, hp, zero
-    copy(heap, d, hp, n)
-    for k in range(hp + n, hp + new_cap):
+    copy(heap, d, nd, n)
+    for k in range(nd + n, nd + new_cap):
         heap[k] = 0
     heap[xs + 1] = new_cap
-    heap[xs + 2] = hp
-    return OK, hp, hp + new_cap, n
+    heap[xs + 2] = nd
+    return OK, nd, hp, n
 
 
 @nrt_free
@@ -148,7 +149,7 @@ def set_slice(arg, stack, base, heap, hp):
     if extended and m != count:
         return VALUE_ERROR, base + 5, hp, zero
     if ys == xs:  # xs[a:b] = xs: a copy of it first, as CPython's list_ass_slice
-        ys, hp = new_list(heap, hp, m)
+        ys, hp = new_list(heap, hp, m, kind_of(heap, xs))
         if ys < 0:
             return MEMORY_LIMIT, base + 5, hp, zero
         copy(heap, d, ys + HEADER, m)
@@ -230,7 +231,7 @@ def radix_text(arg, stack, sp, heap, hp):
         if _digit(m, k * bits, bits) != 0:
             ndigits = k + 1
     size = (1 if i < 0 else 0) + 2 + ndigits
-    h, hp = new_list(heap, hp, np.int64(size))
+    h, hp = new_list(heap, hp, np.int64(size), PLAIN)
     if h < 0:
         return MEMORY_LIMIT, sp, hp, zero
     at = h + HEADER

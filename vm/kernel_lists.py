@@ -54,7 +54,7 @@ from gpucc.contract.status import (
 from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_STR
 from gpucc.vm.floats import b2f, f2b
 from gpucc.vm.intmath import arith
-from gpucc.vm.kernel_heap import HEADER, MIN_CAP, copy, header, new_list
+from gpucc.vm.kernel_heap import DATA, HEADER, MIN_CAP, PLAIN, REFS, alloc, copy, header, joined_kind, kind_of, new_list
 from gpucc.vm.kernel_list_methods import list_method
 from gpucc.vm.kernel_slices import slice_bounds
 from gpucc.vm.kernel_order import element_equal, less, list_compare, list_equal, sort_list, strs_ok
@@ -116,7 +116,7 @@ def list_op(op, arg, stack, sp, fp, heap, hp, walk):
         stack[s + 1] = i + 1
         return OK, sp + 1, hp, zero, 2
     if op == NEW_LIST:
-        h, hp = new_list(heap, hp, np.int64(arg))
+        h, hp = new_list(heap, hp, np.int64(arg), REFS)
         if h < 0:
             return MEMORY_LIMIT, sp, hp, zero, 1
         sp -= arg
@@ -184,7 +184,8 @@ def list_op(op, arg, stack, sp, fp, heap, hp, walk):
             elif times > heap.shape[0] // n:  # surely past the heap (n * times might overflow)
                 return MEMORY_LIMIT, sp, hp, zero, 1
             total = n * times
-        h, hp = new_list(heap, hp, total)
+        kind = joined_kind(heap, a, stack[sp - 1]) if op == LIST_CONCAT else kind_of(heap, a)
+        h, hp = new_list(heap, hp, total, kind)
         if h < 0:
             return MEMORY_LIMIT, sp, hp, zero, 1
         for r in range(times):
@@ -200,7 +201,7 @@ def list_op(op, arg, stack, sp, fp, heap, hp, walk):
         st, start, count, step = slice_bounds(n, arg, stack[base + 1], stack[base + 2], stack[base + 3])
         if st != OK:
             return st, sp, hp, zero, 1
-        h, hp = new_list(heap, hp, count)
+        h, hp = new_list(heap, hp, count, kind_of(heap, stack[base]))
         if h < 0:
             return MEMORY_LIMIT, sp, hp, zero, 1
         for k in range(count):
@@ -215,13 +216,13 @@ def list_op(op, arg, stack, sp, fp, heap, hp, walk):
         extra = zero
         if n == cap:
             new_cap = 2 * cap if cap >= MIN_CAP else np.int64(MIN_CAP)
-            if new_cap > heap.shape[0] - hp:
+            nd, hp = alloc(heap, hp, new_cap, DATA)
+            if nd < 0:
                 return MEMORY_LIMIT, sp, hp, zero, 1
-            copy(heap, d, hp, n)
-            for k in range(hp + n, hp + new_cap):
+            copy(heap, d, nd, n)
+            for k in range(nd + n, nd + new_cap):
                 heap[k] = 0
-            d = hp
-            hp += new_cap
+            d = nd
             heap[xs + 1] = new_cap
             heap[xs + 2] = d
             extra = n
@@ -256,14 +257,14 @@ def one_list_op(op, kind, etype, walk, stack, sp, heap, hp):
         stack[sp - 1] = r
         return OK, sp, hp, extra
     if op == LIST_SORT:
-        st, extra = sort_list(heap, hp, d, n, kind, etype, walk)
+        st, hp, extra = sort_list(heap, hp, d, n, kind, etype, walk)
         return st, sp - 1, hp, (extra if st == OK else zero)
     if op == LIST_SORTED:
-        h, hp = new_list(heap, hp, n)
+        h, hp = new_list(heap, hp, n, kind_of(heap, xs))
         if h < 0:
             return MEMORY_LIMIT, sp, hp, zero
         copy(heap, d, h + HEADER, n)
-        st, extra = sort_list(heap, hp, h + HEADER, n, kind, etype, walk)
+        st, hp, extra = sort_list(heap, hp, h + HEADER, n, kind, etype, walk)
         if st != OK:
             return st, sp, hp, zero
         stack[sp - 1] = h
@@ -305,7 +306,7 @@ def _open(pool, o, heap, hp):
     if head < 0:
         n = (-1 - head) & 0xFFFFFFFF
         mask = (-1 - head) >> 32
-    h, hp = new_list(heap, hp, n)
+    h, hp = new_list(heap, hp, n, PLAIN if head > 0 else REFS)  # an empty list may get handles
     if h >= 0 and head >= 0:
         for i in range(n):
             heap[h + HEADER + i] = pool[o + 1 + i]

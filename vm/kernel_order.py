@@ -8,8 +8,8 @@ Same one-source rules as run_job (plain Python, numba CPU, CUDA; no allocation, 
 Strs order lexicographically by code point, as CPython's.  `x in xs` and list == compare
 elements with == (nan is never equal to itself: CPython's identity shortcut finds the very
 same nan object).  Sorting is a stable bottom-up merge sort comparing with < only (an element
-moves before an earlier one only when it is strictly smaller); its n-word buffer comes from
-the heap (MEMORY_LIMIT if it does not fit) and is released after.  With nan among floats the
+moves before an earlier one only when it is strictly smaller); its n-word buffer is a RAW
+heap block (MEMORY_LIMIT if it does not fit), released after.  With nan among floats the
 order can differ from CPython's timsort.
 
 Cost (added to the instruction's, vm/kernel_lists.py): comparing two strs costs the code
@@ -28,7 +28,7 @@ from gpucc.contract.status import INVALID_BYTECODE, MEMORY_LIMIT, OK
 from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_LIST_STR, T_STR
 from gpucc.vm.floats import b2f, typed_compare
 from gpucc.vm.intmath import compare
-from gpucc.vm.kernel_heap import header
+from gpucc.vm.kernel_heap import RAW, alloc, header, release
 from gpucc.vm.kernel_walk import value_compare
 
 VALUES = 3  # the element kind of values of a packed type
@@ -140,15 +140,18 @@ def merge_sort(heap, hp, d, n, tmp, kind, etype, walk):
 
 @nrt_free
 def sort_list(heap, hp, d, n, kind, etype, walk):
-    """(status, extra cost) of sorting a list's data in place with a temporary heap buffer."""
+    """(status, hp, extra cost) of sorting a list's data in place with a RAW buffer block of n
+    words, released after."""
     if kind == 2 and not strs_ok(heap, hp, d, n):
-        return INVALID_BYTECODE, np.int64(0)
-    if n > heap.shape[0] - hp:
-        return MEMORY_LIMIT, np.int64(0)
-    st, pairs = merge_sort(heap, hp, d, n, hp, kind, etype, walk)
+        return INVALID_BYTECODE, hp, np.int64(0)
+    tmp, hp = alloc(heap, hp, n, RAW)
+    if tmp < 0:
+        return MEMORY_LIMIT, hp, np.int64(0)
+    st, pairs = merge_sort(heap, hp, d, n, tmp, kind, etype, walk)
+    hp = release(heap, hp, tmp)
     if st != OK:
-        return st, np.int64(0)
-    return OK, n * merge_passes(n) + pairs
+        return st, hp, np.int64(0)
+    return OK, hp, n * merge_passes(n) + pairs
 
 
 @nrt_free

@@ -2,7 +2,7 @@
 by vm/kernel_str.py's str_op for FLOAT_ROUND): the exact decimal of x (vm/bigdecimal.py) cut at
 n digits after the point, half to even, then the double nearest that decimal.  CPython's
 double_round does the same with dtoa (mode 3) and strtod, both exact, so the result is the same
-double.  Its scratch is the free heap above hp (DEC_WORDS words), as STR_FROM's; vm/reference_methods.py
+double.  Its scratch is a RAW block of DEC_WORDS words, released after, as STR_FROM's; vm/reference_methods.py
 is the spec (Python's own round).
 
 Same one-source rules as run_job (plain Python, numba CPU, CUDA; no allocation, no raising).
@@ -14,6 +14,7 @@ import numpy as np
 
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.status import MEMORY_LIMIT, OK, OVERFLOW
+from gpucc.vm.kernel_heap import RAW, alloc, release
 from gpucc.vm.bigdecimal import BIAS, DEC_WORDS, DP, MANT_BITS, ND, dec_assign, dec_round, dec_shift, dec_to_float_bits
 
 # CPython's bounds (Objects/floatobject.c): past NDIGITS_MAX x is its own rounding, below
@@ -36,9 +37,10 @@ def float_round(stack, sp, heap, hp):
     elif n < NDIGITS_MIN:
         result = bits & SIGN
     else:
-        if heap.shape[0] - hp < DEC_WORDS:
+        tmp, hp = alloc(heap, hp, np.int64(DEC_WORDS), RAW)
+        if tmp < 0:
             return MEMORY_LIMIT, sp, hp, np.int64(0)
-        s = heap[hp : hp + DEC_WORDS]
+        s = heap[tmp : tmp + DEC_WORDS]
         if exp == 0:
             exp = np.int64(1)  # subnormal
         else:
@@ -51,6 +53,7 @@ def float_round(stack, sp, heap, hp):
         else:
             dec_round(s, 0, cut)
         result = dec_to_float_bits(s, 0, bits < 0)
+        hp = release(heap, hp, tmp)
         if (result >> MANT_BITS) & 0x7FF == 0x7FF:
             return OVERFLOW, sp, hp, np.int64(0)
     stack[sp - 2] = result

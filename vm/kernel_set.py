@@ -18,7 +18,7 @@ import numpy as np
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.status import INVALID_BYTECODE, MEMORY_LIMIT, OK
 from gpucc.vm.kernel_hash import key_equal
-from gpucc.vm.kernel_heap import HEADER, header, new_list
+from gpucc.vm.kernel_heap import HEADER, REFS, header, new_list
 
 DEAD = -1
 MIN_SIZE = 8
@@ -36,9 +36,10 @@ def perturbed(i, perturb, mask):
 
 
 @nrt_free
-def block(heap, hp, n, fill):
-    """(handle, hp) of a new list of n words, each `fill`; handle -1 when it does not fit."""
-    h, hp = new_list(heap, hp, n)
+def block(heap, hp, n, fill, kind):
+    """(handle, hp) of a new list of n words, each `fill`, of block kind PLAIN or REFS
+    (vm/kernel_heap.py); handle -1 when it does not fit."""
+    h, hp = new_list(heap, hp, n, kind)
     if h >= 0:
         for k in range(n):
             heap[h + HEADER + k] = fill
@@ -57,12 +58,12 @@ def words(heap, hp, h, n):
 @nrt_free
 def new_set(heap, hp):
     """(handle or -1, hp) of a new empty set."""
-    table, hp = block(heap, hp, 2 * MIN_SIZE, 0)
+    table, hp = block(heap, hp, 2 * MIN_SIZE, 0, REFS)
     if table < 0:
         return table, hp
     for i in range(MIN_SIZE):
         heap[table + HEADER + 2 * i] = DEAD
-    h, hp = new_list(heap, hp, 4)
+    h, hp = new_list(heap, hp, 4, REFS)
     if h >= 0:
         heap[h + HEADER + S_USED] = 0
         heap[h + HEADER + S_FILL] = 0
@@ -97,7 +98,7 @@ def set_resize(heap, hp, h, minused):
     size = np.int64(MIN_SIZE)
     while size <= minused:
         size <<= 1
-    table, hp = block(heap, hp, 2 * size, 0)
+    table, hp = block(heap, hp, 2 * size, 0, REFS)
     if table < 0:
         return MEMORY_LIMIT, hp, zero
     nt = table + HEADER
@@ -177,6 +178,11 @@ def set_find(heap, hp, h, x, hx, kt, add):
         if heap[sh + S_FILL] * 5 >= mask * 3:
             used = heap[sh + S_USED]
             st, hp, c = set_resize(heap, hp, h, used * 2 if used > 50000 else used * 4)
+            if st == MEMORY_LIMIT:  # undone, so that the instruction can run again after a collection
+                heap[dt + 2 * at] = DEAD
+                heap[dt + 2 * at + 1] = 0
+                heap[sh + S_USED] -= 1
+                heap[sh + S_FILL] -= 1
             return st, False, hp, cost + c
     return OK, False, hp, cost
 

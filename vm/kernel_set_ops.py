@@ -169,7 +169,8 @@ def set_op(op, c, stack, sp, heap, hp):
             return INVALID_BYTECODE, sp, hp, zero
         if op == SET_CONTAINS or op == SET_ADD:
             st, found, hp, c = set_find(heap, hp, h, x, hx, kt, op == SET_ADD)
-            stack[sp - 2] = 1 if found else 0
+            if st == OK:  # a MEMORY_LIMIT leaves the operands for the run after a collection
+                stack[sp - 2] = 1 if found else 0
             return st, sp - (1 if op == SET_CONTAINS else 2), hp, cost + c
         st, found, c = set_discard(heap, hp, h, x, hx, kt)
         if st == OK and not found and op == SET_REMOVE:
@@ -185,5 +186,6 @@ def set_op(op, c, stack, sp, heap, hp):
         stack[sp - 2] = 1 if holds else 0
         return st, sp - 1, hp, cost
     st, r, hp, cost = set_operator(op, heap, hp, a, b, kt)
-    stack[sp - 2] = r
+    if st == OK:
+        stack[sp - 2] = r
     return st, sp - 1, hp, cost

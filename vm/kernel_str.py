@@ -10,9 +10,11 @@ whose code points lie in 0 .. 0x10FFFF (`text`); STR_GET and STR_ORD only need t
 An optional str operand may instead be NO_ARG.  Anything else is INVALID_BYTECODE, found
 before any other error.  Every result is a new str (or list[str]), even one equal to an
 operand; STR_SPLIT allocates its list first, then its parts in the order it finds them
-(rsplit: from the right).  STR_FROM writes the digits into the free heap before it
-allocates: it needs HEADER + 24 free words, a float HEADER + 24 + strconv.FLOAT_REPR_SCRATCH
-(its scratch; MEMORY_LIMIT otherwise); float(s) needs strconv.PARSE_FLOAT_SCRATCH of them.
+(rsplit: from the right).  STR_FROM writes the digits
+allocates: into a RAW block of 24 words (a float: 24 + strconv.FLOAT_REPR_SCRATCH, its scratch),
+then the new str, then it releases the RAW block; float(s) takes a RAW block of
+strconv.PARSE_FLOAT_SCRATCH words for its scratch (vm/kernel_heap.py; MEMORY_LIMIT when one does
+not fit).  Strs are PLAIN blocks, STR_SPLIT's list a REFS block.
 
 Cost (added to the table cost): the code points of the result for the instructions that
 build a str (LOAD_STR, STR_GET, STR_CHR, STR_CASE, STR_STRIP, STR_JOIN, STR_REPLACE,
@@ -49,7 +51,7 @@ from gpucc.contract.isa import (
 )  # fmt: skip
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.status import INDEX_ERROR, INVALID_BYTECODE, MEMORY_LIMIT, OK, OVERFLOW, TYPE_ERROR, VALUE_ERROR
-from gpucc.vm.kernel_heap import HEADER, copy, header, new_list
+from gpucc.vm.kernel_heap import HEADER, PLAIN, RAW, REFS, alloc, copy, header, new_list, release
 from gpucc.vm.kernel_list_methods import radix_text
 from gpucc.vm.kernel_round import float_round
 from gpucc.vm.kernel_text import case_op, is_op, is_space, parse_number, repr_room, repr_value
@@ -73,7 +75,7 @@ def text(heap, hp, h):
 @nrt_free
 def new_str(heap, hp, src, n):
     """(handle or -1, hp) of a new str holding heap[src .. src + n)."""
-    h, hp = new_list(heap, hp, n)
+    h, hp = new_list(heap, hp, n, PLAIN)
     if h >= 0:
         copy(heap, src, h + HEADER, n)
     return h, hp
@@ -268,7 +270,7 @@ def str_op(op, arg, stack, sp, heap, hp, consts, const_base):
     extra = zero
     if op == LOAD_STR:
         at = const_base + arg
-        h, hp = new_list(heap, hp, consts[at])
+        h, hp = new_list(heap, hp, consts[at], PLAIN)
         if h < 0:
             return MEMORY_LIMIT, sp, hp, zero, 1
         for k in range(consts[at]):
@@ -296,17 +298,19 @@ def str_op(op, arg, stack, sp, heap, hp, consts, const_base):
             return OVERFLOW, sp, hp, zero, 1
         if c < 0 or c > MAX_CODE_POINT:
             return VALUE_ERROR, sp, hp, zero, 1
-        r, hp = new_list(heap, hp, 1)
+        r, hp = new_list(heap, hp, np.int64(1), PLAIN)
         if r >= 0:
             heap[r + HEADER] = c
         extra = np.int64(1)
     elif op == STR_FROM:
-        if heap.shape[0] - hp - HEADER < repr_room(arg):
+        tmp, hp = alloc(heap, hp, repr_room(arg), RAW)
+        if tmp < 0:
             return MEMORY_LIMIT, sp, hp, zero, 1
-        n = repr_value(stack[base], arg, heap, hp + HEADER)  # written where the new str's data goes
+        n = repr_value(stack[base], arg, heap, tmp)
         if n < 0:
             return INVALID_BYTECODE, sp, hp, zero, 1
-        r, hp = new_list(heap, hp, n)
+        r, hp = new_str(heap, hp, tmp, n)
+        hp = release(heap, hp, tmp)
         extra = n
     elif op == STR_JOIN:
         ds, m = text(heap, hp, stack[base])
@@ -319,7 +323,7 @@ def str_op(op, arg, stack, sp, heap, hp, consts, const_base):
             if de < 0:
                 return INVALID_BYTECODE, sp, hp, zero, 1
             total += ne
-        r, hp = new_list(heap, hp, total)
+        r, hp = new_list(heap, hp, total, PLAIN)
         if r >= 0:
             at = r + HEADER
             for e in range(k):
@@ -335,13 +339,16 @@ def str_op(op, arg, stack, sp, heap, hp, consts, const_base):
         if d < 0:
             return INVALID_BYTECODE, sp, hp, zero, 1
         if op == STR_IS or op == STR_TO_NUM:
-            st, r = is_op(arg, heap, d, n) if op == STR_IS else parse_number(arg, heap, hp, d, n)
+            if op == STR_IS:
+                st, r = is_op(arg, heap, d, n)
+            else:
+                st, r, hp = parse_number(arg, heap, hp, d, n)
             if st != OK:
                 return st, sp, hp, zero, 1
             extra = n
         elif op == STR_CASE:
             length = case_op(arg, heap, d, n, -1)
-            r, hp = new_list(heap, hp, length)
+            r, hp = new_list(heap, hp, length, PLAIN)
             if r >= 0:
                 case_op(arg, heap, d, n, r + HEADER)
             extra = length
@@ -356,7 +363,7 @@ def str_op(op, arg, stack, sp, heap, hp, consts, const_base):
                     return TYPE_ERROR, sp, hp, zero, 1
                 fill = heap[df]
             length = width if width > n else n
-            r, hp = new_list(heap, hp, length)
+            r, hp = new_list(heap, hp, length, PLAIN)
             if r >= 0:
                 pad(arg, heap, d, n, length, fill, r + HEADER)
             extra = length
@@ -385,7 +392,7 @@ def str_op(op, arg, stack, sp, heap, hp, consts, const_base):
                     return VALUE_ERROR, sp, hp, zero, 1
                 maxsplit = stack[base + 2]
                 _, k, _, _ = split(heap, hp, d, n, d2, m, maxsplit, arg == 1, np.int64(-1), zero)
-                r, hp = new_list(heap, hp, k)
+                r, hp = new_list(heap, hp, k, REFS)
                 if r < 0:
                     return MEMORY_LIMIT, sp, hp, zero, 1
                 st, _, hp, points = split(heap, hp, d, n, d2, m, maxsplit, arg == 1, r + HEADER, k)
@@ -397,7 +404,7 @@ def str_op(op, arg, stack, sp, heap, hp, consts, const_base):
                 if d3 < 0:
                     return INVALID_BYTECODE, sp, hp, zero, 1
                 length = replace(heap, d, n, d2, m, d3, m3, stack[base + 3], np.int64(-1))
-                r, hp = new_list(heap, hp, length)
+                r, hp = new_list(heap, hp, length, PLAIN)
                 if r >= 0:
                     replace(heap, d, n, d2, m, d3, m3, stack[base + 3], r + HEADER)
                 extra = length

@@ -13,6 +13,7 @@ import numpy as np
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.status import INVALID_BYTECODE, MEMORY_LIMIT, OK
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT
+from gpucc.vm.kernel_heap import RAW, alloc, release
 from gpucc.vm.strconv import (
     FLOAT_REPR_MAX,
     FLOAT_REPR_SCRATCH,
@@ -162,18 +163,22 @@ def repr_value(x, type_code, heap, at):
 
 @nrt_free
 def repr_room(type_code):
-    """The free heap words (past a new str's header) repr_value writes for `type_code`."""
+    """The words of the RAW block repr_value writes for `type_code` (vm/kernel_str.py STR_FROM)."""
     return FLOAT_REPR_MAX + (FLOAT_REPR_SCRATCH if type_code == T_FLOAT else 0)
 
 
 @nrt_free
 def parse_number(type_code, heap, hp, d, n):
-    """(status, slot value) of STR_TO_NUM: int(s) (T_INT) or float(s) (T_FLOAT: its scratch in
-    the free heap above hp, MEMORY_LIMIT if it does not fit); another type is INVALID_BYTECODE."""
+    """(status, slot value, hp) of STR_TO_NUM: int(s) (T_INT) or float(s) (T_FLOAT: its scratch a
+    RAW heap block, released after; MEMORY_LIMIT if it does not fit); another type is
+    INVALID_BYTECODE."""
     if type_code == T_INT:
-        return parse_int(heap, d, d + n)
+        st, r = parse_int(heap, d, d + n)
+        return st, r, hp
     if type_code != T_FLOAT:
-        return INVALID_BYTECODE, np.int64(0)
-    if heap.shape[0] - hp < PARSE_FLOAT_SCRATCH:
-        return MEMORY_LIMIT, np.int64(0)
-    return parse_float(heap, d, d + n, heap[hp : hp + PARSE_FLOAT_SCRATCH])
+        return INVALID_BYTECODE, np.int64(0), hp
+    tmp, hp = alloc(heap, hp, np.int64(PARSE_FLOAT_SCRATCH), RAW)
+    if tmp < 0:
+        return MEMORY_LIMIT, np.int64(0), hp
+    st, r = parse_float(heap, d, d + n, heap[tmp : tmp + PARSE_FLOAT_SCRATCH])
+    return st, r, release(heap, hp, tmp)

@@ -29,7 +29,7 @@ from gpucc.contract.isa import (
 from gpucc.contract.jitable import nrt_free, typed_values, typed_values_fields
 from gpucc.contract.status import ASSERT_FAILED, INVALID_BYTECODE, MEMORY_LIMIT, OK, TYPE_ERROR, VALUE_ERROR
 from gpucc.contract.typecodes import LIST, TUPLE
-from gpucc.vm.kernel_heap import HEADER, header, new_list
+from gpucc.vm.kernel_heap import HEADER, PLAIN, header, new_list
 from gpucc.vm.kernel_list_methods import list_find
 from gpucc.vm.kernel_lists import one_list_op
 from gpucc.vm.kernel_order import VALUES
@@ -58,7 +58,7 @@ def value_op(op, arg, stack, sp, heap, hp, walk, consts, const_base):
             return INVALID_BYTECODE, sp, hp, zero
         return (OK if n == arg else VALUE_ERROR), sp, hp, zero
     if op == BOX:
-        h, hp = new_list(heap, hp, np.int64(1))
+        h, hp = new_list(heap, hp, np.int64(1), PLAIN)
         if h < 0:
             return MEMORY_LIMIT, sp, hp, zero
         heap[h + HEADER] = stack[sp - 1]

@@ -34,9 +34,12 @@ callee's nlocals + max_stack on the value stack (STACK_LIMIT).  A failing instru
 STEP_LIMIT: the one not run) records fail_unit / fail_line / fail_op / fail_arg (and
 assert operands in fail_lhs / fail_rhs).
 
-List arguments (JobTable.pool / arg_lists) are copied into the job's heap before the first
-instruction, in argument order; one that does not fit is MEMORY_LIMIT (no instruction
-recorded).  The heap and its handles are vm/kernel_heap.py's doc, the list and str
+List arguments (JobTable.pool / arg_lists) are copied into the job's heap as its function is
+entered, in argument order; when they do not fit, once more after a collection (module code
+may have left garbage), then MEMORY_LIMIT.  The heap, its handles and its collector are
+vm/kernel_heap.py's and vm/kernel_gc.py's doc (vm/reference_heap.py implements them: an
+instruction whose allocation does not fit runs once more after a collection, at no cost, before
+any handler sees its status; Job.on_heap), the list and str
 instructions' extra costs vm/kernel_lists.py's, vm/kernel_order.py's and vm/kernel_str.py's;
 vm/reference_lists.py and vm/reference_str.py implement them, and vm/reference_value.py the
 value instructions (tuples, Optional, values of any structured type), vm/reference_dict.py
@@ -61,6 +64,7 @@ from gpucc.contract.image import MODULE_CODE, ImageArrays, JobArrays, JobTable, 
 from gpucc.vm import reference_dict, reference_lists, reference_math, reference_methods, reference_numeric
 from gpucc.vm import reference_str, reference_value
 from gpucc.vm.prepare import prepare_launch
+from gpucc.vm.reference_heap import Heap
 from gpucc.vm.reference_numeric import (
     COMPARISONS,
     INT64_MAX,
@@ -102,7 +106,7 @@ class Job:
         self.links, self.pool = jobs.links, jobs.pool
         self.func, self.link, self.args = int(jobs.func[j]), int(jobs.link[j]), jobs.args[j]
         self.arg_lists = int(jobs.arg_lists[j])
-        self.heap = reference_lists.Heap(limits.heap_size)
+        self.heap = Heap(limits.heap_size)
         self.counts = True  # whether the running instruction's cost is the candidate's
         self.limits = limits
         self.stack = [0] * (limits.stack_size + 2)  # + a superinstruction's headroom
@@ -241,9 +245,10 @@ class Job:
         if base + int(self.image.func_nlocals[g]) + int(self.image.func_max_stack[g]) > self.limits.stack_size:
             raise Stop(S.STACK_LIMIT)
         n = int(self.image.func_nparams[g])
-        if g == self.job_g:
-            self.stack[base : base + n] = reference_lists.enter_arguments(self.heap, self.args[:n], self.arg_lists,
-                                                                          self.pool)  # fmt: skip
+        if g == self.job_g:  # when they do not fit, once more after a collection (roots: the globals)
+            args = self.collecting(lambda: reference_lists.enter_arguments(self.heap, self.args[:n], self.arg_lists,
+                                                                           self.pool), base)  # fmt: skip
+            self.stack[base : base + n] = args
         else:
             self.gbase[int(self.image.func_unit[g])] = base
         self.sp = base + n
@@ -391,21 +396,21 @@ class Job:
         elif op >= O.FIRST_EXC:
             self.exception_op(op, arg, entry)
         elif reference_methods.serves(op):  # vm/reference_methods.py
-            extra = reference_methods.execute(self, op, arg)
+            extra = self.on_heap(reference_methods.execute, op, arg)
             self.cost += extra if self.counts else 0
         elif op >= O.FIRST_DICT:  # vm/reference_dict.py
-            extra = reference_dict.execute(self, op, arg)
+            extra = self.on_heap(reference_dict.execute, op, arg)
             self.cost += extra if self.counts else 0
         elif op >= O.FIRST_VALUE:  # vm/reference_value.py
-            extra = reference_value.execute(self, op, arg)
+            extra = self.on_heap(reference_value.execute, op, arg)
             self.cost += extra if self.counts else 0
         elif op >= O.FIRST_STR:  # vm/reference_str.py
-            extra = reference_str.execute(self, op, arg)  # runs in suite code too; only candidate code counts
+            extra = self.on_heap(reference_str.execute, op, arg)  # runs in suite code too; only candidate code counts
             self.cost += extra if self.counts else 0
         elif op == O.FELL_OFF:
             raise Stop(S.NONE_RETURNED)
         elif op >= O.NEW_LIST or (op == O.COMPARE_NUM and reference_lists.list_typed(arg)):
-            extra = reference_lists.execute(self, op, arg)  # vm/reference_lists.py
+            extra = self.on_heap(reference_lists.execute, op, arg)  # vm/reference_lists.py
             self.cost += extra if self.counts else 0
         elif op >= O.BINARY_AND:  # the numeric instructions: vm/reference_numeric.py
             n = O.TABLE[op].pops
@@ -434,6 +439,29 @@ class Job:
         else:  # EXC_MATCH of an exception value's status
             v = self.pop() & 0xFF
             self.push((arg >> v) & 1 if v < 32 else 0)
+
+    def on_heap(self, run, op: int, arg: int) -> int:
+        """run(self, op, arg): a list, str, value, dict or set instruction, once more after a
+        collection (`collecting`) when its allocation does not fit."""
+        sp = self.sp
+
+        def attempt() -> int:
+            self.sp = sp
+            return run(self, op, arg)
+
+        return self.collecting(attempt, sp)
+
+    def collecting(self, run, top: int):
+        """run(); when an allocation in it does not fit (it changed nothing else), run() once more
+        after a collection of the heap whose roots are the stack below top (vm/reference_heap.py).
+        Before any handler sees the status: the kernel's heap_op."""
+        try:
+            return run()
+        except Stop as stop:
+            if stop.status != S.MEMORY_LIMIT:
+                raise
+        self.heap.collect(self.stack[:top])
+        return run()
 
     def next_value(self, slot: int) -> bool:
         """FOR_RANGE / FOR_LOOP over slots slot .. slot + 2 (counter, stop, step): push the
@@ -468,6 +496,7 @@ def run_reference(program: Program, jobs: JobTable, limits: LaunchLimits | None 
         st, value, lhs, rhs = job.run()
         results.status[j], results.value[j] = st, value
         results.cost[j], results.steps[j] = job.cost, job.steps
+        results.heap_peak_words[j] = job.heap.peak_words
         # a failure inside an instruction records it (job.pc is where it ran)
         failed_at = job.pc if st != S.OK else -1
         if 0 <= failed_at < len(code):

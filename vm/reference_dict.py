@@ -11,7 +11,8 @@ from gpucc.contract import status as S
 from gpucc.contract import typecodes as T
 from gpucc.vm.reference_dict_objects import D_USED, DEAD, S_USED, Dicts
 from gpucc.vm.reference_hash import key_hash, key_type_ok
-from gpucc.vm.reference_lists import HEADER, Heap
+from gpucc.vm.kernel_heap import HEADER, REFS
+from gpucc.vm.reference_heap import Heap
 from gpucc.vm.reference_numeric import Stop
 from gpucc.vm.reference_value import compare, constant, type_ok
 
@@ -94,7 +95,7 @@ def for_step(job, op: int, arg: int, dicts: Dicts) -> None:
     if op == O.FOR_SET:
         v = w[dt + 2 * pos + 1]
     elif op == O.FOR_DICT_ITEMS:
-        v = dicts.heap.new(w[de + 3 * pos + 1 : de + 3 * pos + 3])
+        v = dicts.heap.new(w[de + 3 * pos + 1 : de + 3 * pos + 3], REFS)
     else:
         v = w[de + 3 * pos + (1 if op == O.FOR_DICT_KEYS else 2)]
     job.push(v)
@@ -129,9 +130,9 @@ def execute(job, op: int, arg: int) -> int:
             items = [x for _, x in dicts.set_slots(h)]
         else:
             items = dicts.entries(h)
-        out = job.heap.new([0] * len(items))
+        out = job.heap.new([0] * len(items), REFS)
         for i, item in enumerate(items):
-            job.heap.words[out + HEADER + i] = item if arg == 3 else job.heap.new(list(item)) if arg == 2 else item[arg]
+            job.heap.words[out + HEADER + i] = item if arg == 3 else job.heap.new(list(item), REFS) if arg == 2 else item[arg]
         job.push(out)
         return dicts.cost + len(items)
     c = constant(job, arg)

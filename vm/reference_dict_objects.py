@@ -19,7 +19,8 @@ from __future__ import annotations
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
 from gpucc.vm.reference_hash import key_equal, key_hash
-from gpucc.vm.reference_lists import HEADER, Heap
+from gpucc.vm.kernel_heap import HEADER, PLAIN, REFS
+from gpucc.vm.reference_heap import Heap
 from gpucc.vm.reference_numeric import Stop
 
 EMPTY, DUMMY = -1, -2  # index-table words of a dict that point at no entry
@@ -60,9 +61,9 @@ class Dicts:
             raise Stop(S.INVALID_BYTECODE)
         return d
 
-    def block(self, n: int, fill: int) -> int:
-        """A new list of n words, each `fill`."""
-        return self.heap.new([fill] * n)
+    def block(self, n: int, fill: int, kind: int) -> int:
+        """A new list of n words, each `fill`, of block kind PLAIN or REFS (vm/kernel_dict.py's doc)."""
+        return self.heap.new([fill] * n, kind)
 
     def table(self, h: int) -> tuple[int, int]:
         """(data offset, words) of a table block."""
@@ -71,9 +72,9 @@ class Dicts:
 
     # -- dicts
     def new_dict(self, size: int = MIN_SIZE) -> int:
-        index = self.block(size, EMPTY)
-        entries = self.block(3 * usable(size), 0)
-        return self.heap.new([0, index, entries, 0])
+        index = self.block(size, EMPTY, PLAIN)
+        entries = self.block(3 * usable(size), 0, REFS)
+        return self.heap.new([0, index, entries, 0], REFS)
 
     def dict_parts(self, h: int) -> tuple[int, int, int, int, int]:
         """(header offset, index offset, index size, entries offset, entries written) of dict h."""
@@ -129,8 +130,8 @@ class Dicts:
         size = MIN_SIZE
         while size < 3 * w[dh + D_USED]:
             size <<= 1
-        index = self.block(size, EMPTY)
-        entries = self.block(3 * usable(size), 0)
+        index = self.block(size, EMPTY, PLAIN)
+        entries = self.block(3 * usable(size), 0, REFS)
         ni, ne2 = index + HEADER, entries + HEADER
         n = 0
         for e in range(ne):
@@ -196,9 +197,9 @@ class Dicts:
 
     # -- sets
     def new_set(self, size: int = MIN_SIZE) -> int:
-        table = self.block(2 * size, 0)
+        table = self.block(2 * size, 0, REFS)
         self.clear_table(table + HEADER, size)
-        return self.heap.new([0, 0, size - 1, table])
+        return self.heap.new([0, 0, size - 1, table], REFS)
 
     def clear_table(self, d: int, size: int) -> None:
         for i in range(size):
@@ -257,7 +258,14 @@ class Dicts:
             w[sh + S_FILL] += 1
             if w[sh + S_FILL] * 5 >= mask * 3:
                 used = w[sh + S_USED]
-                self.set_resize(h, used * 2 if used > 50000 else used * 4)
+                try:
+                    self.set_resize(h, used * 2 if used > 50000 else used * 4)
+                except Stop as stop:  # undone, so that the instruction can run again after a collection
+                    if stop.status == S.MEMORY_LIMIT:
+                        w[dt + 2 * at], w[dt + 2 * at + 1] = DEAD, 0
+                        w[sh + S_USED] -= 1
+                        w[sh + S_FILL] -= 1
+                    raise
         return False
 
     def insert_clean(self, dt: int, mask: int, x: int, hx: int) -> None:
@@ -282,7 +290,7 @@ class Dicts:
         size = MIN_SIZE
         while size <= minused:
             size <<= 1
-        table = self.block(2 * size, 0)
+        table = self.block(2 * size, 0, REFS)
         nt = table + HEADER
         self.clear_table(nt, size)
         for i in range(mask + 1):

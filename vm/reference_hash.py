@@ -20,7 +20,7 @@ import math
 from gpucc.contract import status as S
 from gpucc.contract import typecodes as T
 from gpucc.contract.valuetypes import bits_to_float
-from gpucc.vm.reference_lists import Heap
+from gpucc.vm.reference_heap import Heap
 from gpucc.vm.reference_numeric import Stop
 
 MODULUS = (1 << 61) - 1

@@ -1,8 +1,8 @@
 """The list instructions in plain Python: the spec vm/kernel_lists.py must match bit for bit.
 
-The heap is modelled word for word (layout, allocation sizes, handle checks and write order
-as vm/kernel_lists.py documents them), so MemoryError and bad handles happen at the same
-points; what each instruction computes is written with Python's own list operations
+The heap is modelled word for word (vm/reference_heap.py: layout, allocation sizes, handle
+checks and write order as vm/kernel_lists.py documents them), so MemoryError and bad handles
+happen at the same points; what each instruction computes is written with Python's own list operations
 (indexing, slicing, `min`, `max`, +, *) on the elements as Python ints and floats.
 Sorting is the documented bottom-up merge sort (CPython's timsort agrees with it on every
 list without nan; tests/vm/test_vm_lists.py checks that).  Strs compare as lists of code
@@ -22,12 +22,12 @@ from gpucc.contract.valuetypes import (
     T_LIST_INT,
     T_LIST_STR,
     T_STR,
-    bits_to_float,
     float_to_bits,
 )
+from gpucc.vm.kernel_heap import HEADER, PLAIN, REFS
+from gpucc.vm.reference_heap import Heap
 from gpucc.vm.reference_numeric import Stop, int64, typed_compare
 
-HEADER, MIN_CAP = 3, 4
 
 LIST_TYPES = (T_LIST_INT, T_LIST_FLOAT)
 HEAP_TYPES = (T_LIST_INT, T_LIST_FLOAT, T_STR, T_LIST_STR)
@@ -38,61 +38,6 @@ def list_typed(arg: int) -> bool:
     """Whether a TYPED_CMP operand names a list or str type (then they compare in the heap)."""
     _, lt, rt = typed_cmp_fields(arg)
     return lt in HEAP_TYPES or rt in HEAP_TYPES
-
-
-class Heap:
-    """One job's heap: `size` words, bump pointer hp, lists as vm/kernel_lists.py lays them out."""
-
-    def __init__(self, size: int):
-        self.size, self.hp = size, 0
-        self.words: list[int] = []
-
-    def alloc(self, n: int) -> int:
-        """Start of n fresh words (their contents the caller's); MEMORY_LIMIT past the heap."""
-        if n > self.size - self.hp:
-            raise Stop(S.MEMORY_LIMIT)
-        start, self.hp = self.hp, self.hp + n
-        self.words += [0] * (self.hp - len(self.words))
-        return start
-
-    def header(self, h: int) -> tuple[int, int, int]:
-        """(d, len, cap) of handle h; INVALID_BYTECODE for anything but a list's handle."""
-        if not 0 <= h <= self.hp - HEADER:
-            raise Stop(S.INVALID_BYTECODE)
-        n, cap, d = self.words[h : h + HEADER]
-        if not (0 <= n <= cap and 0 <= d <= self.hp and cap <= self.hp - d):
-            raise Stop(S.INVALID_BYTECODE)
-        return d, n, cap
-
-    def new(self, values: list[int]) -> int:
-        """Handle of a new list holding slot values `values`."""
-        n = len(values)
-        cap = max(n, MIN_CAP)
-        h = self.alloc(HEADER + cap)
-        self.words[h : h + HEADER + cap] = [n, cap, h + HEADER] + values + [0] * (cap - n)
-        return h
-
-    def slots(self, h: int) -> list[int]:
-        d, n, _ = self.header(h)
-        return self.words[d : d + n]
-
-    def values(self, h: int, is_float: bool) -> list:
-        """The elements of list h as Python values (floats when is_float)."""
-        return [bits_to_float(w) for w in self.slots(h)] if is_float else self.slots(h)
-
-    def append(self, h: int, v: int) -> int:
-        """xs.append(v); the elements copied when it grew."""
-        d, n, cap = self.header(h)
-        copied = 0
-        if n == cap:
-            new_cap = 2 * cap if cap >= MIN_CAP else MIN_CAP
-            nd = self.alloc(new_cap)
-            self.words[nd : nd + new_cap] = self.words[d : d + n] + [0] * (new_cap - n)
-            self.words[h + 1], self.words[h + 2] = new_cap, nd
-            d, copied = nd, n
-        self.words[d + n] = v
-        self.words[h] = n + 1
-        return copied
 
 
 class StrKey:
@@ -216,7 +161,7 @@ def execute(job, op: int, arg: int) -> int:
     if op == O.NEW_LIST:
         job.need(arg, 1)
         values = job.stack[job.sp - arg : job.sp]
-        h = heap.new(values)
+        h = heap.new(values, REFS)
         job.sp -= arg
         job.push(h)
         return arg
@@ -259,7 +204,7 @@ def execute(job, op: int, arg: int) -> int:
         job.need(2, 1)
         b, a = job.pop(), job.pop()
         xs = heap.slots(a) + heap.slots(b)
-        job.push(heap.new(xs))
+        job.push(heap.new(xs, heap.kind(a, b)))
         return len(xs)
     if op == O.LIST_REPEAT:
         job.need(2, 1)
@@ -268,13 +213,13 @@ def execute(job, op: int, arg: int) -> int:
         if times > 0 and xs and times > heap.size // len(xs):
             raise Stop(S.MEMORY_LIMIT)  # the kernel's check before it multiplies
         out = xs * times
-        job.push(heap.new(out))
+        job.push(heap.new(out, heap.kind(h)))
         return len(out)
     if op == O.LIST_SLICE:
         job.need(4, 1)
         step, stop, start, h = job.pop(), job.pop(), job.pop(), job.pop()
         out = slice_of(heap.slots(h), arg, start, stop, step)
-        job.push(heap.new(out))
+        job.push(heap.new(out, heap.kind(h)))
         return len(out)
     job.need(1, 1)  # one list operand: LIST_LEN, SUM, MIN, MAX, SORTED, SORT
     h = job.pop()
@@ -302,7 +247,7 @@ def execute(job, op: int, arg: int) -> int:
         heap.words[d : d + n] = ordered
         return sort_cost(n) + points[0]
     if op == O.LIST_SORTED:
-        new = heap.new(heap.slots(h))
+        new = heap.new(heap.slots(h), heap.kind(h))
         ordered = sort(heap, values, arg, points)
         heap.words[new + HEADER : new + HEADER + n] = ordered
         job.push(new)
@@ -318,8 +263,7 @@ def keys(heap: Heap, values: list, kind: int, cost: list[int]) -> list:
 def sort(heap: Heap, values: list, kind: int, cost: list[int]) -> list[int]:
     """The slots of `values` merge-sorted (str handles checked, then room for the merge buffer)."""
     elements = keys(heap, values, kind, cost)
-    if len(values) > heap.size - heap.hp:
-        raise Stop(S.MEMORY_LIMIT)
+    heap.scratch(len(values))  # the merge buffer
     ordered = merge_sort(elements)
     return [k.h for k in ordered] if kind == STRS else slots_of(ordered, kind == 1)
 
@@ -350,11 +294,11 @@ def pool_object(heap: Heap, pool, o: int) -> int:
 
     def new(o: int) -> tuple[int, list]:
         head = int(pool[o])
-        if head >= 0:
-            return heap.new([int(x) for x in pool[o + 1 : o + 1 + head]]), []
+        if head >= 0:  # an empty list may get handles
+            return heap.new([int(x) for x in pool[o + 1 : o + 1 + head]], PLAIN if head > 0 else REFS), []
         n, mask = (-1 - head) & 0xFFFFFFFF, (-1 - head) >> 32
         elements = [int(x) for x in pool[o + 1 : o + 1 + n]]
-        h = heap.new([0] * n)
+        h = heap.new([0] * n, REFS)
         is_object = [(mask == 0 or mask >> i & 1) and x != O.NONE_REF for i, x in enumerate(elements)]
         return h, [[h, elements, is_object, 0]]
 

@@ -15,7 +15,8 @@ from gpucc.contract.isa import CMP_EQ
 from gpucc.contract.valuetypes import bits_to_float, float_to_bits
 from gpucc.vm.bigdecimal import DEC_WORDS
 from gpucc.vm.kernel_round import NDIGITS_MAX, NDIGITS_MIN
-from gpucc.vm.reference_lists import MIN_CAP, Heap
+from gpucc.vm.kernel_heap import DATA, PLAIN
+from gpucc.vm.reference_heap import MIN_CAP, Heap
 from gpucc.vm.reference_numeric import Stop
 from gpucc.vm.reference_value import compare, comparison, constant, element_type
 
@@ -28,7 +29,7 @@ def grow(heap: Heap, h: int, need: int) -> int:
     if need <= cap:
         return 0
     new_cap = max(2 * cap, need, MIN_CAP)
-    nd = heap.alloc(new_cap)
+    nd = heap.alloc(new_cap, DATA)
     heap.words[nd : nd + new_cap] = heap.words[d : d + n] + [0] * (new_cap - n)
     heap.words[h + 1], heap.words[h + 2] = new_cap, nd
     return n
@@ -121,7 +122,7 @@ def set_slice(job, arg: int) -> int:
     if extended and m != count:
         raise Stop(S.VALUE_ERROR)
     if ys == h:  # the kernel's copy of xs first
-        heap.new(values)
+        heap.new(values, heap.kind(h))
     xs[part] = values
     if extended:
         store(heap, h, xs, n)
@@ -162,8 +163,8 @@ def float_round(job) -> int:
     """Run FLOAT_ROUND: Python's round(x, n) (vm/kernel_round.py: when it needs its scratch)."""
     job.need(2, 1)
     n, x = job.pop(), bits_to_float(job.pop())
-    if math.isfinite(x) and x != 0 and NDIGITS_MIN <= n <= NDIGITS_MAX and job.heap.size - job.heap.hp < DEC_WORDS:
-        raise Stop(S.MEMORY_LIMIT)
+    if math.isfinite(x) and x != 0 and NDIGITS_MIN <= n <= NDIGITS_MAX:
+        job.heap.scratch(DEC_WORDS)
     try:
         job.push(float_to_bits(round(x, n)))
     except OverflowError:
@@ -176,5 +177,5 @@ def radix(job, arg: int) -> int:
     if arg not in RADIX:
         raise Stop(S.INVALID_BYTECODE)
     text = RADIX[arg](job.pop())
-    job.push(job.heap.new([ord(c) for c in text]))
+    job.push(job.heap.new([ord(c) for c in text], PLAIN))
     return len(text)

@@ -15,7 +15,8 @@ from __future__ import annotations
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, bits_to_float, float_to_bits
-from gpucc.vm.reference_lists import HEADER, Heap
+from gpucc.vm.kernel_heap import HEADER, PLAIN, RAW, REFS
+from gpucc.vm.reference_heap import Heap
 from gpucc.vm.reference_numeric import Stop, int64, python_op
 from gpucc.vm.strconv import FLOAT_REPR_SCRATCH, PARSE_FLOAT_SCRATCH
 
@@ -25,7 +26,7 @@ IS = ("isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "isdecim
 STRIP = ("strip", "lstrip", "rstrip")
 SPLIT = ("split", "rsplit")
 PAD = ("zfill", "center", "ljust", "rjust")
-MAX_REPR = 24  # STR_FROM needs HEADER + MAX_REPR free words (a float also its scratch)
+MAX_REPR = 24  # STR_FROM's RAW block: MAX_REPR words (a float also its scratch)
 FROM = {T_INT: str, T_BOOL: lambda x: str(x != 0), T_FLOAT: lambda x: repr(bits_to_float(x))}
 
 
@@ -42,12 +43,12 @@ def optional(heap: Heap, h: int) -> str | None:
 
 
 def new_str(heap: Heap, s: str) -> int:
-    return heap.new([ord(c) for c in s])
+    return heap.new([ord(c) for c in s], PLAIN)
 
 
 def fits(heap: Heap, n: int) -> None:
-    """MEMORY_LIMIT unless a new str of n code points fits (before Python builds a huge one)."""
-    if HEADER + n > heap.size - heap.hp:
+    """MEMORY_LIMIT when a str of n code points can never fit (before Python builds a huge one)."""
+    if HEADER + n > heap.limit:
         raise Stop(S.MEMORY_LIMIT)
 
 
@@ -66,11 +67,11 @@ def search(mode: int, s: str, sub: str) -> tuple[int, int]:
 
 
 def to_number(heap: Heap, type_code: int, s: str) -> int:
-    """The slot value of int(s) / float(s) (float: room for its scratch in the free heap)."""
+    """The slot value of int(s) / float(s) (float: a RAW block for its scratch, released after)."""
     if type_code not in (T_INT, T_FLOAT):
         raise Stop(S.INVALID_BYTECODE)
-    if type_code == T_FLOAT and PARSE_FLOAT_SCRATCH > heap.size - heap.hp:
-        raise Stop(S.MEMORY_LIMIT)
+    if type_code == T_FLOAT:
+        heap.scratch(PARSE_FLOAT_SCRATCH)
     try:
         return int64(int(s)) if type_code == T_INT else float_to_bits(float(s))
     except ValueError:
@@ -82,7 +83,7 @@ def split(heap: Heap, mode: int, s: str, sep: str | None, maxsplit: int) -> tupl
     if sep == "":
         raise Stop(S.VALUE_ERROR)
     parts = getattr(s, SPLIT[mode])(sep, maxsplit)
-    xs = heap.new([0] * len(parts))
+    xs = heap.new([0] * len(parts), REFS)
     d, _, _ = heap.header(xs)
     order = range(len(parts)) if mode == 0 else reversed(range(len(parts)))
     for k in order:
@@ -103,7 +104,7 @@ def execute(job, op: int, arg: int) -> int:
         n = int(job.image.consts[lo + arg]) if 0 <= arg < hi - lo else -1
         if not 0 <= n <= hi - lo - arg - 1:
             raise Stop(S.INVALID_BYTECODE)
-        job.push(heap.new([int(c) for c in job.image.consts[lo + arg + 1 : lo + arg + 1 + n]]))
+        job.push(heap.new([int(c) for c in job.image.consts[lo + arg + 1 : lo + arg + 1 + n]], PLAIN))
         return n
     if op in (O.STR_GET, O.STR_ORD):
         points = heap.slots(args[0])
@@ -115,15 +116,19 @@ def execute(job, op: int, arg: int) -> int:
         i = args[1]
         if not -len(points) <= i < len(points):
             raise Stop(S.INDEX_ERROR)
-        job.push(heap.new([points[i]]))
+        job.push(heap.new([points[i]], PLAIN))
         return 1
     if op == O.STR_CHR:
         result = python_op(chr, args[0])  # ValueError; OverflowError past a C int
-    elif op == O.STR_FROM:
-        fits(heap, MAX_REPR + (FLOAT_REPR_SCRATCH if arg == T_FLOAT else 0))  # the kernel writes them first
+    elif op == O.STR_FROM:  # the digits go to a RAW block first, released after the new str
+        tmp = heap.alloc(MAX_REPR + (FLOAT_REPR_SCRATCH if arg == T_FLOAT else 0), RAW)
         if arg not in FROM:
             raise Stop(S.INVALID_BYTECODE)
         result = FROM[arg](args[0])
+        h = new_str(heap, result)
+        heap.release(tmp)
+        job.push(h)
+        return len(result)
     elif op == O.STR_JOIN:
         sep = text(heap, args[0])
         result = sep.join([text(heap, x) for x in heap.slots(args[1])])

@@ -36,8 +36,10 @@ from gpucc.contract import isa as O
 from gpucc.contract import status as S
 from gpucc.contract import typecodes as T
 from gpucc.contract.isa import CMP_EQ, CMP_GE, CMP_LE, CMP_LT, CMP_NE, typed_cmp, typed_values, typed_values_fields
+from gpucc.vm.kernel_heap import HEADER, PLAIN
 from gpucc.vm.reference_dict_objects import Dicts
-from gpucc.vm.reference_lists import HEADER, Heap, merge_sort, sort_cost
+from gpucc.vm.reference_heap import Heap
+from gpucc.vm.reference_lists import merge_sort, sort_cost
 from gpucc.vm.reference_numeric import COMPARISONS, Stop, typed_compare, typed_value
 
 NUMBERS = (T.INT, T.BOOL, T.FLOAT)
@@ -215,7 +217,7 @@ def execute(job, op: int, arg: int) -> int:
             raise Stop(S.VALUE_ERROR)
         return 0
     if op == O.BOX:
-        job.push(heap.new([job.pop()]))
+        job.push(heap.new([job.pop()], PLAIN))
         return 0
     if op == O.UNBOX:
         v = job.pop()
@@ -245,10 +247,9 @@ def execute(job, op: int, arg: int) -> int:
         job.push(best.h)
         return n + cost[0]
     if op == O.VALUE_SORTED:
-        h = heap.new(heap.slots(h))
+        h = heap.new(heap.slots(h), heap.kind(h))
         d = h + HEADER
-    if n > heap.size - heap.hp:  # the merge buffer
-        raise Stop(S.MEMORY_LIMIT)
+    heap.scratch(n)  # the merge buffer
     heap.words[d : d + n] = [k.h for k in merge_sort(items)]
     if op == O.VALUE_SORTED:
         job.push(h)

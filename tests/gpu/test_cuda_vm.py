@@ -17,6 +17,7 @@ from gpucc import vm
 from gpucc.compiler.batch import compile_batch
 from gpucc.contract import status as S
 from gpucc.contract.image import JobTable, LaunchLimits, Program
+from gpucc.vm.kernel_heap import MIN_HEAP
 from gpucc.vm.link import SuiteLink, link
 
 SUITE = """
@@ -66,7 +67,7 @@ def test_simulated_launch_matches_cpu(tmp_path: Path):
     assert {S.OK, S.ASSERT_FAILED, S.OVERFLOW, S.ZERO_DIVISION, S.RECURSION_LIMIT, S.STEP_LIMIT, S.VALUE_ERROR} <= endings
     got = simulate("vm", tmp_path, vm_input(program, jobs, LIMITS))
     assert_same_arrays(arrays(expected), got)
-    assert (got["x_heap_words"], got["x_threads"]) == (1, len(jobs))  # no lists: no heap, a thread per job
+    assert (got["x_heap_words"], got["x_threads"]) == (MIN_HEAP, len(jobs))  # no lists: no heap, a thread per job
 
 
 def test_simulated_grid_stride_and_empty_launch(tmp_path: Path):
@@ -355,3 +356,59 @@ def test_simulated_launch_with_list_methods_matches_cpu(tmp_path: Path):
     assert {S.OK, S.INDEX_ERROR, S.VALUE_ERROR, S.MEMORY_LIMIT, S.OVERFLOW} <= set(expected.status.tolist())
     got = simulate("vm", tmp_path, {**vm_input(program, jobs, limits), "x_max_threads": np.int64(3)})
     assert_same_arrays(arrays(expected), got)
+def simulate_collecting(tmp_path: Path, source: str, ns: tuple, steps: int, heap_size: int, factor: int) -> None:
+    """f(n) for each n of ns in a heap of heap_size words: every job OK, the last one allocating
+    more than factor heaps (so it collected), the simulator's Results equal the CPU's."""
+    from gpucc.vm.asm import make_jobs
+
+    batch = compile_batch([source])
+    program = Program.from_batch(batch)
+    g = int(batch.func_start[0]) + batch.function_names(0).index("f")
+    jobs = make_jobs({}, [(g, (n,)) for n in ns])
+    limits = LaunchLimits(step_limit=steps, stack_size=64, max_depth=4, heap_size=heap_size)
+    expected = vm.launch(program, jobs, "cpu", limits)
+    assert expected.status.tolist() == [S.OK] * len(ns)
+    roomy = vm.launch(program, jobs, "cpu", LaunchLimits(step_limit=steps, heap_size=100_000))
+    assert roomy.heap_peak_words[-1] > factor * limits.heap_size  # it collected
+    assert roomy.value.tolist() == expected.value.tolist()
+    got = simulate("vm", tmp_path, {**vm_input(program, jobs, limits), "x_max_threads": np.int64(2)})
+    assert_same_arrays(arrays(expected), got)
+
+
+def test_simulated_launch_collects_the_heap(tmp_path: Path):
+    """Jobs whose garbage is many times their heap (strs, lists of tuples, an Optional box live
+    across collections): the simulator's Results equal the CPU's, heap_peak_words too."""
+    source = """
+def f(n: int) -> int:
+    keep = [(i, str(i)) for i in range(3)]
+    o: Optional[int] = n
+    s = ""
+    for i in range(n):
+        s = s[-3:] + str(i)
+    if o is not None:
+        return len(s) + len(keep[2][1]) + o
+    return 0
+"""
+    simulate_collecting(tmp_path, source, (2, 40, 120), 5000, 250, 4)
+
+
+def test_simulated_launch_collects_with_a_dict_live(tmp_path: Path):
+    """A dict of str keys to tuples and a set live across collections of str and dict garbage:
+    the simulator's Results equal the CPU's (the dict blocks traced on the device as on the CPU)."""
+    source = """
+from typing import Dict, Set, Tuple
+
+
+def f(n: int) -> int:
+    d: Dict[str, Tuple[int, str]] = {"a": (1, "x")}
+    seen: Set[int] = {n}
+    s = ""
+    for i in range(n):
+        junk = {i: str(i), i + 1: "y"}
+        s = s[-3:] + junk[i]
+        if i % 9 == 0:
+            d[str(i)] = (i, s)
+            seen.add(i)
+    return len(d) * 1000 + len(seen) * 100 + d["a"][0] + len(s)
+"""
+    simulate_collecting(tmp_path, source, (2, 30, 60), 20_000, 700, 3)

@@ -14,7 +14,7 @@ SAMPLES = EXAMPLES / "collatz_samples.jsonl"
 EXPECTED = {  # suite: (fastest, {candidate: status})
     "gcd": ("uses_tuple.py", {"uses_tuple.py": "passed", "euclid_mod.py": "passed", "euclid_sub.py": "passed",
             "recursive.py": "passed", "wrong_min.py": "failed", "loops_on_zero.py": "timeout",
-            "uses_numpy.py": "compile error", "pair_list.py": "error"}),  # memory limit: no garbage collection within a job
+            "uses_numpy.py": "compile error", "pair_list.py": "passed"}),  # its 500 garbage lists are collected
     "fib": ("iterative.py", {"iterative.py": "passed", "naive_recursive.py": "passed", "helper_recursive.py": "passed",
             "wrong_base.py": "failed", "renamed.py": "link error"}),
     "is_prime": ("trial_odd.py", {"trial_odd.py": "passed", "trial_sqrt.py": "passed", "trial_all.py": "passed",
@@ -69,6 +69,6 @@ def test_examples(gpucc):
         suite = load_suite(EXAMPLES / Path(s["suite"]).name)
         sources = {c.name: c.source for c in candidates_for(suite, samples, SAMPLES)}
         for cand in s["candidates"]:
-            # the memory limit is gpucc's (no garbage collection within a job), not CPython's
+            # the memory limit is gpucc's (a job's heap is far smaller than CPython's memory), not CPython's
             if cand["status"] in ("passed", "failed", "error") and "memory limit" not in cand["reason"]:
                 assert vm_first_failure(cand) == cpython_first_failure(suite, sources[cand["name"]]), cand["name"]

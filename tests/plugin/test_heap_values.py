@@ -68,5 +68,9 @@ def test_returned_values_of_any_type_are_their_repr():
     assert [r.returned(x) for x in records] == ["<Optional[list[bool]]>", "None"]  # no replay: the type
     records[0].returned = replayer.returned(0, OPT)
     assert r._job_json(records[0])["returned"] == "[True, False]"
+    records[0].heap_peak_words = int(res.heap_peak_words[0])  # the session copies it from the Results
+    assert r._job_json(records[0])["heap_peak_words"] == res.heap_peak_words[0] > 0  # a list and a box
+    outcome = r.CandidateOutcome("s", "c.py", "c.py", r.PASSED, jobs=records)
+    assert r.candidate_json(outcome)["heap_peak_words"] == res.heap_peak_words.max()
     assert placeholder(3, T.INT) == "3" and placeholder(2, T.STR, op=-1) == "<str>"
     assert r.returned(r.JobRecord("t", 0, "t()", [], st.OK, value=0, ret_type=T.NONE)) == "None"

@@ -9,13 +9,14 @@ import random
 
 import numpy as np
 import pytest
-from vmcheck import MAX, MIN, launch_all, line_of, outcome, run_asm
+from vmcheck import MAX, MIN, heap_for, launch_all, line_of, outcome, run_asm
 
 from gpucc.contract import status as S
 from gpucc.contract.image import LaunchLimits, job_arrays
 from gpucc.contract.isa import BY_NAME, TABLE
 from gpucc.contract.valuetypes import T_LIST_FLOAT, T_LIST_INT, bits_to_float, float_to_bits, render
 from gpucc.vm.asm import assemble_named, make_jobs
+from gpucc.vm.kernel_heap import FIRST_BLOCK
 from gpucc.vm.verify import verify
 
 RESULT = """
@@ -217,8 +218,9 @@ def test_sort_costs_n_log_n_and_releases_its_buffer():
     results, _ = run_asm(text, [("sorted_cost", (xs,)), ("sorted_cost", ([],)), ("buffer_released", (xs,))])
     base = results.cost[1]  # the same instructions on an empty list
     assert results.cost[0] - base == 10 + 10 * 4  # the copy + 4 merge passes of 10
-    # the argument (3 + 10) and the sorted copy (3 + 10): the next list starts right after them
-    assert outcome(results, 2) == ("OK", 26)
+    # the argument's block (1 + 3 + 10) and the sorted copy's from the first block on: the next
+    # list's block starts right after them (its handle one word further, past its block header)
+    assert outcome(results, 2) == ("OK", FIRST_BLOCK + 2 * (1 + 3 + 10) + 1)
 
 
 # -- contains, equality, concatenation, repetition
@@ -323,9 +325,10 @@ def test_memory_limit_with_a_tiny_heap():
 """
     calls = [("two", ()), ("take", ([1, 2, 3],)), ("take", (list(range(12)),)), ("grow", (4, 0)), ("grow", (5, 0))]
     text += APPEND
-    # NEW_LIST 0 takes 3 + 4 words, a 12-element argument 3 + 12, the fifth append 8 more
-    for heap_size, want in ((14, ["MEMORY_LIMIT", "OK", "MEMORY_LIMIT", "OK", "MEMORY_LIMIT"]),
-                            (21, ["OK"] * 5), (0, ["MEMORY_LIMIT"] * 5)):
+    # NEW_LIST 0 takes a block of 1 + 3 + 4 words, a 12-element argument 1 + 3 + 12, the fifth
+    # append 1 + 8 more; two's lists stay on the stack, so its collection frees nothing
+    for heap_size, want in ((heap_for(15), ["MEMORY_LIMIT", "OK", "MEMORY_LIMIT", "OK", "MEMORY_LIMIT"]),
+                            (heap_for(24), ["OK"] * 5), (0, ["MEMORY_LIMIT"] * 5)):
         results, _ = run_asm(text, calls, limits=LaunchLimits(heap_size=heap_size), plain=True)
         assert [S.NAMES[s] for s in results.status] == want, heap_size
     # a list argument that does not fit ends the job before its first instruction
@@ -376,8 +379,8 @@ def test_str_and_list_of_str_arguments_become_heap_lists_of_code_points():
     results, _ = run_asm(text, calls, plain=True)
     assert [outcome(results, j) for j in range(3)] == [("OK", 2000 + 0x1F600 + 2), ("OK", 1000 + ord("x")),
                                                        ("INDEX_ERROR", None)]  # fmt: skip
-    # every str is its own heap list: 3 + 4 words each, the outer list first
-    results, _ = run_asm(text, calls[:1], limits=LaunchLimits(heap_size=4 * 7 - 1))
+    # every str is its own heap list: 1 + 3 + 4 words each, the outer list first
+    results, _ = run_asm(text, calls[:1], limits=LaunchLimits(heap_size=heap_for(4 * 8 - 1)))
     assert outcome(results, 0) == ("MEMORY_LIMIT", None)
     bad = make_jobs(assemble_named(text)[1], calls[:1])
     outer = bad.args[0, 1]

@@ -9,7 +9,7 @@ import itertools
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from vmcheck import MAX, MIN, line_of, run_asm
+from vmcheck import MAX, MIN, heap_for, line_of, run_asm
 
 from gpucc.contract import status as S
 from gpucc.contract.image import LaunchLimits
@@ -370,15 +370,16 @@ def test_fell_off_ends_the_job_with_none_returned_at_its_line():
 
 def test_memory_limit_and_the_room_str_from_needs():
     body = "    LOAD_VAR2 s, w\n    LOAD_INT -1\n    STR_PAD 2"
-    limits = LaunchLimits(heap_size=40)  # the argument takes 3 + 4 words
+    limits = LaunchLimits(heap_size=heap_for(8 + 1 + 3 + 30))  # the argument's block takes 1 + 3 + 4 words
     got = run(body, "s w", [("ab", 30), ("ab", 31), ("ab", MAX)], limits=limits, plain=True)
     assert [g[0] for g in got] == ["OK", "MEMORY_LIMIT", "MEMORY_LIMIT"]
-    need = 3 + 24  # STR_FROM writes its digits into the free heap first
+    need = heap_for(1 + 24 + 8)  # STR_FROM writes its digits into a RAW block first, then the new str
     for heap, want in ((need - 1, "MEMORY_LIMIT"), (need, "OK")):
         got = run(f"    LOAD_VAR x\n    STR_FROM {T_INT}", "x", [(5,)], limits=LaunchLimits(heap_size=heap))
         assert got[0][0] == want
     text = ".func f s\n" + SPLIT3 + "    RETURN\n"
-    for heap, want in ((7 + 7, "MEMORY_LIMIT"), (7 + 7 + 7, "MEMORY_LIMIT"), (7 + 7 + 7 + 7, "OK")):
+    for heap, want in ((heap_for(8 + 8), "MEMORY_LIMIT"), (heap_for(8 + 8 + 8), "MEMORY_LIMIT"),
+                       (heap_for(8 + 8 + 8 + 8), "OK")):
         results, _ = run_asm(text, [("f", (slot_arg("a b"),))], limits=LaunchLimits(heap_size=heap), plain=True)
         assert S.NAMES[results.status[0]] == want, heap  # the list, then each part
 
@@ -462,11 +463,12 @@ def test_float_of_str_follows_python():
     assert got == [python(lambda s: float_to_bits(float(s)), s) for s in strs]
 
 
-def test_float_conversions_take_their_scratch_from_the_free_heap():
-    for heap, want in ((7 + PARSE_FLOAT_SCRATCH - 1, "MEMORY_LIMIT"), (7 + PARSE_FLOAT_SCRATCH, "OK")):
+def test_float_conversions_take_their_scratch_from_the_heap():
+    need = heap_for(8 + 1 + PARSE_FLOAT_SCRATCH)  # the argument, the RAW block
+    for heap, want in ((need - 1, "MEMORY_LIMIT"), (need, "OK")):
         got = run(f"    LOAD_VAR s\n    STR_TO_NUM {T_FLOAT}", "s", [("2.5",)], limits=LaunchLimits(heap_size=heap))
         assert got[0][0] == want
-    need = 3 + 24 + FLOAT_REPR_SCRATCH
+    need = heap_for(1 + 24 + FLOAT_REPR_SCRATCH + 8)
     for heap, want in ((need - 1, "MEMORY_LIMIT"), (need, "OK")):
         got = run(f"    LOAD_VAR x\n    STR_FROM {T_FLOAT}", "x", [(2.5,)], limits=LaunchLimits(heap_size=heap))
         assert got[0][0] == want

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from valuecheck import S_, B, F, I, L, N, Opt, Tu, build, cpython, fresh, reference_results, run
-from vmcheck import launch_all
+from vmcheck import heap_for, launch_all
 
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
@@ -249,10 +249,10 @@ def test_sort_buffer_and_new_lists_need_heap_room():
     xs = [(2, "b"), (1, "a")]
     t = Tu(I, S_)
     sorts = [build(xs, L(t)) + ["DUP_TOP", f"VALUE_SORT {t}"], build(xs, L(t)) + [f"VALUE_SORTED {t}"]]
-    # the values take 4 lists of 7 words and one of 7 (heap 35); the sort needs 2 more words, sorted 7 + 2
-    assert [s for s, _ in run(sorts, [L(t)] * 2, LaunchLimits(heap_size=36))] == ["MEMORY_LIMIT"] * 2
-    assert [s for s, _ in run(sorts, [L(t)] * 2, LaunchLimits(heap_size=37))] == ["OK", "MEMORY_LIMIT"]
-    assert run(sorts, [L(t)] * 2, LaunchLimits(heap_size=44)) == [("OK", sorted(xs))] * 2
+    # the values take 5 blocks of 1 + 7 words (40), all live; the sort's buffer 1 + 2 more, sorted's 8 + 3
+    assert [s for s, _ in run(sorts, [L(t)] * 2, LaunchLimits(heap_size=heap_for(42)))] == ["MEMORY_LIMIT"] * 2
+    assert [s for s, _ in run(sorts, [L(t)] * 2, LaunchLimits(heap_size=heap_for(43)))] == ["OK", "MEMORY_LIMIT"]
+    assert run(sorts, [L(t)] * 2, LaunchLimits(heap_size=heap_for(51))) == [("OK", sorted(xs))] * 2
     box = [build(1, I) + ["BOX", "UNBOX 1"]]
     assert run(box, [I], LaunchLimits(heap_size=6)) == [("MEMORY_LIMIT", None)]
 
@@ -334,9 +334,9 @@ def test_pool_objects_are_checked_before_any_job_runs():
 
 def test_arguments_that_do_not_fit_the_heap_are_memory_limit():
     program, names = assemble_named(".func f x\n    LOAD_VAR x\n    RETURN\n")
-    jobs = typed_jobs(names, [(L(Tu(I, S_)), [(1, "a"), (2, "b")])])  # 1 + 2 * 2 lists of 7 words
-    assert launch_all(program, jobs, LaunchLimits(heap_size=34)).status.tolist() == [S.MEMORY_LIMIT]
-    assert launch_all(program, jobs, LaunchLimits(heap_size=35)).status.tolist() == [S.OK]
+    jobs = typed_jobs(names, [(L(Tu(I, S_)), [(1, "a"), (2, "b")])])  # 1 + 2 * 2 blocks of 1 + 7 words
+    assert launch_all(program, jobs, LaunchLimits(heap_size=heap_for(39))).status.tolist() == [S.MEMORY_LIMIT]
+    assert launch_all(program, jobs, LaunchLimits(heap_size=heap_for(40))).status.tolist() == [S.OK]
 
 
 def test_disassembly_names_the_compared_types():

@@ -10,6 +10,7 @@ from gpucc.contract.image import LaunchLimits, ResultArrays, Results, image_arra
 from gpucc.contract.isa import COSTS
 from gpucc.vm.asm import assemble_named, make_jobs
 from gpucc.vm.kernel import Scratch, run_job
+from gpucc.vm.kernel_heap import FIRST_BLOCK, MIN_HEAP
 from gpucc.vm.kernel_walk import WALK_WORDS
 from gpucc.vm.verify import function_checks
 
@@ -29,13 +30,22 @@ def run_plain(program, jobs, limits: LaunchLimits) -> Results:
     image.func_ok[:] = function_checks(image, jit=False)[:, 0] == 0
     r = Results.allocate(len(jobs))
     scratch = Scratch(np.zeros(limits.stack_size, np.int64), np.zeros((limits.max_depth, 3), np.int64),
-                      np.full(limits.heap_size, -7, np.int64),  # a heap word is never read before a job writes it
+                      np.full(max(MIN_HEAP, limits.heap_size), -7, np.int64),  # a heap word is never read before a job writes it
                       np.full(WALK_WORDS, -7, np.int64))  # fmt: skip
     out = result_arrays(r)
     with np.errstate(all="raise"):  # the kernel must never compute a wrapped result
         for j in range(len(jobs)):
             run_job(j, image, cols, scratch, out, COSTS, limits.step_limit)
     return r
+
+
+def heap_for(words: int) -> int:
+    """The smallest LaunchLimits.heap_size whose blocks may take `words` heap words, block headers
+    included (vm/kernel_heap.py: the state words and the collector's bitmap take the rest)."""
+    h = words
+    while h - h // 65 - 1 - FIRST_BLOCK < words:
+        h += 1
+    return h
 
 
 def launch_all(program, jobs, limits: LaunchLimits | None = None, plain: bool = False) -> Results:
