@@ -8,8 +8,9 @@ left out, negative and zero steps and int64-edge bounds, `+`, `* n` and `n *`, `
 `sum`, `min`, `max`, `in` / `not in` (an int in a float list and the reverse), `==` / `!=`, a
 list's truth.  Comprehensions: `[e for v in xs if c]` over a list or a small range, and the
 generator expressions of `sum min max any all`.  Statements: assignment (plain and annotated, `[]` typed by its annotation or by
-the float appended next), `xs[i] = e`, `xs[i] op= e`, `append`, `sort()`, `reverse()`, the other list
-methods (insert, extend, pop, remove, clear, index, count), `xs += [...]`, `xs[a:b:k] = [...]`, `for v in xs`.
+the float appended next), `xs[i] = e`, `xs[i] op= e`, `append`, `sort()`, `for v in xs`; with Shape.structs
+(the fuzzer's) also `reverse()`, the other list methods (insert, extend, pop, remove, clear, index, count),
+`xs += [...]` and `xs[a:b:k] = [...]`.
 
 Growth stays bounded, so CPython and the VM's heap (no garbage collection within a job) both
 finish: inside a loop a list expression never calls a function, `+` has a literal operand and
@@ -169,8 +170,10 @@ class ListGen:
         if k in (3, 4) and not s.list_loops:
             value = self.expr(elem(t), 2) if t == "list[int]" or r.random() < 0.7 else self.int_expr(2)
             return [f"{pad}{name}.append({value})"]
-        if k in (3, 4, 5):
+        if k in (3, 4, 5) and self.structs:  # the fuzzer's shape: index / count / remove name a typed constant
             return [f"{pad}{self.list_method(name, t, not s.list_loops)}"]
+        if k in (3, 4, 5):
+            return [f"{pad}{name}.sort()"]
         return self.for_list(ind, d)
 
     def list_method(self, name: str, t: str, grows: bool) -> str:

@@ -62,7 +62,7 @@ _TYPES = _ids(tk.TYPE_TOKENS)
 _CMPS = _ids(tk.CMP_TOKENS)
 _FN = _ids([tk.FN])
 _INSTRUCTION = _ids([op.name for op in O.TABLE] + [tk.LABEL])  # an opcode, or a label marker before one
-_END, _EOS = _ids([tk.FN, tk.EOS]), _ids([tk.EOS])
+_EOS = _ids([tk.EOS])
 INT32, INT64, FIELD16 = (-(2**31), 2**31 - 1), (-(2**63), 2**63 - 1), (O.FIELD_MIN, O.FIELD_MAX)
 # a packed kind's immediate field: its range
 _PACKED_IMM = {O.ARG_LOCAL_IMM: FIELD16, O.ARG_IMM_JUMP: FIELD16, O.ARG_LOCAL_IMM_JUMP: (-128, 127)}
@@ -77,7 +77,7 @@ def _fields(op: O.Op) -> list[tuple]:
         if kind == O.ARG_LOCAL:
             out.append(("slot",))
         elif kind == O.ARG_FUNC:
-            out.append(("small", 0, tk.SMALL - 1))
+            out.append(("func",))
         elif kind == O.ARG_IMM:
             rng = _PACKED_IMM.get(op.operand) or ((0, op.imm_max) if op.imm_max >= 0 else INT32)
             out.append(("value", *rng))
@@ -133,6 +133,8 @@ class Grammar:
             return _FN
         if what in ("small", "nlocals"):
             return _numbers(want[1], want[2])
+        if what == "func":  # a function of the unit: as many as the source has defs
+            return _numbers(0, max(len(self.bases), 1) - 1)
         if what == "slot":
             return _names(self.base, self.base + max(self.nlocals, 1) - 1)
         if what in ("value", "negated"):
@@ -146,7 +148,7 @@ class Grammar:
         if what == "cmp":
             return _CMPS
         if what == "body" and self.instructions and not self.pending:  # the function may end
-            return _INSTRUCTION | (_END if self.functions < len(self.bases) else _EOS)
+            return _INSTRUCTION | (_FN if self.functions < len(self.bases) else _EOS)  # a function per def
         return _INSTRUCTION
 
     def advance(self, token: str) -> None:

@@ -320,6 +320,8 @@ def decode_unit(toks: list[str], src: Source) -> UnitCode:
         code = [(op, _resolve(O.TABLE[op].operand, arg, at) if op in O.JUMP_OPCODES else arg) for op, arg in code]
         functions.append([nparams, nlocals, ret_type, tuple(code)])
     arities = [f[0] for f in functions]
+    if any(op == O.CALL and not 0 <= arg < len(functions) for f in functions for op, arg in f[3]):
+        raise DecodeError("a CALL of a function the unit does not have")
     return UnitCode(tuple(Function(p, n, max_stack(code, arities), t, code) for p, n, t, code in functions), tuple(pool))
 
 

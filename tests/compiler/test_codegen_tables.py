@@ -80,14 +80,18 @@ def test_str_builtins():
                if emit.BUILTIN_OPCODES[b, column] >= 0 and isa.TABLE[emit.BUILTIN_OPCODES[b, column]].group == "str"}  # fmt: skip
     assert str_ops == {("int", emit.ON_STR, "STR_TO_NUM"), ("float", emit.ON_STR, "STR_TO_NUM"),
                        ("str", emit.ON_NUMBER, "STR_FROM"), ("str", emit.ON_FLOAT, "STR_FROM"),
-                       ("ord", emit.ON_STR, "STR_ORD"), ("chr", emit.ON_NUMBER, "STR_CHR")}  # fmt: skip
+                       ("ord", emit.ON_STR, "STR_ORD"), ("chr", emit.ON_NUMBER, "STR_CHR"),
+                       *((b, emit.ON_NUMBER, "STR_RADIX") for b in ("bin", "oct", "hex"))}  # fmt: skip
     for name, _, op in str_ops:
-        assert f"{name}(" in isa.BY_NAME[op].doc
+        assert f"{name}(" in isa.BY_NAME[op].doc or f" {name} " in isa.BY_NAME[op].doc
 
 
 def test_methods():
     for m, name in enumerate(scope.METHODS):
         opc, mode = emit.METHOD_OPCODES[m], emit.METHOD_MODES[m]
+        if m >= scope.M_LIST_CLEAR:  # the other list methods: copy is xs[:], the rest name their instruction
+            assert (opc, mode) == (isa.LIST_SLICE, 0) if name == "copy" else f"xs.{name}(" in _doc(opc), name
+            continue
         if name in scope.DICT_METHODS + scope.SET_METHODS:  # compiler/emit_dict.py's
             assert opc == -1
             continue

@@ -24,7 +24,9 @@ TABLES = {
     "unary": (typerules.UNARY_RULES, nodes.UN_NAMES, typerules._UNARY),
     "compare": (typerules.COMPARE_RULES, typerules.COMPARE_NAMES, typerules._COMPARE),
     "builtin": (typerules.BUILTIN_RULES, scope.SUPPORTED_BUILTINS, typerules._BUILTIN),
-    "method": (typerules.METHOD_RULES, scope.METHODS, typerules._METHOD),
+    "method": (typerules.METHOD_RULES[: -len(scope.LIST_METHODS)], scope.METHODS[: -len(scope.LIST_METHODS)],
+               typerules._METHOD),
+    "list method": (typerules.METHOD_RULES[-len(scope.LIST_METHODS) :], scope.LIST_METHODS, typerules._LIST_METHOD_ROWS),
 }
 
 
@@ -49,8 +51,8 @@ def test_builtin_and_method_codes_follow_their_tables():
     assert len(set(scope.BUILTINS)) == len(scope.BUILTINS)
     for code, name in enumerate(scope.SUPPORTED_BUILTINS):
         assert getattr(scope, "B_" + name.upper()) == code
-    for code, name in enumerate(scope.METHODS):
-        assert getattr(scope, "M_" + name.upper()) == code
+    for code, name in enumerate(scope.METHODS):  # the list methods past append / sort: M_LIST_*
+        assert getattr(scope, ("M_LIST_" if code >= scope.M_LIST_CLEAR else "M_") + name.upper()) == code
 
 
 # a value of each numeric type, and the type code of a CPython result
@@ -149,5 +151,5 @@ def test_builtin_arities():
         name: [k for k in range(5) if typerules.builtin_arity_ok(b, k)]
         for b, name in enumerate(scope.SUPPORTED_BUILTINS)
     }
-    want = {"min": [1, 2, 3, 4], "max": [1, 2, 3, 4], "pow": [2], "print": [0, 1, 2, 3, 4]}  # print: any count
+    want = {"min": [1, 2, 3, 4], "max": [1, 2, 3, 4], "pow": [2], "print": [0, 1, 2, 3, 4], "round": [1, 2]}  # print: any
     assert takes == {name: want.get(name, [1]) for name in scope.SUPPORTED_BUILTINS}

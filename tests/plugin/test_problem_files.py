@@ -101,7 +101,7 @@ def test_the_canonical_solution_sets_each_problems_step_budget(gpucc):
     assert "over the problem's budget of 1000000 (from its canonical solution's)" in slow["reason"]
     assert any(1_000_000 < c["steps"] < 3_000_000 for t in slow["tests"] for c in t["cases"])
     assert "did not finish within 3000000 steps" in suites["HumanEval/13"]["candidates"][2]["reason"]  # never ends
-    groups = suites["HumanEval/1"]  # canonical solution not compiled (list.clear): the step limit is the budget
+    groups = suites["HumanEval/1"]  # canonical solution not compiled (`del xs[:]`, in the excerpt): the step limit is the budget
     assert (groups["reference"]["status"], groups["reference"]["budgets"]) == ("compile error", None)
     slow = groups["candidates"][2]
     assert slow["status"] == "passed"

