@@ -20,7 +20,7 @@ CASES = [
     ("E_UNBOUND", "def f() -> int:\n    k += 1\n    return 0\n", "k", 1),
     ("E_UNBOUND", "def f() -> int:\n    x = x + 1\n    return x\n", "x", 2),
     ("E_UNBOUND", "def f() -> int:\n    return 1\n    return w\n    w = 2\n", "w", 1),
-    ("E_TYPE_MISMATCH", "def f() -> int:\n    x: int = 1\n    x = 'a'\n    return x\n", "'a'", 1),
+    ("E_TYPE_MISMATCH", "def f() -> int:\n    x: int = 1\n    x: str = 'a'\n    return x\n", "x: str", 1),
     ("E_TYPE_AT_JOIN", "def f() -> int:\n    x = 1\n    for i in range(2):\n        x = True\n    return x\n", "True", 1),
     ("E_TYPE_MISMATCH", "def f() -> int:\n    x: bool = 1\n    return 0\n", "1", 1),
     ("E_TYPE_MISMATCH", "def f() -> int:\n    x = 1\n    x: bool = False\n    return 0\n", "x", 2),
