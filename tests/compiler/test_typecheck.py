@@ -20,7 +20,8 @@ CASES = [
     ("E_UNBOUND", "def f() -> int:\n    k += 1\n    return 0\n", "k", 1),
     ("E_UNBOUND", "def f() -> int:\n    x = x + 1\n    return x\n", "x", 2),
     ("E_UNBOUND", "def f() -> int:\n    return 1\n    return w\n    w = 2\n", "w", 1),
-    ("E_TYPE_MISMATCH", "def f() -> int:\n    x = 1\n    x = True\n    return x\n", "True", 1),
+    ("E_TYPE_MISMATCH", "def f() -> int:\n    x: int = 1\n    x: str = 'a'\n    return x\n", "x: str", 1),
+    ("E_TYPE_AT_JOIN", "def f() -> int:\n    x = 1\n    for i in range(2):\n        x = True\n    return x\n", "True", 1),
     ("E_TYPE_MISMATCH", "def f() -> int:\n    x: bool = 1\n    return 0\n", "1", 1),
     ("E_TYPE_MISMATCH", "def f() -> int:\n    x = 1\n    x: bool = False\n    return 0\n", "x", 2),
     ("E_TYPE_MISMATCH", "def f(flag: bool) -> int:\n    flag += 1\n    return 0\n", "flag", 2),
@@ -180,7 +181,7 @@ def test_function_table():
 
 
 def test_frame_columns_are_distinct_and_fit_the_walk_stack():
-    from gpucc.compiler import narrowing, typecheck, typecheck_expr
+    from gpucc.compiler import narrowing, typecheck, typecheck_expr, typecheck_versions
     from gpucc.compiler.typecheck_base import S_NODE, S_STATE, WALK_WIDTH
 
     frames = {
@@ -191,5 +192,5 @@ def test_frame_columns_are_distinct_and_fit_the_walk_stack():
     for name, columns in frames.items():
         assert len(set(columns)) == len(columns) and max(columns) < WALK_WIDTH, name
     masks = (typecheck.MASK_BEFORE, typecheck.MASK_JOIN, narrowing.NN_BEFORE, narrowing.NN_JOIN, narrowing.NODE_NN,
-             narrowing.FACT_TRUE, narrowing.FACT_FALSE)  # fmt: skip
+             narrowing.FACT_TRUE, narrowing.FACT_FALSE, typecheck_versions.VERSION, typecheck_versions.SPLIT)  # fmt: skip
     assert sorted(masks) == list(range(typecheck.MASK_WIDTH))
