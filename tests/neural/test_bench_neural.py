@@ -51,6 +51,6 @@ def test_example_sources_are_the_compiling_candidates():
     sources = bench_neural.example_sources()
     gcd = bench_neural.ROOT / "examples" / "gcd_candidates"
     assert (gcd / "euclid_mod.py").read_text() in sources  # compiles
-    assert (gcd / "uses_math.py").read_text() not in sources  # a compile error (import math)
+    assert (gcd / "uses_numpy.py").read_text() not in sources  # a compile error (import numpy)
     assert sum("def collatz_steps" in s for s in sources) > len(list((gcd.parent / "collatz_candidates").iterdir()))  # + JSONL
     assert len(sources) >= 30

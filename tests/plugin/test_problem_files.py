@@ -120,8 +120,10 @@ AS_MODELS_WRITE = [  # (completion of greatest_common_divisor, result): human-ev
      "(CPython cannot parse it)"),  # tabs after the prompt's spaces: CPython's TabError
     ("def step(a: int, b: int) -> int:\n    return a % b\n\n\ndef greatest_common_divisor(a: int, b: int) -> int:\n"
      "    while b != 0:\n        a, b = b, step(a, b)\n    return a\n", "passed"),  # a helper first, a tuple swap
-    ("    import math\n    return math.gcd(a, b)\n",
-     "not run: unsupported: compile error: S#0:10:5: error: 'import' is not supported by gpucc"),  # CPython runs it
+    ("    import math\n    return math.gcd(a, b)\n", "passed"),  # an import in the function
+    ("    import re, math\n    return math.gcd(a, b)\n",
+     "not run: unsupported: compile error: S#0:10:12: error: module 're' is not supported by gpucc (it has math, sys, "
+     "bisect; typing's names are annotations)"),  # CPython runs it
 ]  # fmt: skip
 
 
