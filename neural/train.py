@@ -66,6 +66,10 @@ CONFIGS = {
     "long": TrainConfig(model=dict(n_layer=3, n_head=4, n_embd=128, block_size=192), train_levels=2,
                         train_per_level=100000, eval_per_level=100, steps=8000, batch_size=32, lr=2e-3, warmup=200,
                         stages=[0.0, 0.2]),
+    # twice "long": a measurement of where more steps lead
+    "longer": TrainConfig(model=dict(n_layer=3, n_head=4, n_embd=128, block_size=192), train_levels=2,
+                          train_per_level=100000, eval_per_level=100, steps=16000, batch_size=32, lr=2e-3, warmup=200,
+                          stages=[0.0, 0.2]),
 }  # fmt: skip
 
 
