@@ -51,6 +51,7 @@ class Row:
     valid: bool = False
     functional: bool | None = None  # None: a valid sample with no cases to run it on
     spellable: bool = True  # the tokens can spell the traditional bytecode (else exact is impossible)
+    problem: str = ""  # why the greedy sample is not valid
 
 
 def greedy(checkpoint: str, sources: list[str]) -> tuple[list, list[Row]]:
@@ -69,13 +70,13 @@ def greedy(checkpoint: str, sources: list[str]) -> tuple[list, list[Row]]:
         try:
             target = tk.encode_unit(want, src)
         except tk.Unencodable:
-            rows.append(Row(None, False, samples[0].valid, spellable=False))
+            rows.append(Row(None, False, samples[0].valid, spellable=False, problem=samples[0].problem))
             continue
         try:
             exact = unit is not None and tk.encode_unit(unit, src) == target
         except tk.Unencodable:
             exact = False
-        rows.append(Row(None, exact, samples[0].valid))
+        rows.append(Row(None, exact, samples[0].valid, problem=samples[0].problem))
     return wants, rows
 
 
@@ -174,6 +175,8 @@ def table(title: str, n: int, rows: list[Row]) -> dict:
               "a value neither small nor a literal, too many labels; exact is impossible for them)")
     for reason, k in Counter(reason_kind(r.reason) for r in rows if r.reason).most_common(6):
         print(f"  {k:4d} not taken: {reason}")
+    for problem, k in Counter(reason_kind(r.problem) for r in reached if not r.valid).most_common(4):
+        print(f"  {k:4d} not valid: {problem}")
     return f
 
 
