@@ -204,10 +204,10 @@ def measure(model: Compiler, held: list[Example], chunk: int = 64) -> dict[str, 
 
 
 def report(figures: dict[str, dict], levels: list[int]) -> str:
-    lines = [f"{'level':<14}{'trained':>8}{'n':>6}{'src tok':>9}{'exact':>8}{'valid':>8}{'functional':>12}"]
+    lines = [f"{'level':<18}{'trained':>8}{'n':>6}{'src tok':>9}{'exact':>8}{'valid':>8}{'functional':>12}"]
     for k, (name, f) in enumerate(figures.items()):
         pct = lambda c: f"{100 * c / f['n']:.1f}%" if f["n"] else "-"  # noqa: E731
-        lines.append(f"{name:<14}{'yes' if k in levels else 'no':>8}{f['n']:>6}{f['src_tokens']:>9.1f}"
+        lines.append(f"{name:<18}{'yes' if k in levels else 'no':>8}{f['n']:>6}{f['src_tokens']:>9.1f}"
                      f"{pct(f['exact']):>8}{pct(f['valid']):>8}{pct(f['functional']):>12}")  # fmt: skip
     return "\n".join(lines)
 

@@ -57,4 +57,4 @@ def test_a_tiny_run_on_a_drawn_signature_level_trains_decodes_and_is_measured():
     figures = measure(model, held)
     assert figures["sig-1-stmt"]["n"] > 0 and figures["sig-2-stmt-nest1"]["n"] > 0
     assert all(f["exact"] <= f["functional"] <= f["valid"] <= f["n"] for f in figures.values())
-    assert "sig-1-stmt         yes" in report(figures, trained(cfg))
+    assert ["sig-1-stmt", "yes"] in [line.split()[:2] for line in report(figures, trained(cfg)).splitlines()]
