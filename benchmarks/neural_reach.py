@@ -112,7 +112,8 @@ def entry_types(source: str, entry: str) -> tuple[str, ...] | None:
     random_arg can make every argument (else None)."""
     fn = next(n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.FunctionDef) and n.name == entry)
     spelled = [ast.unparse(a.annotation) if a.annotation else "" for a in fn.args.args]
-    if fn.returns is None or ast.unparse(fn.returns) not in ("int", "bool", "float") or not all(t in TYPES for t in spelled):
+    scalar = fn.returns is not None and ast.unparse(fn.returns) in ("int", "bool", "float")
+    if not scalar or not all(t in TYPES for t in spelled):
         return None
     return tuple(TYPES[t] for t in spelled)
 
@@ -158,12 +159,14 @@ def table(title: str, n: int, rows: list[Row]) -> dict:
     ran = [r for r in reached if r.functional is not None]
     f = dict(sources=n, taken=len(rows), reached=len(reached), exact=sum(r.exact for r in reached),
              valid=sum(r.valid for r in reached), functional=sum(bool(r.functional) for r in reached),
-             no_cases=sum(r.valid for r in reached) - len(ran), unspellable=sum(not r.spellable for r in reached))  # fmt: skip
+             no_cases=sum(r.valid for r in reached) - len(ran),
+             unspellable=sum(not r.spellable for r in reached))  # fmt: skip
     pct = lambda k: f"{k} ({100 * k / f['reached']:.0f}%)" if f["reached"] else str(k)  # noqa: E731
     print(f"{title}: {f['sources']} sources, {f['taken']} taken by the traditional compiler, "
           f"{f['reached']} of those taken by the model")  # fmt: skip
     print(f"  greedy (k = 1) of those {f['reached']}: exact {pct(f['exact'])}, valid {pct(f['valid'])}, "
-          f"functional {pct(f['functional'])}" + (f" ({f['no_cases']} valid not judged: no cases)" if f["no_cases"] else ""))  # fmt: skip
+          f"functional {pct(f['functional'])}"
+          + (f" ({f['no_cases']} valid not judged: no cases)" if f["no_cases"] else ""))  # fmt: skip
     if f["unspellable"]:
         print(f"  ({f['unspellable']} of the {f['reached']} have traditional bytecode the tokens cannot spell: "
               "a value neither small nor a literal, too many labels; exact is impossible for them)")

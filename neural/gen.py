@@ -27,8 +27,8 @@ gen_lists.py and nothing else.
 `Shape` bounds a program's size (statements per block, nesting, expression depth, which parts
 it has): the differential fuzzer uses the default, `FUZZ`, the largest; the neural compiler's
 curriculum (neural/data.py) smaller ones; with `Shape.signature` f's parameters (1-4, names
-and types drawn) and return type are drawn per program instead of `f(a, b, c, x, y)`.  `ProgramGen(seed)` is `ProgramGen(seed, FUZZ)`: the
-same program.
+and types drawn) and return type are drawn per program instead of `f(a, b, c, x, y)`.
+`ProgramGen(seed)` is `ProgramGen(seed, FUZZ)`: the same program.
 """
 
 from __future__ import annotations
