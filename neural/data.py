@@ -39,6 +39,12 @@ CURRICULUM = (
     Level("locals-nest2", Shape(statements=2, nesting=2, expr_depth=2, helpers=False, prologue=True, lists=False,
                                 strs=False)),
     Level("fuzz", replace(FUZZ, strs=False, structs=False)),
+    # the first two levels' statements in functions of 1-4 drawn parameters (int, bool, float,
+    # list[int]) and a drawn int, bool or float return type, as real candidates have (gen.Shape.signature)
+    Level("sig-1-stmt", Shape(statements=1, nesting=0, expr_depth=1, helpers=False, prologue=False, strs=False,
+                              signature=True)),
+    Level("sig-2-stmt-nest1", Shape(statements=2, nesting=1, expr_depth=1, helpers=False, prologue=False,
+                                    strs=False, signature=True)),
 )
 
 

@@ -27,8 +27,9 @@ gen_lists.py and nothing else.
 
 `Shape` bounds a program's size (statements per block, nesting, expression depth, which parts
 it has): the differential fuzzer uses the default, `FUZZ`, the largest; the neural compiler's
-curriculum (neural/data.py) smaller ones.  `ProgramGen(seed)` is `ProgramGen(seed, FUZZ)`: the
-same program.
+curriculum (neural/data.py) smaller ones; with `Shape.signature` f's parameters (1-4, names
+and types drawn) and return type are drawn per program instead of `f(a, b, c, x, y)`.
+`ProgramGen(seed)` is `ProgramGen(seed, FUZZ)`: the same program.
 """
 
 from __future__ import annotations
@@ -73,9 +74,14 @@ class Shape:
     lists: bool = True  # f may take list parameters and set list locals
     strs: bool = True  # f may take str parameters, set a str local; expressions may read strs
     structs: bool = False  # tuples, nested lists, list[bool], Optional[int], dicts, sets (gen_struct.py, gen_dict.py)
+    signature: bool = False  # f's 1-4 parameters (names, types) and return type drawn per program; else a-y
 
 
 FUZZ = Shape(structs=True)
+# a drawn signature's parameter and local names and its types (list[int] only with Shape.lists)
+SIG_NAMES = ("n", "m", "k", "a", "b", "i", "j", "x", "y", "lo", "hi", "v", "p", "num", "val", "flag", "xs",
+             "nums", "total", "count", "r", "limit", "acc", "res", "ok", "step")  # fmt: skip
+SIG_TYPES = ("int", "int", "int", "bool", "float", "float", "list[int]")
 
 
 @dataclass(frozen=True)
@@ -282,10 +288,11 @@ class ProgramGen(ExprGen):
     # ------------------------------------------------------------ functions
 
     def function(self, sig: Sig, names: tuple[str, ...], calls: list[Sig], d: int,
-                 ints=("t",), floats=("z",), prologue: bool = True) -> list[str]:  # fmt: skip
+                 ints=("t",), floats=("z",), prologue: bool = True, declare=()) -> list[str]:  # fmt: skip
         """A function whose body sets its locals (`ints`, `floats`, maybe lists `ys` and `gs`,
-        bool `q`; none without `prologue`), runs random statements, then (mostly) returns a value
-        of its type: without that return, a path that reaches the end returns None."""
+        bool `q`; none without `prologue`; then each (name, type) of `declare`), runs random
+        statements, then (mostly) returns a value of its type: without that return, a path that
+        reaches the end returns None."""
         r = self.r
         params = {t: [n for n, pt in zip(names, sig.params) if pt == t] for t in TYPES}
         self.s = Scope(params, params, calls, sig.ret)
@@ -295,6 +302,10 @@ class ProgramGen(ExprGen):
             out.append('    """A generated function."""')
         if prologue:
             out += self.prologue(ints, floats)
+        for v, t in declare:
+            out.append(f"    {v} = {self.expr(t, 1)}")
+            self.s.names[t].append(v)
+            self.s.assignable[t].append(v)
         out += self.block(1, d)
         if r.random() < (0.9 if sig.ret != "None" else 0.5):  # else its end may be reached: None returned
             out.append(f"    {self.return_stmt()}")
@@ -376,6 +387,8 @@ class ProgramGen(ExprGen):
     def program(self) -> GenProgram:
         r, shape = self.r, self.shape
         lines, calls = self.helpers() if shape.helpers else ([], [])
+        if shape.signature:
+            return self.drawn_signature(lines, calls)
         ret = r.choice(["int", "int", "bool", "float", "float"])
         lists = LIST_TYPES if r.random() < 0.6 and shape.lists else ()
         strs = STR_TYPES[: 3 - len(lists)] if shape.strs and r.random() < 0.5 else ()  # 8 parameters at most
@@ -388,6 +401,20 @@ class ProgramGen(ExprGen):
         lines += self.function(f, names, calls, shape.nesting, ints=("s", "t"), floats=("w", "z"),
                                prologue=shape.prologue)  # fmt: skip
         return GenProgram("\n".join(lines), "f", f.params)
+
+    def drawn_signature(self, lines: list[str], calls: list[Sig]) -> GenProgram:
+        """f with 1-4 parameters of drawn names and types and a drawn scalar return type (Shape.signature);
+        a local is set first for each scalar type no parameter has (statements need a target of
+        each: `t = 0`-like lines, as real functions start)."""
+        r, shape = self.r, self.shape
+        n = r.randint(1, 4)
+        names = r.sample(SIG_NAMES, n + 3)
+        types = tuple(r.choice(SIG_TYPES if shape.lists else SIG_TYPES[:-1]) for _ in range(n))
+        ret = r.choice(["int", "int", "bool", "float"])  # scalars: evaluate.judge compares values, not heap contents
+        declare = tuple((v, t) for v, t in zip(names[n:], ("int", "bool", "float")) if t not in types)
+        f = Sig("f", types, ret)
+        lines += self.function(f, tuple(names[:n]), calls, shape.nesting, prologue=shape.prologue, declare=declare)
+        return GenProgram("\n".join(lines), "f", types)
 
     def helpers(self) -> tuple[list[str], list[Sig]]:
         """The functions f may call: their lines and signatures."""

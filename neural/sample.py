@@ -255,10 +255,10 @@ def main(argv=None) -> None:
     model, meta = load(args.checkpoint)
     _, held = datasets(TrainConfig(**meta["train"]), meta["seed"])
     figures = measure(model, held, args.k, args.temperature, args.top_p)
-    print(f"{'level':<14}{'n':>6}{'samples':>9}{'valid':>8}{'functional':>12}{f'solved@{args.k}':>11}")
+    print(f"{'level':<18}{'n':>6}{'samples':>9}{'valid':>8}{'functional':>12}{f'solved@{args.k}':>11}")
     for name, f in figures.items():
         pct = lambda c, n: f"{100 * c / n:.1f}%" if n else "-"  # noqa: E731
-        print(f"{name:<14}{f['n']:>6}{f['samples']:>9}{pct(f['valid'], f['samples']):>8}"
+        print(f"{name:<18}{f['n']:>6}{f['samples']:>9}{pct(f['valid'], f['samples']):>8}"
               f"{pct(f['functional'], f['samples']):>12}{pct(f['solved'], f['n']):>11}")  # fmt: skip
 
 

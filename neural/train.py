@@ -19,7 +19,7 @@ import argparse
 import math
 import random
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 import torch
 
@@ -35,7 +35,7 @@ from gpucc.neural.model import Compiler, NeuralConfig
 @dataclass
 class TrainConfig:
     model: dict
-    train_levels: int  # curriculum levels trained on: 0 .. train_levels - 1
+    train_levels: int  # curriculum levels trained on: 0 .. train_levels - 1, unless `levels` names them
     train_per_level: int
     eval_per_level: int  # held-out programs per level (every level of CURRICULUM)
     steps: int
@@ -43,7 +43,13 @@ class TrainConfig:
     lr: float = 1e-3
     warmup: int = 100
     weight_decay: float = 0.1
-    stages: list[float] = field(default_factory=lambda: [0.0, 0.15, 0.35])  # step share where level k joins
+    stages: list[float] = field(default_factory=lambda: [0.0, 0.15, 0.35])  # step share where trained level k joins
+    levels: list[int] = field(default_factory=list)  # the curriculum levels trained on, when not 0 .. train_levels - 1
+
+
+def trained(cfg: TrainConfig) -> list[int]:
+    """The curriculum levels a config trains on, in the order they join."""
+    return list(cfg.levels) or list(range(cfg.train_levels))
 
 
 CONFIGS = {
@@ -70,6 +76,16 @@ CONFIGS = {
     "longer": TrainConfig(model=dict(n_layer=3, n_head=4, n_embd=128, block_size=192), train_levels=2,
                           train_per_level=100000, eval_per_level=100, steps=16000, batch_size=32, lr=2e-3, warmup=200,
                           stages=[0.0, 0.2]),
+    # the same model on the old two levels and the drawn-signature ones (4 x 100,000 pairs): about an
+    # hour on one idle core (timed at --threads 1 under load: 0.53 s per step wall, 0.17 s CPU; 20,000
+    # pairs took ~9 CPU-seconds to make, so 400,000 ~3 minutes)
+    "signatures": TrainConfig(model=dict(n_layer=3, n_head=4, n_embd=128, block_size=192), train_levels=4,
+                              levels=[0, 1, 4, 5], train_per_level=100000, eval_per_level=100, steps=18000,
+                              batch_size=32, lr=2e-3, warmup=200, stages=[0.0, 0.1, 0.2, 0.3]),
+    # the loss-falls test on the drawn-signature levels: seconds
+    "tiny-sig": TrainConfig(model=dict(n_layer=1, n_head=2, n_embd=32, block_size=160), train_levels=2,
+                            levels=[0, 4], train_per_level=64, eval_per_level=8, steps=40, batch_size=16, lr=3e-3,
+                            warmup=5, stages=[0.0, 0.0]),
 }  # fmt: skip
 
 
@@ -124,7 +140,7 @@ def learning_rate(cfg: TrainConfig, step: int) -> float:
 def datasets(cfg: TrainConfig, seed: int, log=print) -> tuple[list[Example], list[Example]]:
     """(training examples, held-out examples whose source tokens are not also in training)."""
     block_size = cfg.model["block_size"]
-    pairs, failed = make_pairs(seed, {k: cfg.train_per_level for k in range(cfg.train_levels)})
+    pairs, failed = make_pairs(seed, {k: cfg.train_per_level for k in trained(cfg)})
     examples, dropped = encode(pairs, block_size)
     held, held_failed = make_pairs(seed + 1, {k: cfg.eval_per_level for k in range(len(CURRICULUM))})
     held, held_dropped = encode(held, block_size)
@@ -141,14 +157,14 @@ def train(cfg: TrainConfig, seed: int, log=print) -> tuple[Compiler, list[Exampl
     examples, fresh = datasets(cfg, seed, log)
     mconf = NeuralConfig(vocab_size=len(tk.VOCAB), **cfg.model)
     length = lambda e: len(e.prompt) + len(e.target)  # noqa: E731
-    by_level = [sorted((e for e in examples if e.pair.level == k), key=length) for k in range(cfg.train_levels)]
+    by_level = [sorted((e for e in examples if e.pair.level == k), key=length) for k in trained(cfg)]
     model = Compiler(mconf)
     opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, betas=(0.9, 0.95), weight_decay=cfg.weight_decay)
     r, losses, t0 = random.Random(seed), [], time.time()
     model.train()
     for step in range(cfg.steps):
-        levels = [k for k, start in enumerate(cfg.stages[: cfg.train_levels]) if step >= start * cfg.steps and by_level[k]]
-        x, y = batch(similar_lengths(by_level[r.choice(levels)], cfg.batch_size, r))
+        joined = [k for k, start in enumerate(cfg.stages[: len(by_level)]) if step >= start * cfg.steps and by_level[k]]
+        x, y = batch(similar_lengths(by_level[r.choice(joined)], cfg.batch_size, r))
         for g in opt.param_groups:
             g["lr"] = learning_rate(cfg, step)
         _, loss = model(x, y)
@@ -158,6 +174,7 @@ def train(cfg: TrainConfig, seed: int, log=print) -> tuple[Compiler, list[Exampl
         opt.step()
         losses.append(loss.item())
         if step % 100 == 0 or step == cfg.steps - 1:
+            levels = [trained(cfg)[k] for k in joined]
             log(f"step {step:5d}  loss {loss.item():.4f}  levels {levels}  {time.time() - t0:.0f}s")
     return model, fresh, losses, examples
 
@@ -191,11 +208,11 @@ def measure(model: Compiler, held: list[Example], chunk: int = 64) -> dict[str, 
     return figures
 
 
-def report(figures: dict[str, dict], train_levels: int) -> str:
-    lines = [f"{'level':<14}{'trained':>8}{'n':>6}{'src tok':>9}{'exact':>8}{'valid':>8}{'functional':>12}"]
+def report(figures: dict[str, dict], levels: list[int]) -> str:
+    lines = [f"{'level':<18}{'trained':>8}{'n':>6}{'src tok':>9}{'exact':>8}{'valid':>8}{'functional':>12}"]
     for k, (name, f) in enumerate(figures.items()):
         pct = lambda c: f"{100 * c / f['n']:.1f}%" if f["n"] else "-"  # noqa: E731
-        lines.append(f"{name:<14}{'yes' if k < train_levels else 'no':>8}{f['n']:>6}{f['src_tokens']:>9.1f}"
+        lines.append(f"{name:<18}{'yes' if k in levels else 'no':>8}{f['n']:>6}{f['src_tokens']:>9.1f}"
                      f"{pct(f['exact']):>8}{pct(f['valid']):>8}{pct(f['functional']):>12}")  # fmt: skip
     return "\n".join(lines)
 
@@ -207,13 +224,14 @@ def main(argv=None) -> None:
     ap.add_argument("--threads", type=int, default=1,
                     help="torch threads (a fixed count keeps runs reproducible; on a busy machine 1 is fastest)")
     ap.add_argument("--out", default=None, help="checkpoint path (default neural-<config>.npz)")
+    ap.add_argument("--steps", type=int, default=None, help="train this many steps instead (to time a config)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
-    cfg = CONFIGS[args.config]
+    cfg = CONFIGS[args.config] if args.steps is None else replace(CONFIGS[args.config], steps=args.steps)
     t0 = time.time()
     model, held, losses, examples = train(cfg, args.seed)
     figures = measure(model, held)
-    print(report(figures, cfg.train_levels))
+    print(report(figures, trained(cfg)))
     print(f"total {time.time() - t0:.0f}s")
     out = args.out or f"neural-{args.config}.npz"
     ops = sorted({t for e in examples for t in e.target if t in O.BY_NAME})
@@ -232,7 +250,7 @@ def evaluate_main(argv=None) -> None:
     model, meta = checkpoint.load(args.checkpoint)
     cfg = TrainConfig(**meta["train"])
     _, held = datasets(cfg, meta["seed"])
-    print(report(measure(model, held), cfg.train_levels))
+    print(report(measure(model, held), trained(cfg)))
 
 
 if __name__ == "__main__":

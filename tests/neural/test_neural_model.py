@@ -9,7 +9,7 @@ torch = pytest.importorskip("torch", reason="torch is not installed (pip install
 
 from gpucc.neural import tokenizer as tk  # noqa: E402
 from gpucc.neural.model import Compiler, NeuralConfig  # noqa: E402
-from gpucc.neural.train import CONFIGS, measure, train  # noqa: E402
+from gpucc.neural.train import CONFIGS, measure, report, train, trained  # noqa: E402
 
 
 def test_forward_shapes_and_greedy_stops_at_the_block():
@@ -45,3 +45,16 @@ def test_the_key_value_cache_gives_the_full_forward_passes_logits():
                 mine = logits[rows.tolist().index(b)]
                 assert torch.allclose(full[0, -1], mine, atol=1e-5)
                 seq.append(int(mine.argmax()))
+
+
+def test_a_tiny_run_on_a_drawn_signature_level_trains_decodes_and_is_measured():
+    cfg = CONFIGS["tiny-sig"]
+    assert trained(cfg) == [0, 4] and trained(CONFIGS["tiny"]) == [0]
+    assert trained(CONFIGS["signatures"]) == [0, 1, 4, 5]
+    model, held, losses, examples = train(cfg, seed=0, log=lambda _: None)
+    assert {e.pair.level for e in examples} == {0, 4}
+    assert sum(losses[-5:]) / 5 < 0.75 * sum(losses[:5]) / 5, losses
+    figures = measure(model, held)
+    assert figures["sig-1-stmt"]["n"] > 0 and figures["sig-2-stmt-nest1"]["n"] > 0
+    assert all(f["exact"] <= f["functional"] <= f["valid"] <= f["n"] for f in figures.values())
+    assert ["sig-1-stmt", "yes"] in [line.split()[:2] for line in report(figures, trained(cfg)).splitlines()]
