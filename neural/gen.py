@@ -75,9 +75,10 @@ class Shape:
     strs: bool = True  # f may take str parameters, set a str local; expressions may read strs
     structs: bool = False  # tuples, nested lists, list[bool], Optional[int], dicts, sets (gen_struct.py, gen_dict.py)
     signature: bool = False  # f's 1-4 parameters (names, types) and return type drawn per program; else a-y
+    loop_else: bool = False  # loops may have an `else:`, a line two simple statements joined by `;`
 
 
-FUZZ = Shape(structs=True)
+FUZZ = Shape(structs=True, loop_else=True)
 # a drawn signature's parameter and local names and its types (list[int] only with Shape.lists)
 SIG_NAMES = ("n", "m", "k", "a", "b", "i", "j", "x", "y", "lo", "hi", "v", "p", "num", "val", "flag", "xs",
              "nums", "total", "count", "r", "limit", "acc", "res", "ok", "step")  # fmt: skip
@@ -149,7 +150,7 @@ class ProgramGen(ExprGen):
             elif k in (0, 1):
                 ann = ": int" if r.random() < 0.15 else ""
                 out.append(f"{pad}{r.choice(s.assignable['int'])}{ann} = {self.int_expr(e)}")
-                if r.random() < 0.1:  # a second simple statement on the line
+                if self.shape.loop_else and r.random() < 0.1:  # a second simple statement on the line
                     out[-1] += f"; {r.choice(s.assignable['int'])} {self.augassign('int')}"
             elif k == 2:
                 out.append(f"{pad}{r.choice(s.assignable['int'])} {self.augassign('int')}")
@@ -271,7 +272,7 @@ class ProgramGen(ExprGen):
 
     def loop_else(self, ind: int, d: int) -> list[str]:
         """Sometimes an `else:` (run when no break left the loop; a break in it is the outer loop's)."""
-        if self.r.random() >= 0.15:
+        if not self.shape.loop_else or self.r.random() >= 0.15:
             return []
         return ["    " * ind + "else:"] + self.block(ind + 1, d - 1)
 
