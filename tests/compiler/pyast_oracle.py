@@ -17,6 +17,8 @@ class NotInSubset(Exception):
 
 
 def _type(node) -> str:
+    if node is None:  # no annotation: gpucc's tree has none either, this dump spells annotated code only
+        raise NotInSubset("a parameter or return without an annotation")
     if isinstance(node, ast.Subscript):
         return f"list[{node.slice.id}]"
     return "None" if isinstance(node, ast.Constant) else node.id
@@ -106,9 +108,9 @@ def oracle_dump(source: str) -> str:
     """compiler.syntax_tree.dump's output for `source`, computed from CPython's ast, whitespace-normalized."""
     lines = source.split("\n")
     parts = []
-    for k, f in enumerate(ast.parse(source).body):
-        if k == 0 and isinstance(f, ast.Expr) and isinstance(f.value, ast.Constant) and isinstance(f.value.value, (str, bytes)):
-            continue  # the module docstring: no node
+    for f in ast.parse(source).body:
+        if isinstance(f, ast.Expr) and isinstance(f.value, ast.Constant) and isinstance(f.value.value, (str, bytes)):
+            continue  # a module docstring (or a later string statement): no node, as gpucc's parser
         if not isinstance(f, ast.FunctionDef):  # module code: a statement as in a block
             parts.append(_stmt(f, lines))
             continue
