@@ -11,24 +11,13 @@ import random
 import struct
 
 import pytest
-from vmcheck import MAX, MIN, run_asm
+from vmcheck import MAX, MIN, OPERATOR_PROGRAM as PROGRAM, run_asm
 
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
 from gpucc.contract.valuetypes import bits_to_float, float_to_bits
 from gpucc.vm import kernel_math
 
-PROGRAM = """
-.func two a b
-    LOAD_VAR a
-    LOAD_VAR b
-    {op}
-    RETURN
-.func one a
-    LOAD_VAR a
-    {op}
-    RETURN
-"""
 EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.5, 3.0, 1e308, -1e308, 5e-324, -5e-324, 2.0**53, 2.0**63,
          -(2.0**63), 1e-300, math.inf, -math.inf, math.nan, 0.1, 7.0, -7.0, 709.782712893384, 709.7827128933841,
          -745.2, 1e22, math.pi, math.e, 1.0000000001, 0.9999999999, 100.0, 1024.5]  # fmt: skip

@@ -7,7 +7,7 @@ import itertools
 import math
 
 import pytest
-from vmcheck import MAX, MIN, run_asm
+from vmcheck import MAX, MIN, OPERATOR_PROGRAM as PROGRAM, run_asm
 
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
@@ -25,17 +25,6 @@ FLOAT_BINARY = ["FLOAT_ADD", "FLOAT_SUB", "FLOAT_MUL", "FLOAT_DIV", "FLOAT_FLOOR
 UNARY = {"UNARY_INVERT": INTS, "INT_ABS": INTS, "INT_TRUTH": INTS, "INT_TO_FLOAT": INTS + MIXED_INTS}
 FLOAT_UNARY = ["FLOAT_TO_INT", "FLOAT_TRUTH", "FLOAT_NEG", "FLOAT_ABS"]
 
-PROGRAM = """
-.func two a b
-    LOAD_VAR a
-    LOAD_VAR b
-    {op}
-    RETURN
-.func one a
-    LOAD_VAR a
-    {op}
-    RETURN
-"""
 
 
 def run(op: str, calls):

@@ -73,3 +73,17 @@ def outcome(results: Results, j: int):
 def line_of(text: str, needle: str, nth: int = 0) -> int:
     """1-based line number of the nth line of `text` containing `needle`."""
     return [i for i, line in enumerate(text.splitlines(), 1) if needle in line][nth]
+
+
+# a binary and a unary function around one instruction `{op}` (the numeric and math op tests)
+OPERATOR_PROGRAM = """
+.func two a b
+    LOAD_VAR a
+    LOAD_VAR b
+    {op}
+    RETURN
+.func one a
+    LOAD_VAR a
+    {op}
+    RETURN
+"""
