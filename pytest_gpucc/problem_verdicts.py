@@ -66,12 +66,19 @@ def judge(outcomes: list[CandidateOutcome], reference: CandidateOutcome | None,
 
 def _supported(outcomes: list[CandidateOutcome]) -> list[CandidateOutcome]:
     """`outcomes` with each compile or link error made ``not run: unsupported: ...``."""
-    return [report.not_run(o.suite, o.name, o.filename, f"unsupported: {o.reason}")
-            if o.status in (report.COMPILE_ERROR, report.LINK_ERROR) else o for o in outcomes]  # fmt: skip
+    return [_no_verdict(o, f"unsupported: {o.reason}") if o.status in (report.COMPILE_ERROR, report.LINK_ERROR)
+            else o for o in outcomes]  # fmt: skip
 
 
 def _not_run(outcomes: list[CandidateOutcome], reason: str) -> list[CandidateOutcome]:
-    return [report.not_run(o.suite, o.name, o.filename, reason) for o in outcomes]
+    return [_no_verdict(o, reason) for o in outcomes]
+
+
+def _no_verdict(o: CandidateOutcome, reason: str) -> CandidateOutcome:
+    """`o` made ``not run: <reason>``, keeping what it was compiled from and, under
+    --gpucc-compiler neural, its samples' figures (no sample verified, say)."""
+    return dataclasses.replace(report.not_run(o.suite, o.name, o.filename, reason),
+                               source_text=o.source_text, neural=o.neural)  # fmt: skip
 
 
 def _within(o: CandidateOutcome, budgets: list[int], step_limit: int) -> CandidateOutcome:

@@ -9,6 +9,7 @@ candidate's unit (a "repair" for the wrong one), its third does not decode."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import subprocess
 import sys
@@ -18,9 +19,10 @@ import pytest
 
 from neural_standin import RIGHT, SUITE, TWO_FUNCTIONS, WRONG, StandIn
 
-from gpucc.neural.compile import NO_TORCH
+from gpucc.neural.compile import NO_TORCH, Sample
 from pytest_gpucc import neural_mode, report
-from pytest_gpucc.candidates import Candidate
+from pytest_gpucc.candidates import Candidate, load_samples
+from pytest_gpucc.problems import load_problems
 from pytest_gpucc.session import GpuccSession, Options
 from pytest_gpucc.suite import load_suite
 
@@ -70,6 +72,7 @@ def test_a_clear_message_without_torch(monkeypatch):
 
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXCERPT = Path(__file__).parent / "data" / "humaneval_excerpt.jsonl"
 HIDE_TORCH = "import sys; sys.modules['torch'] = None; "  # `import torch` fails, as without it
 
 
@@ -100,3 +103,27 @@ def test_compiled_by_names_the_path(session):
     traditional = dataclasses.replace(right, neural=None)
     assert neural_mode.compiled_by(traditional) == "traditional"
     assert neural_mode.compiled_by(dataclasses.replace(traditional, engine=report.CPYTHON)) == "CPython"
+
+
+class NoValidSample:
+    """A neural compiler none of whose samples decodes."""
+
+    def compile(self, sources, wants, k):
+        return [[Sample(None, False, "did not decode")] * k for _ in wants]
+
+
+def test_a_problem_sample_with_no_valid_sample_keeps_its_figures(tmp_path, monkeypatch):
+    # a problem file's compile errors become "not run: unsupported: ..."; the samples' figures stay
+    monkeypatch.setitem(neural_mode._compilers, None, NoValidSample())
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text(json.dumps({"task_id": "HumanEval/13", "completion": "    while b:\n        a, b = b, a % b\n    return a\n"}) + "\n")
+    gs = GpuccSession(Options(backend="cpu", compiler="neural", neural_k=3), tmp_path)
+    (entry,) = gs.add_problems(load_problems(EXCERPT), load_samples(samples, numbered_tasks=True), samples)
+    gs.run()
+    results = gs.results()
+    (o,) = results.summaries[0].outcomes
+    assert o.status == report.NOT_RUN and "none of 3 samples verified (first: did not decode)" in o.reason
+    assert (o.neural["k"], o.neural["valid"], o.neural["passing"], o.neural["faithful"]) == (3, 0, 0, 0)
+    assert neural_mode.compiled_by(o) == "neural"
+    (cand,) = results.to_json()["suites"][0]["candidates"]
+    assert cand["status"] == "not run" and cand["neural"]["valid"] == 0
