@@ -104,12 +104,14 @@ class Replayer:
         a, b = job.stack[job.sp - 2], job.stack[job.sp - 1]
         return shown(value(job.heap, a, left)), shown(value(job.heap, b, right))
 
-    def returned(self, j: int, t: int) -> str | None:
-        """The repr of the value job j returns (packed type t), or None when it does not."""
+    def returned(self, j: int, t: int, cut: bool = True) -> str | None:
+        """The repr of the value job j returns (packed type t; `cut`: as pytest shows it), or None
+        when it does not."""
         ran = self._run(j)
         if ran is None or ran[0] != status.OK:
             return None
-        return shown(value(ran[2].heap, ran[1], t))
+        v = value(ran[2].heap, ran[1], t)
+        return shown(v) if cut else repr(v)
 
 
 def value(heap, slot: int, t: int):

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from benchmarks import fuzz_differential
 from gpucc.neural.gen import EDGE_VALUES, FLOAT_EDGE_VALUES, FUZZ, INT64_MAX, INT64_MIN, STR_ALPHABET, ProgramGen
 from tests.oracle.findings import FIXED, OPEN
-from tests.oracle.oracle import disagreements
+from tests.oracle.oracle import cpython_outcomes, disagreements, vm_outcomes
 from tests.oracle.tower import expr_type, local_types
 
 INTS = st.one_of(st.sampled_from(EDGE_VALUES), st.integers(-10, 10), st.integers(INT64_MIN, INT64_MAX))
@@ -182,3 +182,29 @@ def test_long_run_reports_disagreements_and_exits_1(tmp_path, monkeypatch, capsy
     assert "1 disagreements with CPython" in capsys.readouterr().out
     text = out.read_text()
     assert "def f(a: int, b: int, c: bool, x: float, y: float" in text and ", VM wrong" in text
+
+
+STRUCTURED_RETURNS = """
+def pair(n: int) -> tuple[int, str]:
+    return n * 2, str(n) + "!"
+
+
+def table(n: int) -> dict[str, list[float]]:
+    return {"a": [n / 2, 0.1], "b'": []}
+
+
+def words(s: str) -> list[str]:
+    return s.split()
+
+
+def seen(n: int) -> set[int]:
+    return {n % 3, n, -n}
+"""
+
+
+def test_oracle_compares_structured_returns_by_their_repr():
+    # a str, tuple, list, dict or set returned is read back from the job's heap (a reference replay)
+    calls = [(0, "pair", (7,)), (0, "table", (3,)), (0, "words", ("a b\tc",)), (0, "seen", (4,))]
+    got = vm_outcomes([STRUCTURED_RETURNS], calls, backend="cpu")
+    assert got == ["(14, '7!')", "{'a': [1.5, 0.1], \"b'\": []}", "['a', 'b', 'c']", "{1, 4, -4}"]
+    assert got == cpython_outcomes([STRUCTURED_RETURNS], calls)

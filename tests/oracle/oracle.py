@@ -33,11 +33,13 @@ import typing
 from gpucc.compiler import compile_batch
 from gpucc.contract.image import LaunchLimits, Program
 from gpucc.contract.status import LABELS, NONE_RETURNED, STEP_LIMIT
+from gpucc.contract.typecodes import is_heap
 from gpucc.contract.valuetypes import render
 from gpucc.neural.gen import INT64_MAX, INT64_MIN
 from gpucc.vm import launch
 from gpucc.vm.asm import make_jobs
 from gpucc.vm.reference_lists import merge_sort
+from pytest_gpucc.heap_values import Replayer
 from tests.oracle.tower import Tower
 
 STEP_LIMIT_LABEL = LABELS[STEP_LIMIT]
@@ -367,10 +369,15 @@ def vm_outcomes(sources, calls, backend="reference", step_limit=200_000, heap_si
     out = ["" if batch.ok(u) else f"compile error: {batch.error(u)}" for u, _, _ in calls]
     if run:
         jobs = make_jobs({}, [(gid[calls[j][0], calls[j][1]], calls[j][2]) for j in run])
-        res = launch(program, jobs, backend, LaunchLimits(step_limit=step_limit, heap_size=heap_size))
+        limits = LaunchLimits(step_limit=step_limit, heap_size=heap_size)
+        res = launch(program, jobs, backend, limits)
+        replayer = Replayer(program, jobs, limits)  # a str, tuple, list, dict or set returned: its repr
         for k, j in enumerate(run):
-            status, g = int(res.status[k]), gid[calls[j][0], calls[j][1]]
-            out[j] = render(int(res.value[k]), int(batch.func_ret_type[g])) if status == 0 else LABELS[status]
+            status, t = int(res.status[k]), int(batch.func_ret_type[gid[calls[j][0], calls[j][1]]])
+            if status != 0:
+                out[j] = LABELS[status]
+            else:
+                out[j] = replayer.returned(k, t, cut=False) if is_heap(t) else render(int(res.value[k]), t)
     return out
 
 
