@@ -213,12 +213,21 @@ def target_bits(tree, types, target, stk, sp):
         m = stk[top, S_NODE]
         if kind[m] == N_NAME:
             bits |= bit(types.slot[m])
-        c = first[m]
-        while c != -1 and top < stk.shape[0]:
+        top = push_children(stk, top, first, next_, kind, m, -1)
+    return bits
+
+
+@nrt_free
+def push_children(stk, top, first, next_, kind, n, skip):
+    """Push node n's children, but those of kind `skip`, on the walk stack (rows from top) for
+    a preorder walk; -> the new top (children past the stack's last row are not walked)."""
+    c = first[n]
+    while c != -1 and top < stk.shape[0]:
+        if kind[c] != skip:
             stk[top, S_NODE] = c
             top += 1
-            c = next_[c]
-    return bits
+        c = next_[c]
+    return top
 
 
 @nrt_free

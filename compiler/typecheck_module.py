@@ -19,7 +19,7 @@ from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import E_MODULE_NAME
 from gpucc.compiler.nodes import N_CALL, N_FUNCDEF
 from gpucc.compiler.scope import F_ENTRY, F_MAX_STACK, GLOBAL, L_TYPE, find_function, find_local
-from gpucc.compiler.typecheck_base import ONE, S_NODE, ZERO
+from gpucc.compiler.typecheck_base import ONE, S_NODE, ZERO, push_children
 from gpucc.contract.jitable import nrt_free
 
 COUNT_ROW = 2 * GLOBAL  # Scratch.locs row: the number of globals (column 0), the function being checked (1)
@@ -42,12 +42,7 @@ def direct_calls(src, toks, tree, fn, nf, root, stk, sp0):
             g = find_function(src, fn, nf, toks.start[tree.tok[n]], toks.end[tree.tok[n]])
             if g >= 0:
                 called |= ONE << np.uint64(g)
-        c = first[n]
-        while c != -1 and sp < stk.shape[0]:
-            if kind[c] != N_FUNCDEF or n == root:
-                stk[sp, S_NODE] = c
-                sp += 1
-            c = next_[c]
+        sp = push_children(stk, sp, first, next_, kind, n, -1 if n == root else N_FUNCDEF)
     return called
 
 
