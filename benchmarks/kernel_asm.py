@@ -1,14 +1,16 @@
-"""What LLVM made of the VM kernel's run_job: its reference-counting calls and its dispatch.
+"""What LLVM made of the VM kernel's run_job: its reference-counting calls, its dispatch and the
+handlers of the int instructions bench_vm's loop-heavy and call-heavy grids run.
 
     python -m benchmarks.kernel_asm [--out run_job.s]
+    python -m benchmarks.kernel_asm --report run_job.s [--paths]   # the report of a listing written before
 
-    python -m benchmarks.kernel_asm --report run_job.s   # the report of a listing written before
-
-Compiles vm/cpu.py's run_jobs afresh (a dispatcher without cache; a few minutes) on a small
-loop-heavy grid and prints, for the run_job it calls: its size, the NRT_incref / NRT_decref calls (numba's reference counting: the
-run of `callq *%reg` after `movabsq $NRT_incref` at entry is one call per job each), and the
-instructions from the hot loop's step test to its indirect jump (the dispatch every VM
-instruction pays: a `(%rsp)` operand there is a spill or a reload).  Deterministic for one
+Compiles vm/cpu.py's run_jobs afresh (a dispatcher without cache: numba shows no assembly for
+cached code; a few minutes) on a small loop-heavy grid and prints, for the run_job it calls:
+its size, the NRT_incref / NRT_decref calls (numba's reference counting: the run of `callq
+*%reg` after `movabsq $NRT_incref` at entry is one call per job each), the instructions from
+the hot loop's step test to its indirect jump (the dispatch every VM instruction pays: a
+`(%rsp)` operand there is a spill or a reload), and each HOT_OPS handler's path back to it.
+Runs in an older checkout too (copy this file into its benchmarks/).  Deterministic for one
 numba / LLVM version; no timing.
 """
 
@@ -19,40 +21,53 @@ import re
 import sys
 
 
-def dump(out: str) -> None:
-    """run_jobs compiled afresh (a dispatcher without cache: numba shows no assembly for cached
-    code), run_job's assembly written to `out`.  Runs against older checkouts too (fec3820: a
-    Scratch without `walk`, run_jobs taking the cost table)."""
+def grid_run(workload: str, n_candidates: int, step_limit: int):
+    """bench_vm's grid of `workload` made ready for vm/cpu.py's run_jobs, in this checkout or an
+    older one (fec3820: a Scratch without `walk`, run_jobs taking the cost table): (n_jobs, run),
+    run(fn, results) calling fn(0, n_jobs, image, jobs, scratch, results' arrays, [COSTS,] step_limit)."""
     import inspect
 
-    import numba
     import numpy as np
 
     from benchmarks.bench_vm import WORKLOADS
     from benchmarks.harness import grid_jobs, program_of
     from gpucc.compiler import compile_batch
-    from gpucc.contract.image import LaunchLimits, Results, image_arrays, job_arrays, result_arrays
+    from gpucc.contract.image import LaunchLimits, image_arrays, job_arrays, result_arrays
     from gpucc.contract.isa import COSTS
-    from gpucc.vm import cpu
     from gpucc.vm.kernel import Scratch
     from gpucc.vm.verify import function_checks
 
-    make, function, grid = WORKLOADS["loop-heavy"]
-    batch = compile_batch(make(3))
-    program, jobs = program_of(batch), grid_jobs(batch, function, grid)
-    limits = LaunchLimits()
-    image, cols = image_arrays(program), job_arrays(jobs)
-    image.func_ok[:] = function_checks(image, jit=False)[:, 0] == 0
     try:
         from gpucc.vm.kernel_walk import WALK_WORDS
     except ImportError:  # a checkout before the comparison walk: its Scratch has no `walk`
         WALK_WORDS = 0
+    make, function, grid = WORKLOADS[workload]
+    batch = compile_batch(make(n_candidates))
+    program, jobs = program_of(batch), grid_jobs(batch, function, grid)
+    limits = LaunchLimits()
+    image, cols = image_arrays(program), job_arrays(jobs)
+    image.func_ok[:] = function_checks(image, jit=False)[:, 0] == 0
     shapes = {"stack": limits.stack_size, "frames": (limits.max_depth, 3), "heap": limits.heap_size, "walk": WALK_WORDS}
     scratch = Scratch(*(np.zeros(shapes[f], np.int64) for f in Scratch._fields))
+
+    def run(fn, results) -> None:
+        costs = (COSTS,) if "cost_of" in inspect.signature(fn.py_func).parameters else ()
+        fn(0, len(jobs), image, cols, scratch, result_arrays(results), *costs, step_limit)
+
+    return len(jobs), run
+
+
+def dump(out: str) -> None:
+    """run_jobs compiled afresh (a dispatcher without cache: numba shows no assembly for cached
+    code), run_job's assembly written to `out`."""
+    import numba
+
+    from gpucc.contract.image import LaunchLimits, Results
+    from gpucc.vm import cpu
+
+    n_jobs, run = grid_run("loop-heavy", 3, LaunchLimits().step_limit)
     _run_jobs = numba.njit(cpu._run_jobs.py_func)
-    costs = (COSTS,) if "cost_of" in inspect.signature(_run_jobs.py_func).parameters else ()
-    _run_jobs(0, len(jobs), image, cols, scratch, result_arrays(Results.allocate(len(jobs))), *costs,
-              limits.step_limit)  # fmt: skip
+    run(_run_jobs, Results.allocate(n_jobs))
     asm = _run_jobs.inspect_asm(_run_jobs.signatures[0])
     lines, keep = [], False
     for line in asm.splitlines():
