@@ -14,7 +14,6 @@ from numba import njit, prange
 
 from gpucc.contract.cachekey import source_fingerprint
 from gpucc.contract.image import JobTable, LaunchLimits, Program, Results, result_arrays
-from gpucc.contract.isa import COSTS
 from gpucc.vm.kernel import KERNEL_SOURCES, Scratch, run_job
 from gpucc.vm.kernel_heap import MIN_HEAP
 from gpucc.vm.kernel_walk import WALK_WORDS
@@ -25,9 +24,9 @@ def _make_runner(fingerprint):
     # compiled on its own, without parallel=True: numba's parfor passes over the whole
     # kernel body would more than double the (cold-cache) compile time for nothing
     @njit(cache=True)
-    def run_jobs(lo, hi, image, jobs, scratch, out, cost_of, step_limit):
+    def run_jobs(lo, hi, image, jobs, scratch, out, step_limit):
         for j in range(lo, hi):
-            run_job(j, image, jobs, scratch, out, cost_of, step_limit)
+            run_job(j, image, jobs, scratch, out, step_limit)
         return len(fingerprint)
 
     return run_jobs
@@ -39,7 +38,7 @@ _run_jobs = _make_runner(_SOURCES)
 
 def _make_launcher(fingerprint):
     @njit(parallel=True, cache=True)
-    def launch_chunks(image, jobs, out, cost_of, step_limit, scratch_size, chunk):
+    def launch_chunks(image, jobs, out, step_limit, scratch_size, chunk):
         """Jobs in chunks of `chunk`; scratch_size = (stack_size, max_depth, heap_size)."""
         n_jobs = jobs.func.shape[0]
         n_chunks = (n_jobs + chunk - 1) // chunk
@@ -48,7 +47,7 @@ def _make_launcher(fingerprint):
             # every heap word a job reads it wrote first
             scratch = Scratch(np.empty(stack_size, np.int64), np.empty((max_depth, 3), np.int64),
                               np.empty(heap_size, np.int64), np.empty(WALK_WORDS, np.int64))  # fmt: skip
-            _run_jobs(c * chunk, min(n_jobs, (c + 1) * chunk), image, jobs, scratch, out, cost_of, step_limit)
+            _run_jobs(c * chunk, min(n_jobs, (c + 1) * chunk), image, jobs, scratch, out, step_limit)
         return len(fingerprint)
 
     return launch_chunks
@@ -70,6 +69,5 @@ def launch_cpu(program: Program, jobs: JobTable, limits: LaunchLimits | None = N
         return results
     scratch_size = (limits.stack_size, limits.max_depth, max(MIN_HEAP, limits.heap_size))
     with numba.parallel_chunksize(1):
-        _launch_chunks(image, job_cols, result_arrays(results), COSTS, limits.step_limit, scratch_size,
-                       chunk_size(n_jobs))  # fmt: skip
+        _launch_chunks(image, job_cols, result_arrays(results), limits.step_limit, scratch_size, chunk_size(n_jobs))
     return results

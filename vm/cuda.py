@@ -22,8 +22,9 @@ moves exactly this across PCIe:
   only; the compacted function tables (linking resolves names and signatures on the host).
 * host -> device, launch: the link tables Program.from_batch builds on the host (func_entry,
   func_end, func_nparams, func_nlocals, func_max_stack, func_unit, func_import,
-  unit_const_start, unit_func_start), the job table (func, link, args, links) and the
-  opcode cost table: small next to the code.
+  unit_const_start, unit_func_start) and the job table (func, link, args, links, pool,
+  arg_lists): small next to the code.  The opcode cost table (contract.isa.COSTS) is a global
+  of run_job's: numba compiles it into the kernel's constant memory, no launch copies it.
 * device -> host, launch: one byte saying whether any function has a list instruction (a
   launch without lists and without list arguments gets no list heap, so many more threads
   fit), and the result arrays (status, value, cost, steps and the failure record of every
@@ -52,7 +53,7 @@ from gpucc.contract.image import (
     Results,
     result_arrays,
 )
-from gpucc.contract.isa import COSTS, FIRST_EXC, FIRST_LIST
+from gpucc.contract.isa import FIRST_EXC, FIRST_LIST
 from gpucc.contract.transfer import TransferCounter, device_full, is_device_array, require_device, to_device, to_host
 from gpucc.vm.kernel import KERNEL_SOURCES, Scratch, run_job
 from gpucc.vm.kernel_heap import MIN_HEAP
@@ -73,7 +74,7 @@ def _cache_key(sources) -> int:
 
 def _make_kernel(fingerprint):
     @cuda.jit(cache=True)
-    def run_jobs_kernel(image, jobs, scratch, out, cost_of, step_limit):
+    def run_jobs_kernel(image, jobs, scratch, out, step_limit):
         """Thread t runs jobs t, t + T, ... with column t of `scratch` (every thread's)."""
         t = cuda.grid(1)
         n_threads = scratch.stack.shape[1]
@@ -81,7 +82,7 @@ def _make_kernel(fingerprint):
             return
         mine = Scratch(scratch.stack[:, t], scratch.frames[:, :, t], scratch.heap[:, t], scratch.walk[:, t])
         for j in range(t, jobs.func.shape[0], n_threads):
-            run_job(j, image, jobs, mine, out, cost_of, step_limit)
+            run_job(j, image, jobs, mine, out, step_limit)
         if fingerprint == 0:  # never: keeps the kernel sources' fingerprint in the cache key
             out.status[t] = -1
 
@@ -169,7 +170,6 @@ def launch_cuda(program: Program, jobs: JobTable, limits: LaunchLimits | None = 
     dimage = device_image(image, counter)
     has_lists = verify_on_device(dimage)
     djobs = JobArrays(*(to_device(a, counter, f"jobs.{name}") for name, a in job_cols._asdict().items()))
-    cost_of = to_device(COSTS, counter, "cost table")
     lists = to_host(has_lists, counter, "has lists")[0] != 0 or job_cols.pool.size > 0
     # a launch without lists gets the smallest heap array (its state words, no block)
     heap_words = max(MIN_HEAP, limits.heap_size) if lists else MIN_HEAP
@@ -181,7 +181,7 @@ def launch_cuda(program: Program, jobs: JobTable, limits: LaunchLimits | None = 
     results.meta.update(threads=n_threads, heap_words=heap_words)
     hosts = result_arrays(results)  # allocated with each array's initial value, filled alike on the device
     out = ResultArrays(*(device_full(h.shape, h.dtype, h[0]) for h in hosts))
-    args = (dimage, djobs, scratch, out, cost_of, np.int64(limits.step_limit))
+    args = (dimage, djobs, scratch, out, np.int64(limits.step_limit))
     require_device(args, "the VM kernel")
     _kernel[_blocks(n_threads), THREADS_PER_BLOCK](*args)
     for host, dev in zip(hosts, out):

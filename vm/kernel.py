@@ -25,7 +25,9 @@ gives back the cost of the part of its sequence that did not run (vm/reference.p
 Speed notes: run_job reads the bundles' arrays that the loop uses into locals once, before
 it: in the loop they are plain locals, as separate parameters were.  The dispatch is one
 if/elif chain that LLVM turns into a jump table; LLVM inlines arith/compare and folds their
-dispatch on the (constant) op; array indices go through ix().  No numba-level
+dispatch on the (constant) op; array indices go through ix().  The cost table is the global
+contract.isa.COSTS (a constant address), not an argument: as an argument its pointer was
+reloaded from the stack on every VM instruction.  No numba-level
 inline="always": numba-cuda cannot compile that IR to PTX.
 The hot loop holds only the int instructions: ASSERT_CMP, the numeric, list and str
 instructions (calls) leave it and run in the loop around it.  LLVM weighs every arm of the
@@ -77,6 +79,7 @@ from gpucc.contract.isa import (
     COMPARE_LT,
     COMPARE_NE,
     COMPARE_NUM,
+    COSTS,
     DUP_TOP,
     FELL_OFF,
     FIRST_DICT,
@@ -290,11 +293,12 @@ def module_code(u, unit_func_start, func_import):
 
 
 @register_jitable
-def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
+def run_job(j, image, jobs, scratch, out, step_limit):
     """Run job j of `jobs` (JobArrays) on `image` (ImageArrays) to its end and write row j of
-    `out` (ResultArrays), with `scratch` (Scratch) as its working memory; cost_of has every
-    opcode's cost.  Only functions with image.func_ok[g] == 1 run (their operands, jumps and
-    stack depths need no checks here)."""
+    `out` (ResultArrays), with `scratch` (Scratch) as its working memory.  Only functions with
+    image.func_ok[g] == 1 run (their operands, jumps and stack depths need no checks here).
+    Opcode costs are the global contract.isa.COSTS: a constant in the compiled code (CUDA:
+    constant memory), no register or stack slot in the dispatch."""
     code = image.code
     consts = image.consts
     func_entry = image.func_entry
@@ -375,7 +379,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                 op = code[ix(2 * pc)]
                 arg = np.int64(code[ix(2 * pc + 1)])  # int64 in plain Python too
                 left -= 1
-                n_cost += cost_of[ix(op)]
+                n_cost += COSTS[ix(op)]
                 if op == LOAD_VAR:
                     stack[ix(sp)] = stack[ix(fp + arg)]
                     sp += 1
@@ -482,7 +486,7 @@ def run_job(j, image, jobs, scratch, out, cost_of, step_limit):
                         k = arg >> 16
                     st, r = arith(BINARY_ADD, stack[ix(s)], k)
                     if st != OK:
-                        n_cost -= cost_of[STORE_VAR]  # the sequence's STORE_VAR did not run
+                        n_cost -= COSTS[STORE_VAR]  # the sequence's STORE_VAR did not run
                         break
                     stack[ix(s)] = r
                     pc += 1

@@ -59,8 +59,8 @@ def vm_args() -> list:
     jobs = JobArrays(func=z(2, i32), link=z(2, i32), args=z((2, 8), i64), links=z((2, 8), i32), pool=z(4, i64),
                      arg_lists=z(2, i32))  # fmt: skip
     scratch = Scratch(z((4, 2), i64), z((4, 3, 2), i64), z((4, 2), i64), z((4, 2), i64))  # every thread's: (slots, threads)
-    # image, jobs, scratch, out, cost_of, step_limit
-    return [_image(), jobs, scratch, result_arrays(Results.allocate(2)), z(4, i64), i64(1)]
+    # image, jobs, scratch, out, step_limit
+    return [_image(), jobs, scratch, result_arrays(Results.allocate(2)), i64(1)]
 
 
 def verify_args() -> list:

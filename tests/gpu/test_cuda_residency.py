@@ -20,7 +20,6 @@ from gpucc.compiler.batch import compile_batch
 from gpucc.compiler.scope import F_WIDTH
 from gpucc.contract import status as S
 from gpucc.contract.image import LaunchLimits, Program, ResultArrays, Results, image_arrays
-from gpucc.contract.isa import COSTS
 from gpucc.contract.limits import MAX_IMPORTS
 from gpucc.contract.transfer import TransferCounter, is_device_array, require_device, run_info
 from gpucc.vm.link import SuiteLink, link
@@ -83,10 +82,10 @@ def test_resident_path_matches_cpu_and_counts_every_byte(tmp_path: Path):
     n_jobs, n_units = len(jobs), program.n_units
     h2d, d2h, copies, labels = _copies(got, "launch")
     assert h2d == 7 * n_funcs * 4 + 2 * (n_units + 1) * 4 + jobs.func.nbytes + jobs.link.nbytes + jobs.args.nbytes \
-        + jobs.links.nbytes + jobs.pool.nbytes + jobs.arg_lists.nbytes + COSTS.nbytes  # fmt: skip
+        + jobs.links.nbytes + jobs.pool.nbytes + jobs.arg_lists.nbytes  # no cost table: constant memory, in the kernel
     assert jobs.links.shape == (4, MAX_IMPORTS)  # the four linked candidates
     assert d2h == 1 + sum(a.nbytes for a in arrays(expected).values()) == 1 + n_jobs * 68  # "has lists", results
-    assert copies == 9 + 5 + int(jobs.pool.size > 0) + 1 + 1 + len(arrays(expected))  # an empty pool is not copied
+    assert copies == 9 + 5 + int(jobs.pool.size > 0) + 1 + len(arrays(expected))  # an empty pool is not copied
     assert not labels & {"code", "lines", "consts"}  # code never crosses
 
 

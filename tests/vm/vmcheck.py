@@ -7,7 +7,6 @@ import numpy as np
 from gpucc import vm
 from gpucc.contract import status as S
 from gpucc.contract.image import LaunchLimits, ResultArrays, Results, image_arrays, job_arrays, result_arrays
-from gpucc.contract.isa import COSTS
 from gpucc.vm.asm import assemble_named, make_jobs
 from gpucc.vm.kernel import Scratch, run_job
 from gpucc.vm.kernel_heap import FIRST_BLOCK, MIN_HEAP
@@ -35,7 +34,7 @@ def run_plain(program, jobs, limits: LaunchLimits) -> Results:
     out = result_arrays(r)
     with np.errstate(all="raise"):  # the kernel must never compute a wrapped result
         for j in range(len(jobs)):
-            run_job(j, image, cols, scratch, out, COSTS, limits.step_limit)
+            run_job(j, image, cols, scratch, out, limits.step_limit)
     return r
 
 

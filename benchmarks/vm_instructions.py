@@ -1,0 +1,86 @@
+"""Machine instructions the CPU kernel executes per VM instruction, counted by valgrind's
+callgrind (a count, not a time: it does not move with the machine's load).
+
+    python -m benchmarks.vm_instructions [--workload loop-heavy] [--candidates 20] [--runs 2]
+
+Runs a child under ``valgrind --tool=callgrind --instr-atstart=no``: the child compiles
+bench_vm's grid of the workload and makes a first call of vm/cpu.py's run_jobs (run_job over
+every job, one thread, numba's cached code; func_ok from the plain-Python verifier), all
+without instrumentation, then turns callgrind's instrumentation on (a client request from a
+small C helper built here with cc and valgrind's callgrind.h) for --runs more calls only.
+Prints the instructions counted ("Collected") over the VM instructions those runs executed
+(Results.steps).  Also runs in an older checkout (copy this file and kernel_asm.py into its
+benchmarks/).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HELPER = """#include <valgrind/callgrind.h>
+void cg_start(void) { CALLGRIND_ZERO_STATS; CALLGRIND_START_INSTRUMENTATION; }
+void cg_stop(void) { CALLGRIND_STOP_INSTRUMENTATION; }
+"""
+
+
+def helper(tmp: str) -> str:
+    """Build the client-request helper library in `tmp`; its path."""
+    src, lib = os.path.join(tmp, "cg.c"), os.path.join(tmp, "libcg.so")
+    with open(src, "w") as f:
+        f.write(HELPER)
+    subprocess.run(["cc", "-O1", "-shared", "-fPIC", "-o", lib, src], check=True)
+    return lib
+
+
+def child(workload: str, n_candidates: int, runs: int, lib: str) -> None:
+    """Compile the grid, run it once, then `runs` times with instrumentation on; print the steps."""
+    from benchmarks.kernel_asm import grid_run
+    from gpucc.contract.image import Results
+    from gpucc.vm.cpu import _run_jobs
+
+    n_jobs, run = grid_run(workload, n_candidates, 50_000_000)
+    results = [Results.allocate(n_jobs) for _ in range(runs + 1)]
+    cg = ctypes.CDLL(lib)
+    run(_run_jobs, results[0])  # loads numba's cache
+    cg.cg_start()
+    for r in results[1:]:
+        run(_run_jobs, r)
+    cg.cg_stop()
+    for r in results:
+        assert (r.status == 0).all() and (r.steps == results[0].steps).all(), "workload must run cleanly on the VM"
+    print(f"steps {runs * int(results[0].steps.sum())} jobs {n_jobs}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--workload", default="loop-heavy")
+    ap.add_argument("--candidates", type=int, default=20)
+    ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    if a.child:
+        child(a.workload, a.candidates, a.runs, a.child)
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={tmp}/cg.out",
+               sys.executable, "-m", "benchmarks.vm_instructions", "--workload", a.workload,
+               "--candidates", str(a.candidates), "--runs", str(a.runs), "--child", helper(tmp)]  # fmt: skip
+        out = subprocess.run(cmd, capture_output=True, text=True)
+    collected = re.search(r"Collected\s*:\s*(\d+)", out.stderr)
+    steps = re.search(r"^steps (\d+) jobs (\d+)$", out.stdout, re.M)
+    if out.returncode or not collected or not steps:
+        raise RuntimeError(f"no count in valgrind's output:\n{out.stdout[-1000:]}\n{out.stderr[-2000:]}")
+    ir, n = int(collected[1]), int(steps[1])
+    print(f"{a.workload}: {a.candidates} candidates, {steps[2]} jobs, {a.runs} runs: {n:,} VM instructions, "
+          f"{ir:,} machine instructions, {ir / n:.3f} per VM instruction")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
