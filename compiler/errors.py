@@ -191,7 +191,7 @@ _ROWS = [
      "exception classes of its own are not supported"),
     ("E_RERAISE", "'{text}' outside an except clause, or not its exception: only the exception an except "
      "clause caught can be raised again"),
-    ("E_UNKNOWN_MODULE", "module '{text}' is not supported by gpucc (it has math, sys, bisect; typing's names are "
+    ("E_UNKNOWN_MODULE", "module '{text}' is not supported by gpucc (it has math, sys, bisect, heapq; typing's names are "
      "annotations)"),
     ("E_MODULE_NAME", "module-level name '{text}' is read by a function but not assigned by module code before "
      "its first call of a function (or at its end)"),

@@ -32,8 +32,8 @@ from gpucc.contract import isa as O
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, float_to_bits
 
-MODULES = ("math", "sys", "bisect")
-MOD_MATH, MOD_SYS, MOD_BISECT = range(3)
+MODULES = ("math", "sys", "bisect", "heapq")
+MOD_MATH, MOD_SYS, MOD_BISECT, MOD_HEAPQ = range(4)
 MODULE_BYTES, MODULE_LENS = _byte_table(MODULES)
 
 
@@ -64,7 +64,9 @@ CONSTANTS = ((MOD_MATH, "pi", T_FLOAT, math.pi), (MOD_MATH, "e", T_FLOAT, math.e
              (MOD_MATH, "inf", T_FLOAT, math.inf), (MOD_MATH, "nan", T_FLOAT, math.nan),
              (MOD_SYS, "maxsize", T_INT, sys.maxsize))  # fmt: skip
 # the functions compiler/preludes.py writes in the language: module, name
-PRELUDE_FUNCTIONS = ((MOD_BISECT, "bisect_left"), (MOD_BISECT, "bisect_right"), (MOD_BISECT, "bisect"))
+PRELUDE_FUNCTIONS = ((MOD_BISECT, "bisect_left"), (MOD_BISECT, "bisect_right"), (MOD_BISECT, "bisect")) + tuple(
+    (MOD_HEAPQ, name) for name in ("heappush", "heappop", "heapreplace", "heappushpop", "heapify", "nlargest",
+                                   "nsmallest", "_siftdown", "_siftup"))  # fmt: skip
 MEMBERS = MATH_FUNCTIONS + tuple(c[1] for c in CONSTANTS) + tuple(p[1] for p in PRELUDE_FUNCTIONS)  # a member
 # code is its index here
 MEMBER_MODULE = np.array([MOD_MATH] * len(MATH_FUNCTIONS) + [c[0] for c in CONSTANTS] + [p[0] for p in PRELUDE_FUNCTIONS],
