@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from gpucc.compiler.modules import MODULES, PRELUDE_FUNCTIONS
+from gpucc.compiler.prelude_builtins import BUILTIN_PRELUDE
 from gpucc.compiler.prelude_heapq import HEAPQ_BODIES
 
 # name -> (source, the prelude functions it calls)
@@ -67,7 +68,8 @@ def _named(source: str, module: str) -> set[str]:
 
 
 def with_preludes(source: str) -> str:
-    """source, and after it the prelude functions it names of the modules it imports."""
+    """source, and after it the prelude functions it names of the modules it imports (and the
+builtins' prelude when it names pow)."""
     todo = sorted(set().union(*(_named(source, m) for m in set(_MODULE_OF.values()))))
     wanted: list[str] = []
     while todo:
@@ -75,6 +77,9 @@ def with_preludes(source: str) -> str:
         if name not in wanted:
             wanted.append(name)
             todo.extend(_BODIES[name][1])
-    if not wanted:
+    bodies = [_BODIES[n][0] for n in sorted(wanted)]
+    if re.search(r"\bpow\s*\(", source):  # pow(a, b, m): compiler/prelude_builtins.py
+        bodies.append(BUILTIN_PRELUDE)
+    if not bodies:
         return source
-    return source + ("" if source.endswith("\n") else "\n") + "".join("\n" + _BODIES[n][0] for n in sorted(wanted))
+    return source + ("" if source.endswith("\n") else "\n") + "".join("\n" + b for b in bodies)

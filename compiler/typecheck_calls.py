@@ -23,6 +23,7 @@ from gpucc.compiler.scope import (
     B_BOOL,
     B_DICT_CALL,
     B_SET_CALL,
+    B_POW,
     B_PRINT,
     B_STR,
     F_NODE,
@@ -48,7 +49,8 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - count_from: the call
     widen_request,
 )
 from gpucc.compiler.typecheck_dict import constructor_type, dict_method_type
-from gpucc.compiler.typecheck_import import module_call, prelude_function
+from gpucc.compiler.prelude_builtins import POW_MOD_BYTES, POW_MOD_LENS
+from gpucc.compiler.typecheck_import import module_call, named_function, prelude_function
 from gpucc.compiler.typerules import (
     A_ELEMENT,
     A_LIST_OR_NUMBERS,
@@ -105,6 +107,9 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
         if b == B_DICT_CALL or b == B_SET_CALL:  # compiler/typecheck_dict.py
             tree.op[n] = 1 + b
             return 0
+        if b == B_POW and nargs == 3:  # pow(a, b, m): the builtins' prelude (compiler/prelude_builtins.py)
+            f = named_function(src, fn, scope.nf, 0, POW_MOD_BYTES, POW_MOD_LENS)
+    if f < 0:
         if b < 0 or b >= N_SUPPORTED_BUILTINS:
             return fail(err, E_NOT_CALLABLE_BUILTIN if is_builtin(src, s, e) else E_UNKNOWN_FUNCTION, s, e, 0)
         if not builtin_arity_ok(b, nargs):

@@ -34,8 +34,14 @@ from gpucc.contract.valuetypes import T_INT
 @nrt_free
 def prelude_function(src, fn, nf, k):
     """The unit's function that prelude member k names (compiler/preludes.py appended it), or -1."""
+    return named_function(src, fn, nf, k, MEMBER_BYTES, MEMBER_LENS)
+
+
+@nrt_free
+def named_function(src, fn, nf, k, names, lens):
+    """The unit's function named by row k of the byte table names, lens, or -1."""
     for g in range(nf):
-        if table_index(src, fn[g, F_NAME_S], fn[g, F_NAME_E], MEMBER_BYTES, MEMBER_LENS) == k:
+        if table_index(src, fn[g, F_NAME_S], fn[g, F_NAME_E], names, lens) == k:
             return g
     return -1
 
