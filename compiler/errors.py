@@ -73,6 +73,8 @@ _CONSTRUCT_ROWS = [
     ("C_FINALLY_EXIT", "return, break or continue leaving a try that has a finally, or in its finally"),
     ("C_RAISE_FROM", "raise ... from"),
     ("C_MODULE_VALUE", "a module, or a module's function, as a value (call the function: math.sqrt(x))"),
+    ("C_ISINSTANCE_CLASS", "isinstance of a class but int, float, bool, str, list, tuple, dict, set or a tuple of "
+     "them"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -122,6 +124,7 @@ C_DEL_TARGET = 42
 C_FINALLY_EXIT = 43
 C_RAISE_FROM = 44
 C_MODULE_VALUE = 45
+C_ISINSTANCE_CLASS = 46
 
 # name, message template
 _ROWS = [
