@@ -36,6 +36,7 @@ from gpucc.compiler.desugar_calls import (
 )
 from gpucc.compiler.desugar_closures import closures
 from gpucc.compiler.desugar_keyed import sort_statement
+from gpucc.compiler.desugar_reduce import fold_reduces, folds
 from gpucc.compiler.desugar_nodes import (
     become,
     bind_clause,
@@ -123,6 +124,8 @@ def desugar(src, toks, n_tok, tree, st, err):
             r = fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_DEFAULTS)
         elif k == N_FUNCDEF and desugared(call_builtin(src, toks, tree, n)):
             r = fail_tok(err, toks, tree.tok[n], tree.tok[n], E_RESERVED_NAME, 0)
+        if r >= 0 and folds(k):  # functools.reduce: compiler/desugar_reduce.py
+            r = fold_reduces(src, toks, tree, st, n, err)
         if r < 0:
             return -1
     for n in range(st[S_COUNT]):  # what iterates map / filter: their loops spliced in

@@ -75,6 +75,8 @@ _CONSTRUCT_ROWS = [
     ("C_MODULE_VALUE", "a module, or a module's function, as a value (call the function: math.sqrt(x))"),
     ("C_ISINSTANCE_CLASS", "isinstance of a class but int, float, bool, str, list, tuple, dict, set or a tuple of "
      "them"),
+    ("C_FOLD_PLACE", "functools.reduce where its statement does not run it exactly once (in a lambda, a "
+     "comprehension, a conditional expression, and / or, a while condition) or as a value"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -125,6 +127,7 @@ C_FINALLY_EXIT = 43
 C_RAISE_FROM = 44
 C_MODULE_VALUE = 45
 C_ISINSTANCE_CLASS = 46
+C_FOLD_PLACE = 47
 
 # name, message template
 _ROWS = [

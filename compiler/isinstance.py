@@ -74,5 +74,5 @@ def instance_answer(t, mask):
     """isinstance of a value of type t against the classes of mask: 0, 1 or IS_NOT_NONE."""
     optional = is_optional(t)
     k = _class_of(type_element(t) if optional else t)
-    hit = k >= 0 and (mask >> k) & 1 or k == 2 and mask & 1  # a bool is an int
+    hit = (k >= 0 and ((mask >> k) & 1) == 1) or (k == 2 and (mask & 1) == 1)  # a bool is an int
     return 0 if not hit else IS_NOT_NONE if optional else 1

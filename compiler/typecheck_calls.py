@@ -18,7 +18,7 @@ from gpucc.compiler.errors import (
     E_UNKNOWN_FUNCTION,
     E_UNSUPPORTED,
 )
-from gpucc.compiler.modules import FIRST_MODULE_CODE, FIRST_PRELUDE, find_import, math_type
+from gpucc.compiler.modules import FIRST_DESUGARED, FIRST_MODULE_CODE, FIRST_PRELUDE, find_import, math_type
 from gpucc.compiler.scope import (
     B_BOOL,
     B_DICT_CALL,
@@ -99,6 +99,8 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
     f = -1 if made else find_function(src, fn, scope.nf, s, e)
     nargs = count_from(tree.next, tree.first[n])
     imp = find_import(src, toks, tree, s, e, fn[scope.f, F_NODE]) if f < 0 else -1
+    if imp >= 0 and tree.val[imp] >= FIRST_DESUGARED:  # what compiler/desugar_reduce.py left
+        return fail(err, E_UNSUPPORTED, s, e, errors.C_FOLD_PLACE)
     if imp >= 0 and tree.val[imp] >= FIRST_PRELUDE:  # `from bisect import bisect_left as bl`
         f = prelude_function(src, fn, scope.nf, tree.val[imp])
     elif imp >= 0:  # `from math import sqrt`: an import shadows a builtin (pow)
@@ -108,7 +110,9 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
         if b == B_DICT_CALL or b == B_SET_CALL:  # compiler/typecheck_dict.py
             tree.op[n] = 1 + b
             return 0
-        if b == B_ISINSTANCE and nargs == 2:  # compiler/isinstance.py
+        if b == B_ISINSTANCE and nargs != 2:
+            return fail(err, E_BUILTIN_ARGS, s, e, 2 * 256 + nargs)
+        if b == B_ISINSTANCE:  # compiler/isinstance.py
             tree.op[n] = 1 + b
             return classes_node(src, toks, tree, tree.next[tree.first[n]], err)
         if b == B_POW and nargs == 3:  # pow(a, b, m): the builtins' prelude (compiler/prelude_builtins.py)

@@ -12,6 +12,7 @@ from gpucc.compiler.errors import E_BUILTIN_ARGS, E_MODULE_MEMBER, E_UNSUPPORTED
 from gpucc.compiler.modules import (
     CONSTANT_BITS,
     CONSTANT_TYPES,
+    FIRST_DESUGARED,
     FIRST_MODULE_CODE,
     FIRST_PRELUDE,
     MATH_FEWEST,
@@ -94,6 +95,8 @@ def resolve_attribute(src, toks, tree, types, scope, scratch, n, err):
     if tree.kind[n] == N_ATTR:
         return constant_node(tree, n, k, s, e, err)
     args = tree.next[obj]
+    if k >= FIRST_DESUGARED:  # what compiler/desugar_reduce.py left
+        return fail(err, E_UNSUPPORTED, s, e, errors.C_FOLD_PLACE)
     if k >= FIRST_PRELUDE:  # a CALL of the unit's function of its name (typecheck_calls.resolve_call)
         tree.kind[n] = N_CALL
         tree.first[n] = args
@@ -109,6 +112,8 @@ def resolve_attribute(src, toks, tree, types, scope, scratch, n, err):
 def constant_node(tree, n, k, s, e, err):
     """Node n (src[s:e]) names member k: made its constant's INT or FLOAT node (a function or
     the module as a value: E_UNSUPPORTED).  0, or -1 with err set."""
+    if k >= FIRST_DESUGARED:
+        return fail(err, E_UNSUPPORTED, s, e, errors.C_FOLD_PLACE)
     if k < N_MATH_FUNCTIONS or k >= FIRST_PRELUDE:
         return fail(err, E_UNSUPPORTED, s, e, errors.C_MODULE_VALUE)
     tree.kind[n] = N_INT if CONSTANT_TYPES[k - N_MATH_FUNCTIONS] == T_INT else N_FLOAT
