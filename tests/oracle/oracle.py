@@ -26,6 +26,7 @@ import ast
 import builtins
 import copy
 import math
+import operator
 import sys
 import types
 import typing
@@ -118,6 +119,9 @@ class _Checked(ast.NodeTransformer):
             node.target.value.ctx = ast.Load()
         if isinstance(node.op, ast.Add):  # a list's += extends it in place: _iadd
             return ast.Assign([node.target], ast.Call(ast.Name("_iadd", ast.Load()), [load, node.value], []))
+        if type(node.op) in _IN_PLACE:  # a list's *=, a set's |= &= -= ^=, a dict's |= change it in place: _iop
+            op = ast.Constant(_IN_PLACE[type(node.op)])
+            return ast.Assign([node.target], ast.Call(ast.Name("_iop", ast.Load()), [load, node.value, op], []))
         value = ast.BinOp(load, node.op, node.value)
         return ast.Assign([node.target], self.visit_BinOp(value))
 
@@ -160,6 +164,14 @@ def _iadd(a, b):
         a += b
         return a
     return _chk(a + b)
+
+
+_IN_PLACE = {ast.Mult: "imul", ast.BitOr: "ior", ast.BitAnd: "iand", ast.Sub: "isub", ast.BitXor: "ixor"}
+
+
+def _iop(a, b, name):
+    """a op= b as CPython runs it (a list, set or dict changed in place), an int result checked."""
+    return _chk(getattr(operator, name)(a, b))
 
 
 def _pow(a, b):
@@ -298,7 +310,7 @@ def cpython_namespace(source: str) -> dict:
     """Exec `source` (numeric tower applied, overflow-checked: see Tower and _Checked) and
     return its globals."""
     tree = ast.fix_missing_locations(_raise_at_ends(_Checked().visit(Tower().visit(ast.parse(source)))))
-    namespace = {"_chk": _chk, "_iadd": _iadd, "_find": _find, "_pow": _pow, "_lshift": _lshift, "_sum": _sum, "_sorted": _sorted, "_sort": _sort,
+    namespace = {"_chk": _chk, "_iadd": _iadd, "_iop": _iop, "_find": _find, "_pow": _pow, "_lshift": _lshift, "_sum": _sum, "_sorted": _sorted, "_sort": _sort,
                  "_in": _in, "_eq": _eq, "_FellOff": _FellOff,
                  "List": typing.List, "Tuple": typing.Tuple, "Optional": typing.Optional, "Dict": typing.Dict,
                  "Set": typing.Set,  # typing's names gpucc reads
