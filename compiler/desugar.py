@@ -36,7 +36,8 @@ from gpucc.compiler.desugar_calls import (
 )
 from gpucc.compiler.desugar_closures import closures
 from gpucc.compiler.desugar_keyed import sort_statement
-from gpucc.compiler.desugar_reduce import fold_reduces, folds
+from gpucc.compiler.desugar_itertools import is_itertool, itertool
+from gpucc.compiler.desugar_reduce import desugared_call, fold_reduces, folds
 from gpucc.compiler.desugar_nodes import (
     become,
     bind_clause,
@@ -110,7 +111,9 @@ def desugar(src, toks, n_tok, tree, st, err):
     for n in range(n_nodes):
         k = kind[n]
         r = 0
-        if k == N_CALL:
+        if (k == N_CALL or k == N_METHOD) and is_itertool(desugared_call(src, toks, tree, n)[0]):
+            r = itertool(src, toks, tree, st, n, err)  # compiler/desugar_itertools.py
+        elif k == N_CALL:
             r = _call(src, toks, tree, st, n, err)
         elif k == N_FOR_LIST and _iterator(src, toks, tree, first[n]) >= 0:
             r = _for_statement(src, toks, tree, st, n, err)

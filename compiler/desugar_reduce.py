@@ -32,7 +32,7 @@ from gpucc.compiler.desugar_nodes import (
     subscript,
 )  # fmt: skip
 from gpucc.compiler.errors import E_UNSUPPORTED
-from gpucc.compiler.modules import MOD_FUNCTOOLS, REDUCE, import_module, member_code
+from gpucc.compiler.modules import FIRST_DESUGARED, REDUCE, import_module, member_code
 from gpucc.compiler.nodes import (
     N_ASSERT,
     N_ASSIGN,
@@ -87,18 +87,32 @@ def _import_of(src, toks, tree, t):
 
 
 @nrt_free
-def reduce_args(src, toks, tree, n):
-    """The first argument of node n if it calls functools.reduce, else -1."""
+def desugared_call(src, toks, tree, n):
+    """(member code, first argument) of node n if it calls a function of
+    modules.DESUGARED_FUNCTIONS (`f(...)` of `from m import f`, `m.f(...)` of `import m`), else
+    (-1, -1)."""
     if tree.kind[n] == N_CALL and tree.first[n] != -1:
         d = _import_of(src, toks, tree, tree.tok[n])
-        return tree.first[n] if d >= 0 and tree.val[d] == REDUCE else -1
+        if d >= 0 and tree.val[d] >= FIRST_DESUGARED:
+            return int(tree.val[d]), int(tree.first[n])
+        return -1, -1
     if tree.kind[n] != N_METHOD or tree.kind[tree.first[n]] != N_NAME or tree.next[tree.first[n]] == -1:
-        return -1
+        return -1, -1
     d = _import_of(src, toks, tree, tree.tok[tree.first[n]])
-    if d < 0 or tree.val[d] >= 0 or import_module(tree, d) != MOD_FUNCTOOLS:
-        return -1
+    if d < 0 or tree.val[d] >= 0:
+        return -1, -1
     t = tree.tok[n]
-    return tree.next[tree.first[n]] if member_code(src, MOD_FUNCTOOLS, toks.start[t], toks.end[t]) == REDUCE else -1
+    k = member_code(src, import_module(tree, d), toks.start[t], toks.end[t])
+    if k < FIRST_DESUGARED:
+        return -1, -1
+    return int(k), int(tree.next[tree.first[n]])
+
+
+@nrt_free
+def reduce_args(src, toks, tree, n):
+    """The first argument of node n if it calls functools.reduce, else -1."""
+    k, a = desugared_call(src, toks, tree, n)
+    return a if k == REDUCE else -1
 
 
 @nrt_free

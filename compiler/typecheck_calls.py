@@ -51,7 +51,7 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - count_from: the call
 from gpucc.compiler.typecheck_dict import constructor_type, dict_method_type
 from gpucc.compiler.isinstance import B_ISINSTANCE, classes_node
 from gpucc.compiler.prelude_builtins import POW_MOD_BYTES, POW_MOD_LENS
-from gpucc.compiler.typecheck_import import module_call, named_function, prelude_function
+from gpucc.compiler.typecheck_import import desugared_left, module_call, named_function, prelude_function
 from gpucc.compiler.typerules import (
     A_ELEMENT,
     A_LIST_OR_NUMBERS,
@@ -98,9 +98,9 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
         return fail(err, E_NOT_A_FUNCTION, s, e, 0)
     f = -1 if made else find_function(src, fn, scope.nf, s, e)
     nargs = count_from(tree.next, tree.first[n])
-    imp = find_import(src, toks, tree, s, e, fn[scope.f, F_NODE]) if f < 0 else -1
-    if imp >= 0 and tree.val[imp] >= FIRST_DESUGARED:  # what compiler/desugar_reduce.py left
-        return fail(err, E_UNSUPPORTED, s, e, errors.C_FOLD_PLACE)
+    imp = find_import(src, toks, tree, s, e, fn[scope.f, F_NODE]) if f < 0 and not made else -1
+    if imp >= 0 and tree.val[imp] >= FIRST_DESUGARED:  # what compiler/desugar.py left
+        return fail(err, E_UNSUPPORTED, s, e, desugared_left(tree.val[imp]))
     if imp >= 0 and tree.val[imp] >= FIRST_PRELUDE:  # `from bisect import bisect_left as bl`
         f = prelude_function(src, fn, scope.nf, tree.val[imp])
     elif imp >= 0:  # `from math import sqrt`: an import shadows a builtin (pow)
