@@ -37,7 +37,7 @@ from gpucc.compiler.desugar_calls import (
 from gpucc.compiler.desugar_closures import closures
 from gpucc.compiler.desugar_keyed import sort_statement
 from gpucc.compiler.desugar_itertools import is_itertool, itertool
-from gpucc.compiler.desugar_reduce import desugared_call, fold_reduces, folds
+from gpucc.compiler.desugar_folds import desugared_call, fold_reduces, folds
 from gpucc.compiler.desugar_nodes import (
     become,
     bind_clause,
@@ -127,7 +127,7 @@ def desugar(src, toks, n_tok, tree, st, err):
             r = fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_DEFAULTS)
         elif k == N_FUNCDEF and desugared(call_builtin(src, toks, tree, n)):
             r = fail_tok(err, toks, tree.tok[n], tree.tok[n], E_RESERVED_NAME, 0)
-        if r >= 0 and folds(k):  # functools.reduce: compiler/desugar_reduce.py
+        if r >= 0 and folds(k):  # reduce, accumulate, groupby: compiler/desugar_folds.py
             r = fold_reduces(src, toks, tree, st, n, err)
         if r < 0:
             return -1

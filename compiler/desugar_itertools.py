@@ -34,7 +34,7 @@ from gpucc.compiler.desugar_nodes import (
     node,
     subscript,
 )  # fmt: skip
-from gpucc.compiler.desugar_reduce import desugared_call
+from gpucc.compiler.desugar_folds import desugared_call
 from gpucc.compiler.errors import E_PROGRAM_TOO_LARGE, E_UNSUPPORTED
 from gpucc.compiler.modules import CHAIN, COMBINATIONS, COMBINATIONS_WR, PERMUTATIONS, PRODUCT
 from gpucc.compiler.nodes import (

@@ -75,8 +75,9 @@ _CONSTRUCT_ROWS = [
     ("C_MODULE_VALUE", "a module, or a module's function, as a value (call the function: math.sqrt(x))"),
     ("C_ISINSTANCE_CLASS", "isinstance of a class but int, float, bool, str, list, tuple, dict, set or a tuple of "
      "them"),
-    ("C_FOLD_PLACE", "functools.reduce or itertools.accumulate / groupby where its statement does not run it exactly once (in a lambda, a "
-     "comprehension, a conditional expression, and / or, a while condition) or as a value"),
+    ("C_FOLD_PLACE", "functools.reduce, itertools.accumulate or groupby where its statement does not run it exactly "
+     "once (in a lambda, a comprehension past its first iterable, a conditional expression, and / or, a while "
+     "condition), or as a value"),
     ("C_ITERTOOLS_FORM", "this form of itertools (permutations, combinations and combinations_with_replacement of "
      "one iterable and an int literal r from 1 to 5; product of iterables and repeat= an int literal, at most 11 "
      "names; chain of iterables)"),

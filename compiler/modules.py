@@ -67,7 +67,7 @@ CONSTANTS = ((MOD_MATH, "pi", T_FLOAT, math.pi), (MOD_MATH, "e", T_FLOAT, math.e
 PRELUDE_FUNCTIONS = ((MOD_BISECT, "bisect_left"), (MOD_BISECT, "bisect_right"), (MOD_BISECT, "bisect")) + tuple(
     (MOD_HEAPQ, name) for name in ("heappush", "heappop", "heapreplace", "heappushpop", "heapify", "nlargest",
                                    "nsmallest", "_siftdown", "_siftup"))  # fmt: skip
-# the functions compiler/desugar.py rewrites where they are called (compiler/desugar_reduce.py: the folds,
+# the functions compiler/desugar.py rewrites where they are called (compiler/desugar_folds.py: the folds,
 # compiler/desugar_itertools.py: the comprehensions): module, name
 DESUGARED_FUNCTIONS = ((MOD_FUNCTOOLS, "reduce"),) + tuple((MOD_ITERTOOLS, name) for name in (
     "accumulate", "groupby", "permutations", "combinations", "combinations_with_replacement", "product", "chain"))

@@ -51,7 +51,7 @@ def named_function(src, fn, nf, k, names, lens):
 @nrt_free
 def desugared_left(k):
     """The construct a call of desugared member k that compiler/desugar.py left is: a fold
-    outside a statement that runs it once (compiler/desugar_reduce.py), or an itertools form."""
+    outside a statement that runs it once (compiler/desugar_folds.py), or an itertools form."""
     return errors.C_FOLD_PLACE if k < PERMUTATIONS else errors.C_ITERTOOLS_FORM
 
 
