@@ -77,6 +77,8 @@ class _Checked(ast.NodeTransformer):
             return ast.Call(ast.Name("_chk", ast.Load()), [node], [])
         if isinstance(f, ast.Name) and f.id == "pow" and len(node.args) == 2:  # pow(a, b) is a ** b
             return ast.Call(ast.Name("_chk", ast.Load()), [ast.Call(ast.Name("_pow", ast.Load()), node.args, [])], [])
+        if isinstance(f, ast.Name) and f.id == "pow" and len(node.args) == 3:  # pow(a, b, m)
+            node.func = ast.Name("_pow_mod", ast.Load())
         if isinstance(f, ast.Name) and f.id in ("sum", "sorted"):
             node.func = ast.Name(f"_{f.id}", ast.Load())
         elif isinstance(f, ast.Attribute) and f.attr == "sort":
@@ -172,6 +174,13 @@ _IN_PLACE = {ast.Mult: "imul", ast.BitOr: "ior", ast.BitAnd: "iand", ast.Sub: "i
 def _iop(a, b, name):
     """a op= b as CPython runs it (a list, set or dict changed in place), an int result checked."""
     return _chk(getattr(operator, name)(a, b))
+
+
+def _pow_mod(a, b, m):
+    """pow(a, b, m): gpucc's |m| must be an int64 (m == -2**63: OverflowError)."""
+    if m == INT64_MIN:
+        raise _Int64Overflow
+    return pow(a, b, m)
 
 
 def _pow(a, b):
@@ -310,7 +319,7 @@ def cpython_namespace(source: str) -> dict:
     """Exec `source` (numeric tower applied, overflow-checked: see Tower and _Checked) and
     return its globals."""
     tree = ast.fix_missing_locations(_raise_at_ends(_Checked().visit(Tower().visit(ast.parse(source)))))
-    namespace = {"_chk": _chk, "_iadd": _iadd, "_iop": _iop, "_find": _find, "_pow": _pow, "_lshift": _lshift, "_sum": _sum, "_sorted": _sorted, "_sort": _sort,
+    namespace = {"_chk": _chk, "_iadd": _iadd, "_iop": _iop, "_pow_mod": _pow_mod, "_find": _find, "_pow": _pow, "_lshift": _lshift, "_sum": _sum, "_sorted": _sorted, "_sort": _sort,
                  "_in": _in, "_eq": _eq, "_FellOff": _FellOff,
                  "List": typing.List, "Tuple": typing.Tuple, "Optional": typing.Optional, "Dict": typing.Dict,
                  "Set": typing.Set,  # typing's names gpucc reads
