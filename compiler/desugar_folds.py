@@ -260,7 +260,8 @@ def _reduce(src, toks, tree, st, r, f, err):
     items = name(tree, st, ys)
     if init == -1:  # if not ys: raise TypeError; acc = ys[0]; over ys[1:]
         empty = kids(tree, node(tree, st, N_UNARY, UN_NOT, at, 0), name(tree, st, ys), -1, -1)
-        raise_ = kids(tree, node(tree, st, N_BLOCK, 0, at, 0), node(tree, st, N_RAISE, TYPE_ERROR, at, 0), -1, -1)
+        error = kids(tree, node(tree, st, N_RAISE, TYPE_ERROR, at, 0), name(tree, st, at), -1, -1)  # `raise E`
+        raise_ = kids(tree, node(tree, st, N_BLOCK, 0, at, 0), error, -1, -1)
         last = chain(tree, last, kids(tree, node(tree, st, N_IF, 0, at, 0), empty, raise_, -1))
         init = subscript(tree, st, at, name(tree, st, ys), int_lit(tree, st, at, 0))
         items = kids(tree, node(tree, st, N_SLICE, 1, at, 0), items, int_lit(tree, st, at, 1), -1)

@@ -37,12 +37,12 @@ PROGRAMS = {
         [(2, 3)],
     ),
     'isinstance_static': (
-        'from typing import Optional\ndef f(a: int, b: float, c: bool, s: str, xs: list[int], t: tuple[int, str], o: Optional[int]) -> int:\n    d = {1: a}\n    e = {a}\n    r = [isinstance(a, int), isinstance(a, float), isinstance(b, float), isinstance(b, (int, float)), isinstance(c, int),\n         isinstance(c, bool), isinstance(a, bool), isinstance(s, str), isinstance(s, list), isinstance(xs, list),\n         isinstance(xs, tuple), isinstance(t, tuple), isinstance(d, dict), isinstance(e, set), isinstance(e, dict),\n         isinstance(o, int), isinstance(o, str), isinstance(o, (str, bool)), isinstance(xs[0], int), isinstance(None, int)]\n    k = 0\n    for v in r:\n        k = k * 2 + int(v)\n    if o is not None and isinstance(o, int):\n        k += 10000000\n    return k\n',
-        [(1, 2.0, True, 'a', [1], (1, 'b'), None), (1, 2.0, True, 'a', [1], (1, 'b'), 5), (1, 2.0, True, 'a', [], (1, 'b'), 5)],
+        'from typing import Optional\ndef f(a: int, b: float, c: bool, s: str, xs: list[int], t: tuple[int, str], n: int) -> int:\n    o = None if n < 0 else n\n    d = {1: a}\n    e = {a}\n    r = [isinstance(a, int), isinstance(a, float), isinstance(b, float), isinstance(b, (int, float)), isinstance(c, int),\n         isinstance(c, bool), isinstance(a, bool), isinstance(s, str), isinstance(s, list), isinstance(xs, list),\n         isinstance(xs, tuple), isinstance(t, tuple), isinstance(d, dict), isinstance(e, set), isinstance(e, dict),\n         isinstance(o, int), isinstance(o, str), isinstance(o, (str, bool)), isinstance(xs[0], int), isinstance(None, int)]\n    k = 0\n    for v in r:\n        k = k * 2 + int(v)\n    if o is not None and isinstance(o, int):\n        k += 10000000\n    return k\n',
+        [(1, 2.0, True, 'a', [1], (1, 'b'), -1), (1, 2.0, True, 'a', [1], (1, 'b'), 5), (1, 2.0, True, 'a', [], (1, 'b'), 5)],
     ),
     'isinstance_narrowed': (
-        'from typing import Optional\ndef f(o: Optional[int]) -> int:\n    k = 0\n    if o is not None and isinstance(o, int):\n        k += 10000000\n    return k\n',
-        [(5,), (None,)],
+        'from typing import Optional\ndef f(n: int) -> int:\n    o: Optional[int] = None if n < 0 else n\n    k = 0\n    if o is not None and isinstance(o, int):\n        k += 10000000\n    return k\n',
+        [(5,), (-1,)],
     ),
     'reduce_lambda_no_init': (
         'from functools import reduce\ndef f(xs: list[int]) -> int:\n    return reduce(lambda a, b: a + b, xs)\n',
