@@ -28,6 +28,7 @@ from gpucc.compiler.emit import (  # noqa: F401 - DONE: the statement walk's too
     emit_arith,
     emit_builtin_arg,
     emit_builtin_end,
+    emit_compare,
     emit_convert,
     emit_int,
     emit_method,
@@ -49,11 +50,13 @@ from gpucc.compiler.emit_dict import (
     method_argument_type,
 )
 from gpucc.compiler.emit_math import emit_math_arg, emit_math_end
+from gpucc.compiler.isinstance import B_ISINSTANCE, IS_NOT_NONE, instance_answer
 from gpucc.compiler.modules import FIRST_MODULE_CODE
 from gpucc.compiler.nodes import (
     BIN_ADD,
     BIN_MUL,
     CMP_IN,
+    CMP_IS_NOT,
     N_BINARY,
     N_BOOL,
     N_BOOLOP,
@@ -98,7 +101,7 @@ from gpucc.contract.isa import (
     ROT_TWO,
 )
 from gpucc.contract.jitable import nrt_free, type_is_heap
-from gpucc.contract.valuetypes import T_FLOAT, T_STR
+from gpucc.contract.valuetypes import T_FLOAT, T_NONE, T_STR
 
 SIGN_BIT = np.int64(-(2**63))  # a float literal's bits XOR this: its negation
 
@@ -268,6 +271,12 @@ def _call(n, st, top, tree, types, out, stk, line, err):
             arg = type_[tree.first[n]] if st > 0 else 0
             emit_constructor(out, builtin == B_SET_CALL, st, type_[n], arg, line, err)
         return c
+    if builtin == B_ISINSTANCE:  # x, then the answer (compiler/isinstance.py: the INT after x is the mask)
+        x = tree.first[n]
+        if st == 0:
+            return x
+        _isinstance(out, instance_answer(type_[x], tree.val[tree.next[x]]), type_[x], line, err)
+        return DONE
     if st > 0:
         a = stk[top, E_CHILD]
         if builtin < 0:
@@ -286,6 +295,17 @@ def _call(n, st, top, tree, types, out, stk, line, err):
     elif c == DONE:
         emit_builtin_end(out, builtin, st, type_[n], line, err)
     return c
+
+
+@nrt_free
+def _isinstance(out, answer, t, line, err):
+    """isinstance's answer after x: `x is not None`, or x dropped and the constant."""
+    if answer == IS_NOT_NONE:
+        emit(out, LOAD_INT, O.NONE_REF, line)
+        emit_compare(out, CMP_IS_NOT, t, T_NONE, line, err)
+    else:
+        emit(out, O.POP_TOP, 0, line)
+        emit(out, LOAD_INT, answer, line)
 
 
 @nrt_free

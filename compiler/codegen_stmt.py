@@ -12,7 +12,7 @@ from gpucc.compiler.codegen_expr import emit_expr, unbox_late
 from gpucc.compiler.emit import concrete, emit, emit_arith, emit_convert, emit_truth, emit_typed, retarget_last
 from gpucc.compiler.loop_code import emit_unpack_value
 from gpucc.compiler.emit_dict import is_keyed
-from gpucc.compiler.nodes import CMP_IN, N_COMPARE, N_METHOD, N_NAME, N_NONE, N_SLICE, N_TUPLE
+from gpucc.compiler.nodes import BIN_MUL, CMP_IN, N_COMPARE, N_METHOD, N_NAME, N_NONE, N_SLICE, N_TUPLE
 from gpucc.compiler.typecheck import S_A, S_B, S_NODE
 from gpucc.compiler.typecheck_calls import count_from
 from gpucc.compiler.typerules import element_type, is_dict, is_list, join
@@ -50,17 +50,26 @@ def emit_assign(n, top, toks, tree, types, out, scratch, err):
 
 @nrt_free
 def emit_augassign(n, top, toks, tree, types, out, scratch, err):
-    """x op= v: x, v, op (a float op when x is a float), STORE_VAR x; a list's xs += ys: xs, ys,
-    LIST_EXTEND (in place, as CPython's)."""
+    """x op= v: x, v, op (a float op when x is a float), STORE_VAR x; in place, as CPython's: a
+    list's xs += ys: xs, ys, LIST_EXTEND; xs *= n: xs, n, LIST_REPEAT, xs, 0, 0, 0, LIST_SET_SLICE
+    (xs[:] = xs * n); a dict's d |= e: d, e, DICT_UPDATE."""
     c = tree.first[n]
     line = toks.line[tree.tok[n]]
     emit(out, LOAD_VAR, types.slot[n], line)
     emit_expr(c, toks, tree, types, out, scratch, top + 1, err)
-    if is_list(tree.val[n]):
+    if is_list(tree.val[n]) and tree.op[n] == BIN_MUL:  # xs[:] = xs * n, in place
+        emit(out, O.LIST_REPEAT, 0, line)
+        emit(out, LOAD_VAR, types.slot[n], line)
+        for _ in range(3):
+            emit(out, O.LOAD_INT, 0, line)
+        emit(out, O.LIST_SET_SLICE, 0, line)
+    elif is_list(tree.val[n]):
         emit(out, O.LIST_EXTEND, 0, line)
-        return
-    emit_arith(out, tree.op[n], tree.val[n], types.type[c], line)
-    emit(out, STORE_VAR, types.slot[n], line)
+    elif is_dict(tree.val[n]):  # d |= e: d.update(e)
+        emit_typed(out, O.DICT_UPDATE, known(tree.val[n]), line, err)
+    else:
+        emit_arith(out, tree.op[n], tree.val[n], types.type[c], line)
+        emit(out, STORE_VAR, types.slot[n], line)
 
 
 @nrt_free

@@ -36,6 +36,8 @@ from gpucc.compiler.desugar_calls import (
 )
 from gpucc.compiler.desugar_closures import closures
 from gpucc.compiler.desugar_keyed import sort_statement
+from gpucc.compiler.desugar_itertools import is_itertool, itertool
+from gpucc.compiler.desugar_folds import desugared_call, fold_reduces, folds
 from gpucc.compiler.desugar_nodes import (
     become,
     bind_clause,
@@ -109,7 +111,9 @@ def desugar(src, toks, n_tok, tree, st, err):
     for n in range(n_nodes):
         k = kind[n]
         r = 0
-        if k == N_CALL:
+        if (k == N_CALL or k == N_METHOD) and is_itertool(desugared_call(src, toks, tree, n)[0]):
+            r = itertool(src, toks, tree, st, n, err)  # compiler/desugar_itertools.py
+        elif k == N_CALL:
             r = _call(src, toks, tree, st, n, err)
         elif k == N_FOR_LIST and _iterator(src, toks, tree, first[n]) >= 0:
             r = _for_statement(src, toks, tree, st, n, err)
@@ -123,6 +127,8 @@ def desugar(src, toks, n_tok, tree, st, err):
             r = fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_DEFAULTS)
         elif k == N_FUNCDEF and desugared(call_builtin(src, toks, tree, n)):
             r = fail_tok(err, toks, tree.tok[n], tree.tok[n], E_RESERVED_NAME, 0)
+        if r >= 0 and folds(k):  # reduce, accumulate, groupby: compiler/desugar_folds.py
+            r = fold_reduces(src, toks, tree, st, n, err)
         if r < 0:
             return -1
     for n in range(st[S_COUNT]):  # what iterates map / filter: their loops spliced in

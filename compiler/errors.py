@@ -73,6 +73,14 @@ _CONSTRUCT_ROWS = [
     ("C_FINALLY_EXIT", "return, break or continue leaving a try that has a finally, or in its finally"),
     ("C_RAISE_FROM", "raise ... from"),
     ("C_MODULE_VALUE", "a module, or a module's function, as a value (call the function: math.sqrt(x))"),
+    ("C_ISINSTANCE_CLASS", "isinstance of a class but int, float, bool, str, list, tuple, dict, set or a tuple of "
+     "them"),
+    ("C_FOLD_PLACE", "functools.reduce, itertools.accumulate or groupby where its statement does not run it exactly "
+     "once (in a lambda, a comprehension past its first iterable, a conditional expression, and / or, a while "
+     "condition), or as a value"),
+    ("C_ITERTOOLS_FORM", "this form of itertools (permutations, combinations and combinations_with_replacement of "
+     "one iterable and an int literal r from 1 to 5; product of iterables and repeat= an int literal, at most 11 "
+     "names; chain of iterables)"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -122,6 +130,9 @@ C_DEL_TARGET = 42
 C_FINALLY_EXIT = 43
 C_RAISE_FROM = 44
 C_MODULE_VALUE = 45
+C_ISINSTANCE_CLASS = 46
+C_FOLD_PLACE = 47
+C_ITERTOOLS_FORM = 48
 
 # name, message template
 _ROWS = [
@@ -191,7 +202,7 @@ _ROWS = [
      "exception classes of its own are not supported"),
     ("E_RERAISE", "'{text}' outside an except clause, or not its exception: only the exception an except "
      "clause caught can be raised again"),
-    ("E_UNKNOWN_MODULE", "module '{text}' is not supported by gpucc (it has math, sys, bisect; typing's names are "
+    ("E_UNKNOWN_MODULE", "module '{text}' is not supported by gpucc (it has math, sys, bisect, heapq, functools, itertools; typing's names are "
      "annotations)"),
     ("E_MODULE_NAME", "module-level name '{text}' is read by a function but not assigned by module code before "
      "its first call of a function (or at its end)"),

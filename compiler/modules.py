@@ -32,8 +32,8 @@ from gpucc.contract import isa as O
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, float_to_bits
 
-MODULES = ("math", "sys", "bisect")
-MOD_MATH, MOD_SYS, MOD_BISECT = range(3)
+MODULES = ("math", "sys", "bisect", "heapq", "functools", "itertools")
+MOD_MATH, MOD_SYS, MOD_BISECT, MOD_HEAPQ, MOD_FUNCTOOLS, MOD_ITERTOOLS = range(6)
 MODULE_BYTES, MODULE_LENS = _byte_table(MODULES)
 
 
@@ -64,13 +64,22 @@ CONSTANTS = ((MOD_MATH, "pi", T_FLOAT, math.pi), (MOD_MATH, "e", T_FLOAT, math.e
              (MOD_MATH, "inf", T_FLOAT, math.inf), (MOD_MATH, "nan", T_FLOAT, math.nan),
              (MOD_SYS, "maxsize", T_INT, sys.maxsize))  # fmt: skip
 # the functions compiler/preludes.py writes in the language: module, name
-PRELUDE_FUNCTIONS = ((MOD_BISECT, "bisect_left"), (MOD_BISECT, "bisect_right"), (MOD_BISECT, "bisect"))
-MEMBERS = MATH_FUNCTIONS + tuple(c[1] for c in CONSTANTS) + tuple(p[1] for p in PRELUDE_FUNCTIONS)  # a member
-# code is its index here
-MEMBER_MODULE = np.array([MOD_MATH] * len(MATH_FUNCTIONS) + [c[0] for c in CONSTANTS] + [p[0] for p in PRELUDE_FUNCTIONS],
-                         dtype=np.int32)  # fmt: skip
+PRELUDE_FUNCTIONS = ((MOD_BISECT, "bisect_left"), (MOD_BISECT, "bisect_right"), (MOD_BISECT, "bisect")) + tuple(
+    (MOD_HEAPQ, name) for name in ("heappush", "heappop", "heapreplace", "heappushpop", "heapify", "nlargest",
+                                   "nsmallest", "_siftdown", "_siftup"))  # fmt: skip
+# the functions compiler/desugar.py rewrites where they are called (compiler/desugar_folds.py: the folds,
+# compiler/desugar_itertools.py: the comprehensions): module, name
+DESUGARED_FUNCTIONS = ((MOD_FUNCTOOLS, "reduce"),) + tuple((MOD_ITERTOOLS, name) for name in (
+    "accumulate", "groupby", "permutations", "combinations", "combinations_with_replacement", "product", "chain"))
+MEMBERS = MATH_FUNCTIONS + tuple(c[1] for c in CONSTANTS) + tuple(p[1] for p in PRELUDE_FUNCTIONS) + tuple(
+    d[1] for d in DESUGARED_FUNCTIONS)  # a member code is its index here  # fmt: skip
+MEMBER_MODULE = np.array([MOD_MATH] * len(MATH_FUNCTIONS) + [c[0] for c in CONSTANTS] + [p[0] for p in PRELUDE_FUNCTIONS]
+                         + [d[0] for d in DESUGARED_FUNCTIONS], dtype=np.int32)  # fmt: skip
 N_MATH_FUNCTIONS = len(MATH_FUNCTIONS)
 FIRST_PRELUDE = N_MATH_FUNCTIONS + len(CONSTANTS)  # member codes from here on: prelude functions
+FIRST_DESUGARED = FIRST_PRELUDE + len(PRELUDE_FUNCTIONS)  # member codes from here on: desugared functions
+REDUCE, ACCUMULATE, GROUPBY, PERMUTATIONS, COMBINATIONS, COMBINATIONS_WR, PRODUCT, CHAIN = range(
+    FIRST_DESUGARED, FIRST_DESUGARED + len(DESUGARED_FUNCTIONS))
 MEMBER_BYTES, MEMBER_LENS = _byte_table(MEMBERS)
 # each constant's type and value (the INT node's val, the FLOAT node's bits), by member code - N_MATH_FUNCTIONS
 CONSTANT_TYPES = np.array([c[2] for c in CONSTANTS], dtype=np.int32)

@@ -18,11 +18,12 @@ from gpucc.compiler.errors import (
     E_UNKNOWN_FUNCTION,
     E_UNSUPPORTED,
 )
-from gpucc.compiler.modules import FIRST_MODULE_CODE, FIRST_PRELUDE, find_import, math_type
+from gpucc.compiler.modules import FIRST_DESUGARED, FIRST_MODULE_CODE, FIRST_PRELUDE, find_import, math_type
 from gpucc.compiler.scope import (
     B_BOOL,
     B_DICT_CALL,
     B_SET_CALL,
+    B_POW,
     B_PRINT,
     B_STR,
     F_NODE,
@@ -48,7 +49,9 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - count_from: the call
     widen_request,
 )
 from gpucc.compiler.typecheck_dict import constructor_type, dict_method_type
-from gpucc.compiler.typecheck_import import module_call, prelude_function
+from gpucc.compiler.isinstance import B_ISINSTANCE, classes_node
+from gpucc.compiler.prelude_builtins import POW_MOD_BYTES, POW_MOD_LENS
+from gpucc.compiler.typecheck_import import desugared_left, module_call, named_function, prelude_function
 from gpucc.compiler.typerules import (
     A_ELEMENT,
     A_LIST_OR_NUMBERS,
@@ -78,7 +81,7 @@ from gpucc.compiler.typerules import (
 )  # fmt: skip
 from gpucc.compiler.typecheck_infer import callee_type, param_type, visible
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_STR
+from gpucc.contract.valuetypes import T_BOOL, T_STR
 
 
 @nrt_free
@@ -86,7 +89,7 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
     """Find what CALL n calls, before its arguments are typed: a function of the unit (slot[n]
     = its index) or a supported builtin (op[n] = 1 + its B_* code), with as many arguments as
     it takes.  Returns >= 0, or -1 with err set."""
-    if tree.op[n] > FIRST_MODULE_CODE:  # a math function, resolved (math.f(...): resolve_attribute)
+    if tree.op[n] > FIRST_MODULE_CODE or tree.op[n] == 1 + B_ISINSTANCE:  # resolved (math.f(...): resolve_attribute)
         return 0
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
     fn = types.fn
@@ -95,7 +98,9 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
         return fail(err, E_NOT_A_FUNCTION, s, e, 0)
     f = -1 if made else find_function(src, fn, scope.nf, s, e)
     nargs = count_from(tree.next, tree.first[n])
-    imp = find_import(src, toks, tree, s, e, fn[scope.f, F_NODE]) if f < 0 else -1
+    imp = find_import(src, toks, tree, s, e, fn[scope.f, F_NODE]) if f < 0 and not made else -1
+    if imp >= 0 and tree.val[imp] >= FIRST_DESUGARED:  # what compiler/desugar.py left
+        return fail(err, E_UNSUPPORTED, s, e, desugared_left(tree.val[imp]))
     if imp >= 0 and tree.val[imp] >= FIRST_PRELUDE:  # `from bisect import bisect_left as bl`
         f = prelude_function(src, fn, scope.nf, tree.val[imp])
     elif imp >= 0:  # `from math import sqrt`: an import shadows a builtin (pow)
@@ -105,6 +110,14 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
         if b == B_DICT_CALL or b == B_SET_CALL:  # compiler/typecheck_dict.py
             tree.op[n] = 1 + b
             return 0
+        if b == B_ISINSTANCE and nargs != 2:
+            return fail(err, E_BUILTIN_ARGS, s, e, 2 * 256 + nargs)
+        if b == B_ISINSTANCE:  # compiler/isinstance.py
+            tree.op[n] = 1 + b
+            return classes_node(src, toks, tree, tree.next[tree.first[n]], err)
+        if b == B_POW and nargs == 3:  # pow(a, b, m): the builtins' prelude (compiler/prelude_builtins.py)
+            f = named_function(src, fn, scope.nf, 0, POW_MOD_BYTES, POW_MOD_LENS)
+    if f < 0:
         if b < 0 or b >= N_SUPPORTED_BUILTINS:
             return fail(err, E_NOT_CALLABLE_BUILTIN if is_builtin(src, s, e) else E_UNKNOWN_FUNCTION, s, e, 0)
         if not builtin_arity_ok(b, nargs):
@@ -125,6 +138,8 @@ def type_call(toks, tree, types, scope, scratch, n, err):
     type if each argument converts to its parameter's type; -1 with err set, or a widen
     request (an int local among min / max's float arguments)."""
     first, next_, type_ = tree.first, tree.next, types.type
+    if tree.op[n] == 1 + B_ISINSTANCE:
+        return T_BOOL
     if tree.op[n] > 0 and (tree.op[n] - 1 == B_DICT_CALL or tree.op[n] - 1 == B_SET_CALL):
         return constructor_type(tree.op[n] - 1 == B_SET_CALL, n, toks, tree, types, err)
     if tree.op[n] > 0:

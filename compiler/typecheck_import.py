@@ -12,6 +12,7 @@ from gpucc.compiler.errors import E_BUILTIN_ARGS, E_MODULE_MEMBER, E_UNSUPPORTED
 from gpucc.compiler.modules import (
     CONSTANT_BITS,
     CONSTANT_TYPES,
+    FIRST_DESUGARED,
     FIRST_MODULE_CODE,
     FIRST_PRELUDE,
     MATH_FEWEST,
@@ -20,6 +21,7 @@ from gpucc.compiler.modules import (
     MEMBER_BYTES,
     MEMBER_LENS,
     N_MATH_FUNCTIONS,
+    PERMUTATIONS,
     find_import,
     import_module,
     math_arity_ok,
@@ -34,10 +36,23 @@ from gpucc.contract.valuetypes import T_INT
 @nrt_free
 def prelude_function(src, fn, nf, k):
     """The unit's function that prelude member k names (compiler/preludes.py appended it), or -1."""
+    return named_function(src, fn, nf, k, MEMBER_BYTES, MEMBER_LENS)
+
+
+@nrt_free
+def named_function(src, fn, nf, k, names, lens):
+    """The unit's function named by row k of the byte table names, lens, or -1."""
     for g in range(nf):
-        if table_index(src, fn[g, F_NAME_S], fn[g, F_NAME_E], MEMBER_BYTES, MEMBER_LENS) == k:
+        if table_index(src, fn[g, F_NAME_S], fn[g, F_NAME_E], names, lens) == k:
             return g
     return -1
+
+
+@nrt_free
+def desugared_left(k):
+    """The construct a call of desugared member k that compiler/desugar.py left is: a fold
+    outside a statement that runs it once (compiler/desugar_folds.py), or an itertools form."""
+    return errors.C_FOLD_PLACE if k < PERMUTATIONS else errors.C_ITERTOOLS_FORM
 
 
 @nrt_free
@@ -88,6 +103,8 @@ def resolve_attribute(src, toks, tree, types, scope, scratch, n, err):
     if tree.kind[n] == N_ATTR:
         return constant_node(tree, n, k, s, e, err)
     args = tree.next[obj]
+    if k >= FIRST_DESUGARED:  # what compiler/desugar.py left
+        return fail(err, E_UNSUPPORTED, s, e, desugared_left(k))
     if k >= FIRST_PRELUDE:  # a CALL of the unit's function of its name (typecheck_calls.resolve_call)
         tree.kind[n] = N_CALL
         tree.first[n] = args
@@ -103,6 +120,8 @@ def resolve_attribute(src, toks, tree, types, scope, scratch, n, err):
 def constant_node(tree, n, k, s, e, err):
     """Node n (src[s:e]) names member k: made its constant's INT or FLOAT node (a function or
     the module as a value: E_UNSUPPORTED).  0, or -1 with err set."""
+    if k >= FIRST_DESUGARED:
+        return fail(err, E_UNSUPPORTED, s, e, desugared_left(k))
     if k < N_MATH_FUNCTIONS or k >= FIRST_PRELUDE:
         return fail(err, E_UNSUPPORTED, s, e, errors.C_MODULE_VALUE)
     tree.kind[n] = N_INT if CONSTANT_TYPES[k - N_MATH_FUNCTIONS] == T_INT else N_FLOAT

@@ -22,6 +22,8 @@ from gpucc.compiler.errors import (
 from gpucc.compiler.limits import MAX_NESTING
 from gpucc.compiler.nodes import (
     BIN_ADD,
+    BIN_MUL,
+    BIN_OR,
     N_ASSERT,
     N_CALL,
     N_EXPR_STMT,
@@ -68,7 +70,7 @@ from gpucc.compiler.typerules import (
 )
 from gpucc.compiler.typeshapes import known
 from gpucc.contract.jitable import nrt_free, type_arity, type_dict_of, type_field
-from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_NONE, T_STR
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE, T_STR
 
 
 @nrt_free
@@ -212,6 +214,11 @@ def check_augassign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
     if is_list(have) and tree.op[n] == BIN_ADD and is_list(t):  # xs += ys: xs.extend(ys), in place
         tree.val[n] = have
         return same_list(toks, tree, types, scope, scratch.locs, have, v, tree.first[n], err)
+    in_place = (is_list(have) and tree.op[n] == BIN_MUL and (t == T_INT or t == T_BOOL)) or (
+        is_dict(have) and tree.op[n] == BIN_OR and is_dict(t) and join(have, t) == have)
+    if in_place:  # xs *= n: xs[:] = xs * n; d |= e: d.update(e) (compiler/codegen_stmt.py)
+        tree.val[n] = have
+        return 0
     if is_list(have) or is_set(have):  # in place in CPython: the object changes, not the local
         return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_LIST_AUGASSIGN)
     r = binary_type(tree.op[n], have, t)

@@ -18,7 +18,8 @@ Expressions come from neural/gen_expr.py (every operator, builtin and literal fo
 gen_lists.py; with `Shape.structs` (the fuzzer's shape, not the neural curriculum's) f may also
 take tuples, lists of tuples, nested lists and `list[bool]`, helpers take and return those and
 `Optional[int]`, bodies use the forms of neural/gen_struct.py, and f may keep a `dict[int, int]`
-and a `set[int]` (neural/gen_dict.py).
+and a `set[int]` (neural/gen_dict.py); with `Shape.iters` (the fuzzer's shape too) bodies use
+heapq, functools.reduce, itertools, pow(a, b, m), isinstance, `*=` and `|=` (neural/gen_iters.py).
 
 Every loop runs at most 9 times, recursion is at most 6 deep and lists grow boundedly, so a
 program finishes well inside the VM's step and depth limits (and CPython's recursion limit):
@@ -51,6 +52,7 @@ from gpucc.neural.gen_expr import (
     Scope,
     Sig,
 )
+from gpucc.neural.gen_iters import IMPORTS
 from gpucc.neural.gen_lists import LIST_TYPES, elem
 from gpucc.neural.gen_str import STR_TYPES
 from gpucc.neural.gen_struct import PAIR, STRUCT_PARAMS, STRUCT_TYPES
@@ -76,9 +78,10 @@ class Shape:
     structs: bool = False  # tuples, nested lists, list[bool], Optional[int], dicts, sets (gen_struct.py, gen_dict.py)
     signature: bool = False  # f's 1-4 parameters (names, types) and return type drawn per program; else a-y
     loop_else: bool = False  # loops may have an `else:`, a line two simple statements joined by `;`
+    iters: bool = False  # heapq, functools.reduce, itertools, pow(a, b, m), isinstance, *= / |= (gen_iters.py)
 
 
-FUZZ = Shape(structs=True, loop_else=True)
+FUZZ = Shape(structs=True, loop_else=True, iters=True)
 # a drawn signature's parameter and local names and its types (list[int] only with Shape.lists)
 SIG_NAMES = ("n", "m", "k", "a", "b", "i", "j", "x", "y", "lo", "hi", "v", "p", "num", "val", "flag", "xs",
              "nums", "total", "count", "r", "limit", "acc", "res", "ok", "step")  # fmt: skip
@@ -133,6 +136,7 @@ class ProgramGen(ExprGen):
     def __init__(self, seed: int, shape: Shape = FUZZ):
         super().__init__(seed, shape.strs, shape.structs)
         self.shape = shape
+        self.iters = shape.iters
 
     # ------------------------------------------------------------ statements
 
@@ -141,7 +145,9 @@ class ProgramGen(ExprGen):
         e = self.shape.expr_depth
         for _ in range(r.randint(1, self.shape.statements)):
             k = r.randrange(23) if d > 0 else r.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, 20, 21])
-            if k >= 20 and self.strs and s.assignable["str"] and r.random() < 0.4:
+            if k >= 20 and self.iters and r.random() < 0.3:
+                out += self.iter_stmt(ind, d)
+            elif k >= 20 and self.strs and s.assignable["str"] and r.random() < 0.4:
                 out += self.str_stmt(ind, d)
             elif k >= 20 and self.structs and r.random() < 0.7:
                 out += self.struct_stmt(ind, d)
@@ -401,7 +407,7 @@ class ProgramGen(ExprGen):
         names += tuple(STRUCT_PARAMS[t] for t in structs)
         lines += self.function(f, names, calls, shape.nesting, ints=("s", "t"), floats=("w", "z"),
                                prologue=shape.prologue)  # fmt: skip
-        return GenProgram("\n".join(lines), "f", f.params)
+        return GenProgram("\n".join((IMPORTS if shape.iters else []) + lines), "f", f.params)
 
     def drawn_signature(self, lines: list[str], calls: list[Sig]) -> GenProgram:
         """f with 1-4 parameters of drawn names and types and a drawn scalar return type (Shape.signature);

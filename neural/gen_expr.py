@@ -21,6 +21,7 @@ import random
 from dataclasses import dataclass
 
 from gpucc.neural.gen_dict import DictGen
+from gpucc.neural.gen_iters import IterGen
 from gpucc.neural.gen_lists import LIST_TYPES, ListGen
 from gpucc.neural.gen_str import STR_TYPES, StrGen
 from gpucc.neural.gen_struct import STRUCT_LISTS, STRUCT_TYPES, StructGen
@@ -65,7 +66,7 @@ class Scope:
         self.comprehensions = 0  # enclosing comprehensions (their variables' names)
 
 
-class ExprGen(ListGen, StrGen, StructGen, DictGen):
+class ExprGen(ListGen, StrGen, StructGen, DictGen, IterGen):
     """Expressions of a given type and depth for the body described by `self.s` (the list forms
     in neural/gen_lists.py, the str forms in neural/gen_str.py: only with `strs`, the tuple,
     nested list and Optional forms in neural/gen_struct.py and the dict and set forms in
@@ -76,6 +77,7 @@ class ExprGen(ListGen, StrGen, StructGen, DictGen):
         self.s: Scope | None = None
         self.strs = strs  # int and bool expressions may read strs
         self.structs = structs  # int and bool expressions may read tuples, nested lists, Optionals
+        self.iters = False  # the forms of neural/gen_iters.py (ProgramGen: Shape.iters)
 
     def expr(self, type_: str, d: int) -> str:
         if type_ in STRUCT_TYPES:
@@ -131,6 +133,8 @@ class ExprGen(ListGen, StrGen, StructGen, DictGen):
         if k == 13 and self.strs and (read := self.str_scalar("int", d)):
             return read
         if k in (14, 15) and self.structs and (read := self.struct_scalar("int", d)):
+            return read
+        if k == 16 and self.iters and (read := self.iter_scalar("int", d)):
             return read
         op = r.choice(BINOPS)
         if op in ("//", "%") and r.random() < 0.5:  # a nonzero literal divisor: fewer early exits
@@ -214,6 +218,8 @@ class ExprGen(ListGen, StrGen, StructGen, DictGen):
         if k == 11 and self.strs and (read := self.str_scalar("bool", d)):
             return read
         if k in (9, 10) and self.structs and (read := self.struct_scalar("bool", d)):
+            return read
+        if k == 8 and self.iters and r.random() < 0.3 and (read := self.iter_scalar("bool", d)):
             return read
         ops = [r.choice(CMPOPS) for _ in range(r.choice([1, 1, 2, 3]))]
         operand = self.num_expr if k in (7, 8, 9) else self.int_expr

@@ -26,6 +26,7 @@ import ast
 import builtins
 import copy
 import math
+import operator
 import sys
 import types
 import typing
@@ -78,6 +79,8 @@ class _Checked(ast.NodeTransformer):
             return ast.Call(ast.Name("_chk", ast.Load()), [node], [])
         if isinstance(f, ast.Name) and f.id == "pow" and len(node.args) == 2:  # pow(a, b) is a ** b
             return ast.Call(ast.Name("_chk", ast.Load()), [ast.Call(ast.Name("_pow", ast.Load()), node.args, [])], [])
+        if isinstance(f, ast.Name) and f.id == "pow" and len(node.args) == 3:  # pow(a, b, m)
+            node.func = ast.Name("_pow_mod", ast.Load())
         if isinstance(f, ast.Name) and f.id in ("sum", "sorted"):
             node.func = ast.Name(f"_{f.id}", ast.Load())
         elif isinstance(f, ast.Attribute) and f.attr == "sort":
@@ -120,6 +123,9 @@ class _Checked(ast.NodeTransformer):
             node.target.value.ctx = ast.Load()
         if isinstance(node.op, ast.Add):  # a list's += extends it in place: _iadd
             return ast.Assign([node.target], ast.Call(ast.Name("_iadd", ast.Load()), [load, node.value], []))
+        if type(node.op) in _IN_PLACE:  # a list's *=, a set's |= &= -= ^=, a dict's |= change it in place: _iop
+            op = ast.Constant(_IN_PLACE[type(node.op)])
+            return ast.Assign([node.target], ast.Call(ast.Name("_iop", ast.Load()), [load, node.value, op], []))
         value = ast.BinOp(load, node.op, node.value)
         return ast.Assign([node.target], self.visit_BinOp(value))
 
@@ -162,6 +168,21 @@ def _iadd(a, b):
         a += b
         return a
     return _chk(a + b)
+
+
+_IN_PLACE = {ast.Mult: "imul", ast.BitOr: "ior", ast.BitAnd: "iand", ast.Sub: "isub", ast.BitXor: "ixor"}
+
+
+def _iop(a, b, name):
+    """a op= b as CPython runs it (a list, set or dict changed in place), an int result checked."""
+    return _chk(getattr(operator, name)(a, b))
+
+
+def _pow_mod(a, b, m):
+    """pow(a, b, m): gpucc's |m| must be an int64 (m == -2**63: OverflowError)."""
+    if m == INT64_MIN:
+        raise _Int64Overflow
+    return pow(a, b, m)
 
 
 def _pow(a, b):
@@ -300,7 +321,7 @@ def cpython_namespace(source: str) -> dict:
     """Exec `source` (numeric tower applied, overflow-checked: see Tower and _Checked) and
     return its globals."""
     tree = ast.fix_missing_locations(_raise_at_ends(_Checked().visit(Tower().visit(ast.parse(source)))))
-    namespace = {"_chk": _chk, "_iadd": _iadd, "_find": _find, "_pow": _pow, "_lshift": _lshift, "_sum": _sum, "_sorted": _sorted, "_sort": _sort,
+    namespace = {"_chk": _chk, "_iadd": _iadd, "_iop": _iop, "_pow_mod": _pow_mod, "_find": _find, "_pow": _pow, "_lshift": _lshift, "_sum": _sum, "_sorted": _sorted, "_sort": _sort,
                  "_in": _in, "_eq": _eq, "_FellOff": _FellOff,
                  "List": typing.List, "Tuple": typing.Tuple, "Optional": typing.Optional, "Dict": typing.Dict,
                  "Set": typing.Set,  # typing's names gpucc reads
