@@ -73,6 +73,9 @@ _CONSTRUCT_ROWS = [
     ("C_FINALLY_EXIT", "return, break or continue leaving a try that has a finally, or in its finally"),
     ("C_RAISE_FROM", "raise ... from"),
     ("C_MODULE_VALUE", "a module, or a module's function, as a value (call the function: math.sqrt(x))"),
+    ("C_COUNTER_FORM", "this form of collections.Counter (Counter(iterable) of a list, str, tuple, set or range; "
+     "c.update / c.subtract, Counter() without an argument, Counter(mapping) and + - & | of Counters are not "
+     "built)"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -122,6 +125,7 @@ C_DEL_TARGET = 42
 C_FINALLY_EXIT = 43
 C_RAISE_FROM = 44
 C_MODULE_VALUE = 45
+C_COUNTER_FORM = 46
 
 # name, message template
 _ROWS = [
@@ -191,8 +195,8 @@ _ROWS = [
      "exception classes of its own are not supported"),
     ("E_RERAISE", "'{text}' outside an except clause, or not its exception: only the exception an except "
      "clause caught can be raised again"),
-    ("E_UNKNOWN_MODULE", "module '{text}' is not supported by gpucc (it has math, sys, bisect; typing's names are "
-     "annotations)"),
+    ("E_UNKNOWN_MODULE", "module '{text}' is not supported by gpucc (it has math, sys, bisect, collections; "
+     "typing's names are annotations)"),
     ("E_MODULE_NAME", "module-level name '{text}' is read by a function but not assigned by module code before "
      "its first call of a function (or at its end)"),
     ("E_TYPE_AT_JOIN", "type mismatch: expected {expected}, got {got}: this local changes type where both of its "

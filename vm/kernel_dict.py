@@ -53,7 +53,7 @@ from gpucc.contract.isa import (
 )
 from gpucc.contract.jitable import nrt_free, type_value_of, type_width
 from gpucc.contract.status import ASSERT_FAILED, INVALID_BYTECODE, KEY_ERROR, MEMORY_LIMIT, OK, RUNTIME_ERROR
-from gpucc.contract.typecodes import DICT, MAX_NIBBLES, SET
+from gpucc.contract.typecodes import COUNTER, DICT, MAX_NIBBLES, SET
 from gpucc.vm.kernel_hash import key_equal, key_hash, key_type_ok
 from gpucc.vm.kernel_heap import HEADER, PLAIN, REFS, header, new_list
 from gpucc.vm.kernel_set import (
@@ -257,9 +257,9 @@ def dict_delete(heap, hp, h, k, kt):
 
 @nrt_free
 def dict_type(c):
-    """(ok, key type, value type) of a dict type constant (vm/reference_dict.dict_type)."""
+    """(ok, key type, value type) of a dict (or Counter) type constant (vm/reference_dict.dict_type)."""
     zero = np.int64(0)
-    if c < 0 or c >= np.int64(1) << (4 * MAX_NIBBLES) or (c & 15) != DICT:
+    if c < 0 or c >= np.int64(1) << (4 * MAX_NIBBLES) or ((c & 15) != DICT and (c & 15) != COUNTER):
         return False, zero, zero
     n = type_width(c)
     if n == 0 or (c >> (4 * n)) != 0:
@@ -348,6 +348,42 @@ def dict_list(arg, stack, sp, heap, hp):
             k += 1
     stack[sp - 1] = out
     return OK, sp, hp, ends + n
+
+
+@nrt_free
+def _counts_in(heap, hp, a, b, kt):
+    """(status, whether each count of Counter a is b's (0 when b lacks the key), cost)."""
+    zero = np.int64(0)
+    ah, _, _, de, ne = dict_parts(heap, hp, a)
+    if ah < 0:
+        return INVALID_BYTECODE, False, zero
+    cost = ne
+    for e in range(ne):
+        if heap[de + 3 * e] != DEAD:
+            st, f, _, _, c = dict_lookup(heap, hp, b, heap[de + 3 * e + 1], kt)
+            cost += c
+            if st != OK:
+                return st, False, cost
+            other = zero
+            if f >= 0:
+                _, _, _, bde, _ = dict_parts(heap, hp, b)
+                other = heap[bde + 3 * f + 2]
+            if heap[de + 3 * e + 2] != other:
+                return OK, False, cost
+    return OK, True, cost
+
+
+@nrt_free
+def typed_dict_equal(c, heap, hp, walk, a, b, kt, vt):
+    """(status, a == b, cost) of dicts of type constant c: of Counters, CPython 3.10's (a
+    missing key counts 0: each count of a is b's and each of b's a's), else dict_equal."""
+    if (c & 15) != COUNTER:
+        return dict_equal(heap, hp, walk, a, b, kt, vt)
+    st, eq, cost = _counts_in(heap, hp, a, b, kt)
+    if st != OK or not eq:
+        return st, eq, cost
+    st, eq, more = _counts_in(heap, hp, b, a, kt)
+    return st, eq, cost + more
 
 
 @nrt_free
@@ -456,7 +492,7 @@ def dict_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base):
         st, hp, cost = dict_update(heap, hp, stack[sp - 2], stack[sp - 1], kt)
         sp -= 2
     elif op == DICT_EQ:
-        st, eq, cost = dict_equal(heap, hp, walk, stack[sp - 2], stack[sp - 1], kt, vt)
+        st, eq, cost = typed_dict_equal(c, heap, hp, walk, stack[sp - 2], stack[sp - 1], kt, vt)
         stack[sp - 2] = 1 if eq else 0
         sp -= 1
     else:
@@ -479,7 +515,7 @@ def keyed_equal(c, heap, hp, walk, a, b):
     ok, kt, vt = dict_type(c)
     if not ok:
         return INVALID_BYTECODE, False, zero
-    return dict_equal(heap, hp, walk, a, b, kt, vt)
+    return typed_dict_equal(c, heap, hp, walk, a, b, kt, vt)
 
 
 @nrt_free

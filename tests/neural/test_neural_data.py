@@ -14,7 +14,7 @@ from gpucc.neural.tokenizer import encode_source
 
 def test_the_fuzzers_shape_is_the_default_and_the_largest_level():
     assert ProgramGen(5).shape == FUZZ
-    assert replace(FUZZ, strs=False, structs=False, loop_else=False) == CURRICULUM[3].shape  # no strs, structs, loop else yet
+    assert replace(FUZZ, strs=False, structs=False, loop_else=False, collections=False) == CURRICULUM[3].shape
     assert ProgramGen(5).program() == ProgramGen(5, FUZZ).program()
 
 
