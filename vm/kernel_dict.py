@@ -351,8 +351,35 @@ def dict_list(arg, stack, sp, heap, hp):
 
 
 @nrt_free
-def _counts_in(heap, hp, a, b, kt):
-    """(status, whether each count of Counter a is b's (0 when b lacks the key), cost)."""
+def typed_dict_equal(c, heap, hp, walk, a, b, kt, vt):
+    """(status, a == b, cost) of dicts of type constant c: of Counters, CPython 3.10's (a
+    missing key counts 0: each count of a is b's and each of b's a's), else dict_equal."""
+    if (c & 15) != COUNTER:
+        return dict_equal(heap, hp, walk, a, b, kt, vt)
+    st, eq, cost = entries_in(heap, hp, walk, a, b, kt, vt, True)
+    if st != OK or not eq:
+        return st, eq, cost
+    st, eq, more = entries_in(heap, hp, walk, b, a, kt, vt, True)
+    return st, eq, cost + more
+
+
+@nrt_free
+def dict_equal(heap, hp, walk, a, b, kt, vt):
+    """(status, a == b, cost) of dicts a, b."""
+    zero = np.int64(0)
+    ah, _, _, _, _ = dict_parts(heap, hp, a)
+    bh, _, _, _, _ = dict_parts(heap, hp, b)
+    if ah < 0 or bh < 0:
+        return INVALID_BYTECODE, False, zero
+    if heap[ah + D_USED] != heap[bh + D_USED]:
+        return OK, False, zero
+    return entries_in(heap, hp, walk, a, b, kt, vt, False)
+
+
+@nrt_free
+def entries_in(heap, hp, walk, a, b, kt, vt, counts):
+    """(status, whether each of dict a's entries is in b with an == value, cost); counts: of
+    Counters, a key b lacks counts 0 there."""
     zero = np.int64(0)
     ah, _, _, de, ne = dict_parts(heap, hp, a)
     if ah < 0:
@@ -364,50 +391,15 @@ def _counts_in(heap, hp, a, b, kt):
             cost += c
             if st != OK:
                 return st, False, cost
-            other = zero
-            if f >= 0:
-                _, _, _, bde, _ = dict_parts(heap, hp, b)
-                other = heap[bde + 3 * f + 2]
-            if heap[de + 3 * e + 2] != other:
-                return OK, False, cost
-    return OK, True, cost
-
-
-@nrt_free
-def typed_dict_equal(c, heap, hp, walk, a, b, kt, vt):
-    """(status, a == b, cost) of dicts of type constant c: of Counters, CPython 3.10's (a
-    missing key counts 0: each count of a is b's and each of b's a's), else dict_equal."""
-    if (c & 15) != COUNTER:
-        return dict_equal(heap, hp, walk, a, b, kt, vt)
-    st, eq, cost = _counts_in(heap, hp, a, b, kt)
-    if st != OK or not eq:
-        return st, eq, cost
-    st, eq, more = _counts_in(heap, hp, b, a, kt)
-    return st, eq, cost + more
-
-
-@nrt_free
-def dict_equal(heap, hp, walk, a, b, kt, vt):
-    """(status, a == b, cost) of dicts a, b."""
-    zero = np.int64(0)
-    ah, _, _, de, ne = dict_parts(heap, hp, a)
-    bh, _, _, _, _ = dict_parts(heap, hp, b)
-    if ah < 0 or bh < 0:
-        return INVALID_BYTECODE, False, zero
-    if heap[ah + D_USED] != heap[bh + D_USED]:
-        return OK, False, zero
-    cost = ne
-    for e in range(ne):
-        if heap[de + 3 * e] != DEAD:
-            st, f, _, _, c = dict_lookup(heap, hp, b, heap[de + 3 * e + 1], kt)
-            cost += c
-            if st != OK:
-                return st, False, cost
+            _, _, _, bde, _ = dict_parts(heap, hp, b)
+            if counts:
+                if heap[de + 3 * e + 2] != (heap[bde + 3 * f + 2] if f >= 0 else zero):
+                    return OK, False, cost
+                continue
             if f < 0:
                 return OK, False, cost
             if not type_ok(vt):
                 return INVALID_BYTECODE, False, cost
-            _, _, _, bde, _ = dict_parts(heap, hp, b)
             st, holds, visited = value_compare(heap, hp, walk, CMP_EQ, heap[de + 3 * e + 2], vt, heap[bde + 3 * f + 2], vt)
             cost += visited
             if st != OK:
