@@ -15,7 +15,7 @@ from gpucc.compiler.emit_dict import is_keyed
 from gpucc.compiler.nodes import BIN_MUL, CMP_IN, N_COMPARE, N_METHOD, N_NAME, N_NONE, N_SLICE, N_TUPLE
 from gpucc.compiler.typecheck import S_A, S_B, S_NODE
 from gpucc.compiler.typecheck_calls import count_from
-from gpucc.compiler.typerules import element_type, is_dict, is_list, join
+from gpucc.compiler.typerules import element_type, is_counter, is_dict, is_list, join
 from gpucc.compiler.typeshapes import known
 from gpucc.contract import isa as O
 from gpucc.contract.isa import (
@@ -106,13 +106,19 @@ def emit_setitem(n, top, toks, tree, types, out, scratch, err):
 
 @nrt_free
 def emit_delete(n, top, toks, tree, types, out, scratch, err):
-    """del d[k]: d, k (converted to the keys' type), DICT_DEL."""
+    """del d[k]: d, k (converted to the keys' type), DICT_DEL; of a Counter, whose del of a
+    missing key does nothing (CPython's Counter.__delitem__), d.pop(k, 0) dropped."""
     obj = tree.first[tree.first[n]]
     line = toks.line[tree.tok[n]]
     emit_expr(obj, toks, tree, types, out, scratch, top + 1, err)
     emit_expr(tree.next[obj], toks, tree, types, out, scratch, top + 1, err)
     emit_convert(out, element_type(types.type[obj]), types.type[tree.next[obj]], line)
-    emit_typed(out, O.DICT_DEL, known(types.type[obj]), line, err)
+    if is_counter(types.type[obj]):
+        emit(out, O.LOAD_INT, 0, line)
+        emit_typed(out, O.DICT_POP_DEFAULT, known(types.type[obj]), line, err)
+        emit(out, O.POP_TOP, 0, line)
+    else:
+        emit_typed(out, O.DICT_DEL, known(types.type[obj]), line, err)
 
 
 @nrt_free

@@ -23,7 +23,17 @@ from gpucc.compiler.scope import (
     M_UPDATE,
     M_VALUES,
 )
-from gpucc.compiler.typerules import A_ELEMENT, A_VALUE, METHOD_ARG, METHOD_RULES, element_type, is_dict, is_set, join
+from gpucc.compiler.typerules import (
+    A_ELEMENT,
+    A_VALUE,
+    METHOD_ARG,
+    METHOD_RULES,
+    element_type,
+    is_counter,
+    is_dict,
+    is_set,
+    join,
+)
 from gpucc.compiler.typeshapes import known
 from gpucc.contract import isa as O
 from gpucc.contract.jitable import nrt_free, type_value_of
@@ -98,9 +108,14 @@ def emit_comparison(out, cmp, lt, rt, line, err):
 
 @nrt_free
 def emit_subscript_key(out, t, key_type, line, err):
-    """d[k] of dict type t, d and k pushed: k converted to the keys' type, DICT_GET."""
+    """d[k] of dict type t, d and k pushed: k converted to the keys' type, DICT_GET; of a
+    Counter, DICT_GET_DEFAULT of 0 (a missing key counts 0 and is not inserted)."""
     emit_convert(out, element_type(t), key_type, line)
-    emit_typed(out, O.DICT_GET, known(t), line, err)
+    if is_counter(t):
+        emit(out, O.LOAD_INT, 0, line)
+        emit_typed(out, O.DICT_GET_DEFAULT, known(t), line, err)
+    else:
+        emit_typed(out, O.DICT_GET, known(t), line, err)
 
 
 @nrt_free

@@ -81,6 +81,9 @@ _CONSTRUCT_ROWS = [
     ("C_ITERTOOLS_FORM", "this form of itertools (permutations, combinations and combinations_with_replacement of "
      "one iterable and an int literal r from 1 to 5; product of iterables and repeat= an int literal, at most 11 "
      "names; chain of iterables)"),
+    ("C_COUNTER_FORM", "this form of collections.Counter (Counter(iterable) of a list, str, tuple, set or range; "
+     "c.update / c.subtract, Counter() without an argument, Counter(mapping) and + - & | of Counters are not "
+     "built)"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -133,6 +136,7 @@ C_MODULE_VALUE = 45
 C_ISINSTANCE_CLASS = 46
 C_FOLD_PLACE = 47
 C_ITERTOOLS_FORM = 48
+C_COUNTER_FORM = 49
 
 # name, message template
 _ROWS = [
@@ -202,8 +206,8 @@ _ROWS = [
      "exception classes of its own are not supported"),
     ("E_RERAISE", "'{text}' outside an except clause, or not its exception: only the exception an except "
      "clause caught can be raised again"),
-    ("E_UNKNOWN_MODULE", "module '{text}' is not supported by gpucc (it has math, sys, bisect, heapq, functools, itertools; typing's names are "
-     "annotations)"),
+    ("E_UNKNOWN_MODULE", "module '{text}' is not supported by gpucc (it has math, sys, bisect, heapq, functools, "
+     "itertools, collections; typing's names are annotations)"),
     ("E_MODULE_NAME", "module-level name '{text}' is read by a function but not assigned by module code before "
      "its first call of a function (or at its end)"),
     ("E_TYPE_AT_JOIN", "type mismatch: expected {expected}, got {got}: this local changes type where both of its "

@@ -1,8 +1,8 @@
 """The standard modules a candidate may import, and their names: one table (kernel bodies for
 the lookups).
 
-Three modules: ``math``, ``sys`` (its ``maxsize``) and ``bisect`` (its functions written in
-the language: compiler/preludes.py).  ``import math`` / ``import math as m``
+Four modules: ``math``, ``sys`` (its ``maxsize``), ``bisect`` and ``collections`` (its
+``Counter``; their functions written in the language: compiler/preludes.py).  ``import math`` / ``import math as m``
 bind the module (then ``math.sqrt(x)``, ``math.pi``), ``from math import sqrt, pi as PI`` bind
 its names.  Each bound name is an IMPORT node, a child of the MODULE
 (compiler/parser_module.py); the type checker resolves a name or a module's attribute through
@@ -32,8 +32,8 @@ from gpucc.contract import isa as O
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, float_to_bits
 
-MODULES = ("math", "sys", "bisect", "heapq", "functools", "itertools")
-MOD_MATH, MOD_SYS, MOD_BISECT, MOD_HEAPQ, MOD_FUNCTOOLS, MOD_ITERTOOLS = range(6)
+MODULES = ("math", "sys", "bisect", "heapq", "functools", "itertools", "collections")
+MOD_MATH, MOD_SYS, MOD_BISECT, MOD_HEAPQ, MOD_FUNCTOOLS, MOD_ITERTOOLS, MOD_COLLECTIONS = range(7)
 MODULE_BYTES, MODULE_LENS = _byte_table(MODULES)
 
 
@@ -66,7 +66,7 @@ CONSTANTS = ((MOD_MATH, "pi", T_FLOAT, math.pi), (MOD_MATH, "e", T_FLOAT, math.e
 # the functions compiler/preludes.py writes in the language: module, name
 PRELUDE_FUNCTIONS = ((MOD_BISECT, "bisect_left"), (MOD_BISECT, "bisect_right"), (MOD_BISECT, "bisect")) + tuple(
     (MOD_HEAPQ, name) for name in ("heappush", "heappop", "heapreplace", "heappushpop", "heapify", "nlargest",
-                                   "nsmallest", "_siftdown", "_siftup"))  # fmt: skip
+                                   "nsmallest", "_siftdown", "_siftup")) + ((MOD_COLLECTIONS, "Counter"),)  # fmt: skip
 # the functions compiler/desugar.py rewrites where they are called (compiler/desugar_folds.py: the folds,
 # compiler/desugar_itertools.py: the comprehensions): module, name
 DESUGARED_FUNCTIONS = ((MOD_FUNCTOOLS, "reduce"),) + tuple((MOD_ITERTOOLS, name) for name in (
@@ -90,6 +90,16 @@ MATH_FEWEST, MATH_MOST, MATH_ARG, MATH_RESULT, MATH_OPCODE, MATH_MODE, MATH_FLOA
 MATH_RULES = np.array([_RULES[name] for name in MATH_FUNCTIONS], dtype=np.int32)
 LOG = MATH_FUNCTIONS.index("log")
 LOG_BASE = O.MATH_MODES["MATH_FLOAT2"].index("log")  # log(x, base): MATH_FLOAT2's mode
+COUNTER_MEMBER = MEMBERS.index("Counter")
+# Counter's prelude: its parameter's name marks the unit's function `Counter` as the prelude's
+# (compiler/typecheck_counter.py), its methods the prelude functions they call (the first
+# without, the second with an argument; -1: none, a located error), in COUNTER_METHODS' order
+COUNTER_PARAM = "_gpucc_counted"
+COUNTER_METHODS = ("most_common", "elements", "total", "update", "subtract")
+COUNTER_PRELUDES = ("_gpucc_most_common", "_gpucc_most_common_n", "_gpucc_elements", "_gpucc_total")
+COUNTER_METHOD_CALLS = np.array([(0, 1), (2, -1), (3, -1), (-1, -1), (-1, -1)], dtype=np.int32)
+COUNTER_METHOD_BYTES, COUNTER_METHOD_LENS = _byte_table(COUNTER_METHODS)
+COUNTER_PRELUDE_BYTES, COUNTER_PRELUDE_LENS = _byte_table(COUNTER_PRELUDES + (COUNTER_PARAM,))
 
 
 @nrt_free

@@ -7,13 +7,15 @@ resolves `bisect.bisect_left(a, x)` and `from bisect import bisect_left as bl` t
 without the optional `lo`, `hi` and `key` parameters (giving them is a located arity or keyword
 error).  A prelude is appended after the unit's last line, so the unit's lines keep their
 numbers; a unit defining a function of a prelude's name it uses is E_DUPLICATE_FUNCTION.
+collections' Counter is a prelude too, with one for each Counter method a unit calls
+(`c.most_common(2)`: `_gpucc_most_common_n(c, 2)`, compiler/typecheck_counter.py).
 """
 
 from __future__ import annotations
 
 import re
 
-from gpucc.compiler.modules import MODULES, PRELUDE_FUNCTIONS
+from gpucc.compiler.modules import COUNTER_PARAM, COUNTER_PRELUDES, MODULES, PRELUDE_FUNCTIONS
 from gpucc.compiler.prelude_builtins import BUILTIN_PRELUDE
 from gpucc.compiler.prelude_heapq import HEAPQ_BODIES
 
@@ -47,9 +49,41 @@ def bisect_right(a, x):
 def bisect(a, x):
     return bisect_right(a, x)
 """, ("bisect_right",)),
+    "Counter": (f"""
+def Counter({COUNTER_PARAM}):
+    c = {{}}
+    for x in {COUNTER_PARAM}:
+        c[x] = c.get(x, 0) + 1
+    return c
+""", ()),
 }  # fmt: skip
 _BODIES.update(HEAPQ_BODIES)
 assert set(_BODIES) == {name for _, name in PRELUDE_FUNCTIONS}, "a prelude function without a body"
+# a Counter's methods (compiler/typecheck_counter.py): COUNTER_PRELUDES' bodies, each appended
+# to a unit with Counter's prelude whose source calls it (the pattern after the method's name)
+_METHOD_BODIES = {
+    "_gpucc_most_common": (r"most_common\s*\(\s*\)", """
+def _gpucc_most_common(c):
+    return sorted(c.items(), key=lambda kv: kv[1], reverse=True)
+"""),
+    "_gpucc_most_common_n": (r"most_common\s*\(\s*[^)\s]", """
+def _gpucc_most_common_n(c, n):
+    return sorted(c.items(), key=lambda kv: kv[1], reverse=True)[:max(n, 0)]
+"""),
+    "_gpucc_elements": (r"elements\s*\(", """
+def _gpucc_elements(c):
+    out = []
+    for k, v in c.items():
+        for _ in range(v):
+            out.append(k)
+    return out
+"""),
+    "_gpucc_total": (r"total\s*\(", """
+def _gpucc_total(c):
+    return sum(c.values())
+"""),
+}  # fmt: skip
+assert tuple(_METHOD_BODIES) == COUNTER_PRELUDES, "a Counter method without a body"
 
 _MODULE_OF = {name: MODULES[m] for m, name in PRELUDE_FUNCTIONS}
 
@@ -78,7 +112,9 @@ builtins' prelude when it names pow)."""
             wanted.append(name)
             todo.extend(_BODIES[name][1])
     bodies = [_BODIES[n][0] for n in sorted(wanted)]
-    if re.search(r"\bpow\s*\(", source):  # pow(a, b, m): compiler/prelude_builtins.py
+    if "Counter" in wanted:
+        bodies += [body for pattern, body in _METHOD_BODIES.values() if re.search(rf"\.\s*{pattern}", source)]
+    if re.search(r"\bpow\s*\(  # pow(a, b, m): compiler/prelude_builtins.py
         bodies.append(BUILTIN_PRELUDE)
     if not bodies:
         return source

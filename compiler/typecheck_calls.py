@@ -48,6 +48,14 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - count_from: the call
     widen_or_fail,
     widen_request,
 )
+from gpucc.compiler.typecheck_counter import (
+    COUNTER_CALL,
+    NOT_COUNTER_METHOD,
+    RESOLVED_CALL,
+    counter_call_type,
+    counter_method,
+    is_counter_prelude,
+)
 from gpucc.compiler.typecheck_dict import constructor_type, dict_method_type
 from gpucc.compiler.isinstance import B_ISINSTANCE, classes_node
 from gpucc.compiler.prelude_builtins import POW_MOD_BYTES, POW_MOD_LENS
@@ -75,6 +83,7 @@ from gpucc.compiler.typerules import (
     builtin_type,
     converts,
     element_type,
+    is_counter,
     is_dict,
     is_list,
     is_set,
@@ -91,6 +100,8 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
     it takes.  Returns >= 0, or -1 with err set."""
     if tree.op[n] > FIRST_MODULE_CODE or tree.op[n] == 1 + B_ISINSTANCE:  # resolved (math.f(...): resolve_attribute)
         return 0
+    if tree.val[n] == RESOLVED_CALL:  # a Counter method's prelude call (compiler/typecheck_counter.py)
+        return types.slot[n]
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
     fn = types.fn
     made = synthetic_builtin(toks, tree.tok[n]) >= 0  # desugar.py's call of a builtin
@@ -124,6 +135,8 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
             return fail(err, E_BUILTIN_ARGS, s, e, BUILTIN_RULES[b, BUILTIN_NARGS] * 256 + nargs)
         tree.op[n] = 1 + b
         return 0
+    if is_counter_prelude(src, toks, tree, fn, f):
+        tree.val[n] = COUNTER_CALL
     if nargs != fn[f, F_NPARAMS]:
         return fail(err, E_CALL_ARITY, s, e, fn[f, F_NPARAMS] * 256 + nargs)
     if visible(fn, scope.f, f, s, toks, tree, err) < 0:
@@ -171,6 +184,8 @@ def type_call(toks, tree, types, scope, scratch, n, err):
             return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, c, want, type_[c])
         p += 1
         c = next_[c]
+    if tree.val[n] == COUNTER_CALL:
+        return counter_call_type(toks, tree, types, n, callee_type(fn, f, n, toks, tree, err), err)
     return callee_type(fn, f, n, toks, tree, err)
 
 
@@ -183,6 +198,10 @@ def type_method(src, toks, tree, types, scope, scratch, n, err):
     m = method_code(src, s, e)
     obj = tree.first[n]
     t = type_[obj]
+    if is_counter(t):  # c.most_common(): a CALL of its prelude function, typed as one
+        g = counter_method(src, toks, tree, types, scope.nf, n, count_from(next_, next_[obj]), err)
+        if g != NOT_COUNTER_METHOD:
+            return -1 if g < 0 else type_call(toks, tree, types, scope, scratch, n, err)
     if is_list(t) and list_method_code(src, s, e) >= 0:  # xs.pop(): the list's, not the dict's
         m = list_method_code(src, s, e)
     keyed = is_dict(t) or is_set(t)

@@ -37,7 +37,7 @@ from gpucc.compiler.typeshapes import (  # noqa: F401 - LIST_FLOAT, LIST_INT, co
 )
 from gpucc.contract.isa import CMP_GE, CMP_LE, CMP_NAMES
 from gpucc.contract.jitable import nrt_free, type_is_heap, type_list_of, type_value_of
-from gpucc.contract.typecodes import DICT, LIST, NONE, SET
+from gpucc.contract.typecodes import COUNTER, DICT, LIST, NONE, SET
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE, T_STR  # a scalar's type code is its flat code
 
 # what an operand or argument must be (A_*); what the result is: a type code, or a rule R_*
@@ -159,7 +159,13 @@ def is_list(t):
 
 @nrt_free
 def is_dict(t):
-    return (t & 15) == DICT
+    """A dict, or a Counter (a dict whose missing keys count 0)."""
+    return (t & 15) == DICT or (t & 15) == COUNTER
+
+
+@nrt_free
+def is_counter(t):
+    return (t & 15) == COUNTER
 
 
 @nrt_free

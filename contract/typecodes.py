@@ -22,6 +22,7 @@ from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_LIST_FLOAT, T_LI
 # leaves (= the flat scalar codes) and constructors (nibbles 8..)
 NONE, INT, BOOL, FLOAT, STR = T_NONE, T_INT, T_BOOL, T_FLOAT, T_STR
 LIST, TUPLE, OPTIONAL, DICT, SET = 8, 9, 10, 11, 12
+COUNTER = 13  # collections.Counter: a dict (laid out as DICT: key, value int) whose missing keys count 0
 UNKNOWN = 15
 LEAVES = (NONE, INT, BOOL, FLOAT, STR)
 MAX_NIBBLES = 7
@@ -44,11 +45,11 @@ def width(t):
         k = (t >> (4 * n)) & 15
         n += 1
         need -= 1
-        if k == 4 or k == 5 or k == 7 or k == 13 or k == 14:
+        if k == 4 or k == 5 or k == 7 or k == 14:
             return 0
         if k == LIST or k == OPTIONAL or k == SET:
             need += 1
-        elif k == DICT:
+        elif k == DICT or k == COUNTER:
             need += 2
         elif k == TUPLE:
             if n >= MAX_NIBBLES:
@@ -116,6 +117,12 @@ def dict_of(k, v):
     return DICT | (k << 4) | (v << (4 + 4 * width(k)))
 
 
+def counter_of(k):
+    """Counter[k]: dict[k, int] with the COUNTER head."""
+    d = dict_of(k, INT)
+    return d if d < 0 else d ^ DICT ^ COUNTER
+
+
 def arity(t):
     """The number of fields of tuple t."""
     return (t >> 4) & 15
@@ -131,7 +138,7 @@ def field(t, i):
 
 
 def value_of(t):
-    """The value type of dict t."""
+    """The value type of dict (or Counter) t."""
     return t >> (4 + 4 * width(t >> 4))
 
 
@@ -165,8 +172,9 @@ def name(t) -> str:
         return f"{'list' if h == LIST else 'set'}[{name(element(t))}]"
     if h == OPTIONAL:
         return f"Optional[{name(element(t))}]"
-    if h == DICT:
-        return f"dict[{name(element(t) & ((1 << 4 * width(element(t))) - 1))}, {name(value_of(t))}]"
+    if h == DICT or h == COUNTER:
+        k = name(element(t) & ((1 << 4 * width(element(t))) - 1))
+        return f"dict[{k}, {name(value_of(t))}]" if h == DICT else f"Counter[{k}]"
     if h == TUPLE:
         return f"tuple[{', '.join(name(field(t, i)) for i in range(arity(t)))}]" if arity(t) else "tuple[()]"
     return f"<bad type {t:#x}>"

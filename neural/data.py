@@ -30,8 +30,8 @@ class Level:
 
 
 # strs stay out of the neural compiler's data for now: its tokenizer has no str constants yet; so do
-# the structured types (Shape.structs), loop else / `;` (Shape.loop_else) and the modules' forms (Shape.iters):
-# the shipped checkpoint never saw them
+# the structured types (Shape.structs), loop else / `;` (Shape.loop_else), the modules' forms (Shape.iters) and
+# Counter (Shape.collections): the shipped checkpoint never saw them
 CURRICULUM = (
     Level("1-stmt", Shape(statements=1, nesting=0, expr_depth=1, helpers=False, prologue=False, lists=False,
                           strs=False)),
@@ -39,7 +39,7 @@ CURRICULUM = (
                                 strs=False)),
     Level("locals-nest2", Shape(statements=2, nesting=2, expr_depth=2, helpers=False, prologue=True, lists=False,
                                 strs=False)),
-    Level("fuzz", replace(FUZZ, strs=False, structs=False, loop_else=False, iters=False)),
+    Level("fuzz", replace(FUZZ, strs=False, structs=False, loop_else=False, iters=False, collections=False)),
     # the first two levels' statements in functions of 1-4 drawn parameters (int, bool, float,
     # list[int]) and a drawn int, bool or float return type, as real candidates have (gen.Shape.signature)
     Level("sig-1-stmt", Shape(statements=1, nesting=0, expr_depth=1, helpers=False, prologue=False, strs=False,

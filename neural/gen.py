@@ -79,9 +79,10 @@ class Shape:
     signature: bool = False  # f's 1-4 parameters (names, types) and return type drawn per program; else a-y
     loop_else: bool = False  # loops may have an `else:`, a line two simple statements joined by `;`
     iters: bool = False  # heapq, functools.reduce, itertools, pow(a, b, m), isinstance, *= / |= (gen_iters.py)
+    collections: bool = False  # with structs: f may set a collections.Counter local (neural/gen_dict.py)
 
 
-FUZZ = Shape(structs=True, loop_else=True, iters=True)
+FUZZ = Shape(structs=True, loop_else=True, iters=True, collections=True)
 # a drawn signature's parameter and local names and its types (list[int] only with Shape.lists)
 SIG_NAMES = ("n", "m", "k", "a", "b", "i", "j", "x", "y", "lo", "hi", "v", "p", "num", "val", "flag", "xs",
              "nums", "total", "count", "r", "limit", "acc", "res", "ok", "step")  # fmt: skip
@@ -137,6 +138,7 @@ class ProgramGen(ExprGen):
         super().__init__(seed, shape.strs, shape.structs)
         self.shape = shape
         self.iters = shape.iters
+        self.counter_used = False  # a function sets a Counter local (Shape.collections): import it
 
     # ------------------------------------------------------------ statements
 
@@ -407,7 +409,11 @@ class ProgramGen(ExprGen):
         names += tuple(STRUCT_PARAMS[t] for t in structs)
         lines += self.function(f, names, calls, shape.nesting, ints=("s", "t"), floats=("w", "z"),
                                prologue=shape.prologue)  # fmt: skip
-        return GenProgram("\n".join((IMPORTS if shape.iters else []) + lines), "f", f.params)
+        return GenProgram("\n".join(self.imports() + lines), "f", f.params)
+
+    def imports(self) -> list[str]:
+        counter = ["from collections import Counter", ""] if self.counter_used else []
+        return (IMPORTS if self.shape.iters else []) + counter
 
     def drawn_signature(self, lines: list[str], calls: list[Sig]) -> GenProgram:
         """f with 1-4 parameters of drawn names and types and a drawn scalar return type (Shape.signature);
@@ -421,7 +427,7 @@ class ProgramGen(ExprGen):
         declare = tuple((v, t) for v, t in zip(names[n:], ("int", "bool", "float")) if t not in types)
         f = Sig("f", types, ret)
         lines += self.function(f, tuple(names[:n]), calls, shape.nesting, prologue=shape.prologue, declare=declare)
-        return GenProgram("\n".join(lines), "f", types)
+        return GenProgram("\n".join(self.imports() + lines), "f", types)
 
     def helpers(self) -> tuple[list[str], list[Sig]]:
         """The functions f may call: their lines and signatures."""

@@ -10,12 +10,14 @@ Statements: `d[k] = e`, `d[k] += e`, `del d[k]`, `d.pop(k, e)`, `setdefault`, `s
 `s.discard`, `s.remove` (KeyError), rebinding to a comprehension, and loops over `dd`,
 `dd.items()`, `dd.values()` and `ss` that fold into an int local (none changes the object it
 iterates: CPython's RuntimeError is tests/compiler/test_lang_dicts.py's).  Keys are small
-(an expression mod a small literal), so the objects stay small.
+(an expression mod a small literal), so the objects stay small.  Under Shape.collections, a
+`cc = Counter([...])` local too (its program imports Counter): `cc[k]` of missing keys,
+`most_common`, `total`, `==`, `in`, `cc[k] op= e`, `del cc[k]`.
 """
 
 from __future__ import annotations
 
-DICT, SET = "dict[int, int]", "set[int]"
+DICT, SET, COUNTER = "dict[int, int]", "set[int]", "Counter[int]"
 
 
 class DictGen:
@@ -40,8 +42,43 @@ class DictGen:
             items = [self._key(1) for _ in range(r.randint(0, 4))]
             out.append(f"    ss = {{{', '.join(items)}}}" if items else r.choice(["    ss = set()", f"    ss: {SET} = set()"]))
             made.append(("ss", SET))
+        if self.shape.collections and r.random() < 0.4:  # Shape.collections: a Counter too
+            out.append(f"    cc = Counter([{', '.join(self._key(1) for _ in range(r.randint(0, 5)))}])")
+            made.append(("cc", COUNTER))
+            self.counter_used = True  # neural/gen.py imports Counter
         self.s.dicts = made
         return out
+
+    def counter_read(self, type_: str, d: int) -> str | None:
+        """An int or bool read from f's Counter: a missing key counts 0, most_common, total,
+        ==; None when f has none (Shape.collections)."""
+        r, cc = self.r, self._keyed(COUNTER)
+        if not cc:
+            return None
+        k = r.randrange(5)
+        if type_ == "bool":
+            other = ", ".join(self._key(d - 1) for _ in range(r.randint(0, 3)))
+            return f"{self._key(d)} in {cc}" if k < 2 else f"{cc} {r.choice(['==', '!='])} Counter([{other}])"
+        if k == 0:
+            return f"{cc}.total()"
+        if k == 1:
+            return f"{cc}.most_common({self.index(d - 1)})[{self.index(d - 1)}][{r.choice([0, 1])}]"
+        if k == 2:
+            return f"sum(k * 10 + v for k, v in {cc}.most_common())"
+        return f"{cc}[{self._key(d)}]"
+
+    def counter_stmt(self, pad: str) -> list[str] | None:
+        """A statement changing f's Counter: a count changed (a missing key's too) or deleted."""
+        r, cc, ints = self.r, self._keyed(COUNTER), self.s.assignable["int"]
+        if not cc:
+            return None
+        key = f"{r.choice(ints or ['1'])} % {r.choice([3, 5, 7])}"  # evaluated twice by op=: a name
+        k = r.randrange(3)  # small counts: CPython's total() and most_common() are unchecked library code
+        if k == 0:
+            return [f"{pad}{cc}[{key}] {r.choice(['+=', '-='])} {r.randint(0, 9)}"]
+        if k == 1:
+            return [f"{pad}del {cc}[{self._key(2)}]"]
+        return [f"{pad}{cc}[{self._key(2)}] = {r.randint(-3, 9)}"]
 
     def set_expr(self, d: int) -> str:
         r, s = self.r, self._keyed(SET)
@@ -61,6 +98,8 @@ class DictGen:
 
     def _read(self, type_: str, d: int) -> str | None:
         r, dd, ss = self.r, self._keyed(DICT), self._keyed(SET)
+        if self._keyed(COUNTER) and r.random() < 0.5:
+            return self.counter_read(type_, d)
         if not dd and not ss:
             return None
         if type_ == "int":
@@ -96,6 +135,8 @@ class DictGen:
         f has none."""
         r, pad, dd, ss = self.r, "    " * ind, self._keyed(DICT), self._keyed(SET)
         ints = self.s.assignable["int"]
+        if self._keyed(COUNTER) and r.random() < 0.5:
+            return self.counter_stmt(pad)
         if not dd and not ss:
             return None
         k = r.randrange(8)

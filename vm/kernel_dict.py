@@ -53,7 +53,7 @@ from gpucc.contract.isa import (
 )
 from gpucc.contract.jitable import nrt_free, type_value_of, type_width
 from gpucc.contract.status import ASSERT_FAILED, INVALID_BYTECODE, KEY_ERROR, MEMORY_LIMIT, OK, RUNTIME_ERROR
-from gpucc.contract.typecodes import DICT, MAX_NIBBLES, SET
+from gpucc.contract.typecodes import COUNTER, DICT, MAX_NIBBLES, SET
 from gpucc.vm.kernel_hash import key_equal, key_hash, key_type_ok
 from gpucc.vm.kernel_heap import HEADER, PLAIN, REFS, header, new_list
 from gpucc.vm.kernel_set import (
@@ -257,9 +257,9 @@ def dict_delete(heap, hp, h, k, kt):
 
 @nrt_free
 def dict_type(c):
-    """(ok, key type, value type) of a dict type constant (vm/reference_dict.dict_type)."""
+    """(ok, key type, value type) of a dict (or Counter) type constant (vm/reference_dict.dict_type)."""
     zero = np.int64(0)
-    if c < 0 or c >= np.int64(1) << (4 * MAX_NIBBLES) or (c & 15) != DICT:
+    if c < 0 or c >= np.int64(1) << (4 * MAX_NIBBLES) or ((c & 15) != DICT and (c & 15) != COUNTER):
         return False, zero, zero
     n = type_width(c)
     if n == 0 or (c >> (4 * n)) != 0:
@@ -351,15 +351,39 @@ def dict_list(arg, stack, sp, heap, hp):
 
 
 @nrt_free
+def typed_dict_equal(c, heap, hp, walk, a, b, kt, vt):
+    """(status, a == b, cost) of dicts of type constant c: of Counters, CPython 3.10's (a
+    missing key counts 0: each count of a is b's and each of b's a's), else dict_equal."""
+    if (c & 15) != COUNTER:
+        return dict_equal(heap, hp, walk, a, b, kt, vt)
+    st, eq, cost = entries_in(heap, hp, walk, a, b, kt, vt, True)
+    if st != OK or not eq:
+        return st, eq, cost
+    st, eq, more = entries_in(heap, hp, walk, b, a, kt, vt, True)
+    return st, eq, cost + more
+
+
+@nrt_free
 def dict_equal(heap, hp, walk, a, b, kt, vt):
     """(status, a == b, cost) of dicts a, b."""
     zero = np.int64(0)
-    ah, _, _, de, ne = dict_parts(heap, hp, a)
+    ah, _, _, _, _ = dict_parts(heap, hp, a)
     bh, _, _, _, _ = dict_parts(heap, hp, b)
     if ah < 0 or bh < 0:
         return INVALID_BYTECODE, False, zero
     if heap[ah + D_USED] != heap[bh + D_USED]:
         return OK, False, zero
+    return entries_in(heap, hp, walk, a, b, kt, vt, False)
+
+
+@nrt_free
+def entries_in(heap, hp, walk, a, b, kt, vt, counts):
+    """(status, whether each of dict a's entries is in b with an == value, cost); counts: of
+    Counters, a key b lacks counts 0 there."""
+    zero = np.int64(0)
+    ah, _, _, de, ne = dict_parts(heap, hp, a)
+    if ah < 0:
+        return INVALID_BYTECODE, False, zero
     cost = ne
     for e in range(ne):
         if heap[de + 3 * e] != DEAD:
@@ -367,11 +391,15 @@ def dict_equal(heap, hp, walk, a, b, kt, vt):
             cost += c
             if st != OK:
                 return st, False, cost
+            _, _, _, bde, _ = dict_parts(heap, hp, b)
+            if counts:
+                if heap[de + 3 * e + 2] != (heap[bde + 3 * f + 2] if f >= 0 else zero):
+                    return OK, False, cost
+                continue
             if f < 0:
                 return OK, False, cost
             if not type_ok(vt):
                 return INVALID_BYTECODE, False, cost
-            _, _, _, bde, _ = dict_parts(heap, hp, b)
             st, holds, visited = value_compare(heap, hp, walk, CMP_EQ, heap[de + 3 * e + 2], vt, heap[bde + 3 * f + 2], vt)
             cost += visited
             if st != OK:
@@ -456,7 +484,7 @@ def dict_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base):
         st, hp, cost = dict_update(heap, hp, stack[sp - 2], stack[sp - 1], kt)
         sp -= 2
     elif op == DICT_EQ:
-        st, eq, cost = dict_equal(heap, hp, walk, stack[sp - 2], stack[sp - 1], kt, vt)
+        st, eq, cost = typed_dict_equal(c, heap, hp, walk, stack[sp - 2], stack[sp - 1], kt, vt)
         stack[sp - 2] = 1 if eq else 0
         sp -= 1
     else:
@@ -479,7 +507,7 @@ def keyed_equal(c, heap, hp, walk, a, b):
     ok, kt, vt = dict_type(c)
     if not ok:
         return INVALID_BYTECODE, False, zero
-    return dict_equal(heap, hp, walk, a, b, kt, vt)
+    return typed_dict_equal(c, heap, hp, walk, a, b, kt, vt)
 
 
 @nrt_free

@@ -19,7 +19,7 @@ from gpucc.vm.reference_value import compare, constant, type_ok
 
 def dict_type(c: int) -> tuple[int, int]:
     """(key type, value type) of a dict type constant, checked."""
-    if T.head(c) != T.DICT or not (0 <= c < 1 << 4 * T.MAX_NIBBLES) or c >> 4 * max(T.width(c), 1):
+    if T.head(c) not in (T.DICT, T.COUNTER) or not (0 <= c < 1 << 4 * T.MAX_NIBBLES) or c >> 4 * max(T.width(c), 1):
         raise Stop(S.INVALID_BYTECODE)
     if not T.width(c):
         raise Stop(S.INVALID_BYTECODE)
@@ -58,6 +58,19 @@ def dicts_equal(heap: Heap, dicts: Dicts, a: int, b: int, kt: int, vt: int) -> b
         dicts.cost += visited
         if not equal:
             return False
+    return True
+
+
+def typed_dicts_equal(heap: Heap, dicts: Dicts, a: int, b: int, c: int) -> bool:
+    """a == b of dicts of type constant c: of Counters, CPython 3.10's (a missing key counts 0)."""
+    kt, vt = dict_type(c)
+    if T.head(c) != T.COUNTER:
+        return dicts_equal(heap, dicts, a, b, kt, vt)
+    for x, y in ((a, b), (b, a)):
+        for k, v in dicts.entries(x):
+            e, _, _ = dicts.dict_lookup(y, k, kt)
+            if v != (dicts.dict_value(y, e) if e >= 0 else 0):
+                return False
     return True
 
 
@@ -143,7 +156,7 @@ def execute(job, op: int, arg: int) -> int:
             kt = set_type(c)
             equal = dicts.set_len(a) == dicts.set_len(b) and dicts.set_subset(a, b, kt)
         else:
-            equal = dicts_equal(job.heap, dicts, a, b, *dict_type(c))
+            equal = typed_dicts_equal(job.heap, dicts, a, b, c)
         if not equal:
             job.cost += dicts.cost if job.counts else 0
             raise Stop(S.ASSERT_FAILED, a, b)  # the operands stay on the stack (the host replays)
@@ -190,7 +203,7 @@ def execute(job, op: int, arg: int) -> int:
     elif op == O.DICT_EQ:
         job.need(2, 1)
         b, a = job.pop(), job.pop()
-        job.push(int(dicts_equal(job.heap, dicts, a, b, kt, vt)))
+        job.push(int(typed_dicts_equal(job.heap, dicts, a, b, c)))
     else:
         raise Stop(S.INVALID_BYTECODE)
     return dicts.cost

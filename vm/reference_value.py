@@ -32,6 +32,8 @@ instruction adds nothing, but for a failed ASSERT_VALUE (its comparison's walk).
 
 from __future__ import annotations
 
+from collections import Counter
+
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
 from gpucc.contract import typecodes as T
@@ -44,7 +46,7 @@ from gpucc.vm.reference_numeric import COMPARISONS, Stop, typed_compare, typed_v
 
 NUMBERS = (T.INT, T.BOOL, T.FLOAT)
 SEQUENCES = (T.STR, T.LIST, T.TUPLE)
-UNSUPPORTED = (T.DICT, T.SET)  # the next issue's
+UNSUPPORTED = (T.DICT, T.COUNTER, T.SET)  # the next issue's
 
 
 def type_ok(t: int) -> bool:
@@ -284,9 +286,10 @@ def python_value(heap: Heap, v: int, t: int):
         return v != 0
     if h in NUMBERS:
         return typed_value(v, h)
-    if h == T.DICT:
+    if h in (T.DICT, T.COUNTER):
         kt = T.element(t) & ((1 << 4 * T.width(T.element(t))) - 1)
-        return {python_value(heap, k, kt): python_value(heap, x, T.value_of(t)) for k, x in Dicts(heap).entries(v)}
+        d = {python_value(heap, k, kt): python_value(heap, x, T.value_of(t)) for k, x in Dicts(heap).entries(v)}
+        return d if h == T.DICT else Counter(d)  # its repr: most common first, as CPython's
     if h == T.SET:
         return ShownSet(python_value(heap, x, T.element(t)) for _, x in Dicts(heap).set_slots(v))
     if h not in SEQUENCES:

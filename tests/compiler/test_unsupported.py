@@ -39,6 +39,10 @@ CONSTRUCTS = [
      "add): not supported by gpucc", 5),
     ("!import math\ndef f(x: float) -> float:\n    g = math.sqrt\n    return x",
      "a module, or a module's function, as a value (call the function: math.sqrt(x)): not supported by gpucc", 9),
+    ("!from collections import Counter\ndef f(xs: list[int]) -> None:\n    Counter(xs).update(xs)",
+     "this form of collections.Counter (Counter(iterable) of a list, str, tuple, set or range; c.update / "
+     "c.subtract, Counter() without an argument, Counter(mapping) and + - & | of Counters are not built): not "
+     "supported by gpucc", 17),
     ("!def f(xs: list[int]) -> int:\n    xs[len(xs) - 1] += 1\n    return 0",
      "augmented assignment to a subscript of anything but a name or a subscript, or with a call in it: not supported "
      "by gpucc", 5),
@@ -98,11 +102,11 @@ CONSTRUCTS = [
      "return, break or continue leaving a try that has a finally, or in its finally: not supported by gpucc", 13),
     ("raise ValueError from None", "raise ... from: not supported by gpucc", 22),
     # modules: an import of a module or a name gpucc does not have
-    ("!import re", "module 're' is not supported by gpucc (it has math, sys, bisect; typing's names are annotations)",
-     8),
-    ("!from os import path", "module 'os' is not supported by gpucc (it has math, sys, bisect; typing's names are "
+    ("!import re", "module 're' is not supported by gpucc (it has math, sys, bisect, collections; typing's names are "
+     "annotations)", 8),
+    ("!from os import path", "module 'os' is not supported by gpucc (it has math, sys, bisect, collections; typing's names are "
      "annotations)", 6),
-    ("import os", "module 'os' is not supported by gpucc (it has math, sys, bisect; typing's names are "
+    ("import os", "module 'os' is not supported by gpucc (it has math, sys, bisect, collections; typing's names are "
      "annotations)", 12),
     ("!from math import fsum", "'fsum' is not supported by gpucc yet (the names each module offers: README, the "
      "language reference)", 18),

@@ -1,7 +1,8 @@
 """The dict and set instructions under the CUDA simulator (vm/cuda.py over vm/kernel_dict.py,
 kernel_set.py, kernel_set_ops.py, kernel_hash.py): the CPU launcher's Results, array for array,
 on compiled programs that hash ints, floats, strs and tuples, resize, delete, iterate, combine
-sets and end with KeyError, RuntimeError and a failed ASSERT_KEYED."""
+sets, compare Counters (missing counts 0) and end with KeyError, RuntimeError and a failed
+ASSERT_KEYED."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ from gpucc.contract.image import LaunchLimits, Program
 from gpucc.vm.asm import make_jobs
 
 SOURCE = """
+from collections import Counter
+
+
 def f(n: int) -> int:
     d = {}
     for i in range(n):
@@ -43,6 +47,14 @@ def g(n: int) -> int:
 
 def h(n: int) -> None:
     assert {n: [n]} == {1: [1]}
+
+
+def k(n: int) -> int:
+    c = Counter([i % 3 for i in range(n)])
+    c[5] -= 0
+    del c[7]
+    assert c == Counter([i % 3 for i in range(n)])
+    return c[9] + c[1] * 10 + (c == Counter([1])) * 100 + c.total()
 """
 
 
@@ -51,7 +63,8 @@ def test_simulated_dicts_and_sets_match_cpu(tmp_path: Path):
     assert batch.ok(0), batch.error(0)
     program = Program.from_batch(batch)
     names = {n: i for i, n in enumerate(batch.function_names(0))}
-    calls = [("f", (n,)) for n in (0, 1, 8, 30)] + [("g", (2,)), ("g", (5,)), ("h", (1,)), ("h", (2,))]
+    calls = [("f", (n,)) for n in (0, 1, 8, 30)] + [("g", (2,)), ("g", (5,)), ("h", (1,)), ("h", (2,))] + [
+        ("k", (n,)) for n in (0, 1, 5)]
     jobs = make_jobs(names, calls)
     limits = LaunchLimits(step_limit=20000, stack_size=64, max_depth=4, heap_size=6000)
     expected = vm.launch(program, jobs, "cpu", limits)

@@ -74,3 +74,27 @@ def test_returned_values_of_any_type_are_their_repr():
     assert r.candidate_json(outcome)["heap_peak_words"] == res.heap_peak_words.max()
     assert placeholder(3, T.INT) == "3" and placeholder(2, T.STR, op=-1) == "<str>"
     assert r.returned(r.JobRecord("t", 0, "t()", [], st.OK, value=0, ret_type=T.NONE)) == "None"
+
+
+def test_counters_show_as_cpythons_repr():
+    """A failed `==` of Counters (ASSERT_KEYED) and a returned Counter: most common first, as
+    CPython's repr (collections.Counter, compiler/typecheck_counter.py)."""
+    from gpucc.compiler.batch import compile_batch
+    from gpucc.contract.image import Program
+    from gpucc.contract.isa import ASSERT_KEYED
+
+    src = ("from collections import Counter\n\n\ndef same(s: str) -> None:\n    assert Counter(s) == Counter('abb')\n\n\n"
+           "def counts(s: str):\n    return Counter(s)\n")  # fmt: skip
+    batch = compile_batch([src])
+    assert batch.ok(0), batch.error(0)
+    program = Program.from_batch(batch)
+    names = {n: i for i, n in enumerate(batch.function_names(0))}
+    jobs = make_jobs(names, [("same", ("aab",)), ("counts", ("xyy",)), ("same", ("bab",))])
+    limits = LaunchLimits()
+    res, replayer = vm.launch(program, jobs, "cpu", limits), Replayer(program, jobs, limits)
+    assert res.status.tolist() == [st.ASSERT_FAILED, st.OK, st.OK] and res.fail_op[0] == ASSERT_KEYED
+    types = compared(ASSERT_KEYED, int(res.fail_arg[0]), replayer.constant(int(res.fail_unit[0]), int(res.fail_arg[0])))
+    assert T.name(types[1]) == "Counter[str]" and wants_replay(ASSERT_KEYED, types, st.ASSERT_FAILED, 10)
+    assert replayer.operands(0, types) == ("Counter({'a': 2, 'b': 1})", "Counter({'b': 2, 'a': 1})")
+    ret = int(program.func_ret_type[names["counts"]])
+    assert replayer.returned(1, ret) == "Counter({'y': 2, 'x': 1})" and placeholder(0, ret, op=-1) == "<Counter[str]>"

@@ -270,3 +270,30 @@ def test_assert_keyed_fails_keeping_its_operands():
     r = reference_results([differ])
     assert (int(r.fail_op[0]), int(r.fail_lhs[0]) >= 0, int(r.fail_rhs[0]) > int(r.fail_lhs[0])) == (O.ASSERT_KEYED,
                                                                                                     True, True)
+
+
+def _counts(slot: int, pairs, c: int) -> list[str]:
+    """Lines pushing a new dict of type c holding pairs (also in local slot)."""
+    lines = ["NEW_DICT", "DUP_TOP", f"STORE_VAR {slot}"]
+    for k, v in pairs:
+        lines += [f"LOAD_INT {v}", f"LOAD_VAR {slot}"] + build(k, S_) + [f"DICT_SET {c}"]
+    return lines
+
+
+@pytest.mark.parametrize("a, b, equal", [
+    ({"x": 1, "y": 0}, {"x": 1}, True), ({"x": 1}, {"x": 2}, False), ({}, {"z": 0}, True),
+    ({"x": 1, "z": 0}, {"w": 0, "x": 1}, True), ({"x": 1}, {}, False), ({"é": -1}, {"é": -1, "😀": 0}, True),
+])  # fmt: skip
+def test_counter_equality_counts_a_missing_key_as_zero(a, b, equal):
+    """DICT_EQ and ASSERT_KEYED of a Counter's type (the COUNTER head): CPython 3.10's ==; of a
+    dict's, dict ==; a returned Counter reads back as one (its repr: most common first)."""
+    from collections import Counter
+
+    assert (Counter(a) == Counter(b)) == equal
+    c, d = T.counter_of(S_), T.dict_of(S_, I)
+    pushed = [".local p q", *_counts(0, a.items(), c), *_counts(1, b.items(), c)]
+    cases = [pushed + [f"DICT_EQ {c}"], pushed + [f"DICT_EQ {d}"], pushed + [f"ASSERT_KEYED {c}", "LOAD_INT 7"],
+             pushed + ["POP_TOP"]]  # fmt: skip
+    got = run(cases, [B, B, I, c])
+    assert got[:3] == [("OK", equal), ("OK", a == b), ("OK", 7) if equal else ("ASSERT_FAILED", None)]
+    assert got[3] == ("OK", Counter(a)) and repr(got[3][1]) == repr(Counter(a))
