@@ -102,12 +102,12 @@ CONSTRUCTS = [
      "return, break or continue leaving a try that has a finally, or in its finally: not supported by gpucc", 13),
     ("raise ValueError from None", "raise ... from: not supported by gpucc", 22),
     # modules: an import of a module or a name gpucc does not have
-    ("!import re", "module 're' is not supported by gpucc (it has math, sys, bisect, collections; typing's names are "
-     "annotations)", 8),
-    ("!from os import path", "module 'os' is not supported by gpucc (it has math, sys, bisect, collections; typing's names are "
-     "annotations)", 6),
-    ("import os", "module 'os' is not supported by gpucc (it has math, sys, bisect, collections; typing's names are "
-     "annotations)", 12),
+    ("!import re", "module 're' is not supported by gpucc (it has math, sys, bisect, heapq, functools, "
+     "itertools, collections; typing's names are annotations)", 8),
+    ("!from os import path", "module 'os' is not supported by gpucc (it has math, sys, bisect, heapq, functools, "
+     "itertools, collections; typing's names are annotations)", 6),
+    ("import os", "module 'os' is not supported by gpucc (it has math, sys, bisect, heapq, functools, "
+     "itertools, collections; typing's names are annotations)", 12),
     ("!from math import fsum", "'fsum' is not supported by gpucc yet (the names each module offers: README, the "
      "language reference)", 18),
     # exceptions of a program's own, and raising again what no except clause caught
