@@ -147,7 +147,7 @@ class ProgramGen(ExprGen):
         e = self.shape.expr_depth
         for _ in range(r.randint(1, self.shape.statements)):
             k = r.randrange(23) if d > 0 else r.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, 20, 21])
-            if k >= 20 and self.iters and r.random() < 0.3:
+            if k >= 20 and self.iters and r.random() < 0.15:  # their hidden locals count (64 at most)
                 out += self.iter_stmt(ind, d)
             elif k >= 20 and self.strs and s.assignable["str"] and r.random() < 0.4:
                 out += self.str_stmt(ind, d)

@@ -134,7 +134,7 @@ class ExprGen(ListGen, StrGen, StructGen, DictGen, IterGen):
             return read
         if k in (14, 15) and self.structs and (read := self.struct_scalar("int", d)):
             return read
-        if k == 16 and self.iters and (read := self.iter_scalar("int", d)):
+        if k == 16 and self.iters and r.random() < 0.25 and (read := self.iter_scalar("int", d)):  # each adds locals
             return read
         op = r.choice(BINOPS)
         if op in ("//", "%") and r.random() < 0.5:  # a nonzero literal divisor: fewer early exits

@@ -154,7 +154,7 @@ def test_generator_covers_every_form_of_the_language():
 
 def test_generator_narrows_optionals():
     """The narrowing idioms (compiler/narrowing.py) and an Optional's truth appear in the fuzzer's programs."""
-    sources = "\n".join(ProgramGen(seed).program().source for seed in range(600))
+    sources = "\n".join(ProgramGen(seed).program().source for seed in range(1200))
     idioms = [r"is not None and \w+ > ", r"if \w+ != None:", r"while \w+ is not None and \w+ > 0:", r"\(not \w+\)",
               r"\w+ if \w+ is not None else ", r"is None or \w+ < ", r"bool\(o\w*\)"]  # fmt: skip
     assert [i for i in idioms if not re.search(i, sources)] == []

@@ -34,7 +34,17 @@ CONSTRUCTS = [
     ("return (i for i in range(3))", "generator expressions but as the one argument of sum, any, all, min, max, sorted, "
      "list or str.join: not supported by gpucc", 15),
     ("y = reversed([x])", "reversed() but as the iterable of a for loop or a comprehension: not supported by gpucc", 9),
-    ("!def f(xs: list[int]) -> int:\n    xs *= 2\n    return 0",
+    ("!def f(a: int) -> bool:\n    return isinstance(a, complex)",
+     "isinstance of a class but int, float, bool, str, list, tuple, dict, set or a tuple of them: not supported by gpucc", 26),
+    ("!from functools import reduce\ndef f(xs: list[int]) -> int:\n    g = reduce\n    return 1",
+     "functools.reduce, itertools.accumulate or groupby where its statement does not run it exactly once (in a lambda, a "
+     "comprehension past its first iterable, a conditional expression, and / or, a while condition), or as a value: "
+     "not supported by gpucc", 9),
+    ("!from itertools import permutations\ndef f(xs: list[int]) -> int:\n    return len(list(permutations(xs)))",
+     "this form of itertools (permutations, combinations and combinations_with_replacement of one iterable and an int "
+     "literal r from 1 to 5; product of iterables and repeat= an int literal, at most 11 names; chain of iterables): "
+     "not supported by gpucc", 21),
+    ("!def f(xs: set[int]) -> int:\n    xs |= xs\n    return 0",
      "augmented assignment to a list or set but xs += ys (|=, *= change it in place: use s = s | t, xs = xs * n or "
      "add): not supported by gpucc", 5),
     ("!import math\ndef f(x: float) -> float:\n    g = math.sqrt\n    return x",
