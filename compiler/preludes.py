@@ -114,7 +114,7 @@ builtins' prelude when it names pow)."""
     bodies = [_BODIES[n][0] for n in sorted(wanted)]
     if "Counter" in wanted:
         bodies += [body for pattern, body in _METHOD_BODIES.values() if re.search(rf"\.\s*{pattern}", source)]
-    if re.search(r"\bpow\s*\(  # pow(a, b, m): compiler/prelude_builtins.py
+    if re.search(r"\bpow\s*\(", source):  # pow(a, b, m): compiler/prelude_builtins.py
         bodies.append(BUILTIN_PRELUDE)
     if not bodies:
         return source
