@@ -54,7 +54,10 @@ def token(toks, st, start, end, line, sub):
 
 @nrt_free
 def hidden(toks, st, origin, j):
-    """The token of hidden name j (0 .. 7) of the construct at token origin."""
+    """The token of hidden name j of the construct at token origin: the source's bytes j ..
+    origin's end, a text no identifier has while it holds a space or a newline (j 0 .. 7 for the
+    desugarings of any statement; up to 11 for itertools and the folds, which follow an import
+    line, so the text always holds its newline)."""
     return token(toks, st, j, toks.end[origin], toks.line[origin], -1)
 
 

@@ -47,8 +47,8 @@ _CONSTRUCT_ROWS = [
     ("C_WALRUS", "assignment expressions (:=)"),
     ("C_BARE_ANNOTATION", "annotations without a value"),
     ("C_ASSERT_MESSAGE", "assert messages"),
-    ("C_LIST_AUGASSIGN", "augmented assignment to a list or set but xs += ys (|=, *= change it in place: use "
-     "s = s | t, xs = xs * n or add)"),
+    ("C_LIST_AUGASSIGN", "augmented assignment to a list or set but xs += ys and xs *= n (a set's |= &= -= ^= change "
+     "it in place: use s = s | t or add)"),
     ("C_SUBSCRIPT_AUGASSIGN",
      "augmented assignment to a subscript of anything but a name or a subscript, or with a call in it"),
     ("C_METHOD", "methods other than the list, str, dict and set methods of the README"),
@@ -84,6 +84,8 @@ _CONSTRUCT_ROWS = [
     ("C_COUNTER_FORM", "this form of collections.Counter (Counter(iterable) of a list, str, tuple, set or range; "
      "c.update / c.subtract, Counter() without an argument, Counter(mapping) and + - & | of Counters are not "
      "built)"),
+    ("C_ISINSTANCE_FLOAT", "isinstance of a float against int or float (CPython keeps an int where gpucc converts it to a "
+     "declared float, so the answer is not known when compiled)"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -137,6 +139,7 @@ C_ISINSTANCE_CLASS = 46
 C_FOLD_PLACE = 47
 C_ITERTOOLS_FORM = 48
 C_COUNTER_FORM = 49
+C_ISINSTANCE_FLOAT = 50
 
 # name, message template
 _ROWS = [

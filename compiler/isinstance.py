@@ -5,7 +5,9 @@ E_UNSUPPORTED).  The type checker (compiler/typecheck_calls.py) makes T an INT n
 classes' mask; codegen (compiler/codegen_expr.py) runs x,
 then: a bool is an int (as in CPython); an Optional[T] x tested against a class T is in is
 `x is not None` (None is an instance of none of them); any other answer is a constant, x's value
-dropped.
+dropped.  A float tested against int or float is not decided (a located E_UNSUPPORTED): where
+gpucc converts an int to a declared float (a parameter, an annotated local, a list[float]'s
+element), CPython keeps the int, so either answer could be wrong.
 """
 
 from __future__ import annotations
@@ -76,3 +78,14 @@ def instance_answer(t, mask):
     k = _class_of(type_element(t) if optional else t)
     hit = (k >= 0 and ((mask >> k) & 1) == 1) or (k == 2 and (mask & 1) == 1)  # a bool is an int
     return 0 if not hit else IS_NOT_NONE if optional else 1
+
+
+@nrt_free
+def isinstance_type(toks, tree, types, n, err):
+    """The type of isinstance CALL n, its x typed: bool, or -1 with err set where the answer is
+    not static (a float, or an Optional float, against int or float)."""
+    x = tree.first[n]
+    t = types.type[x]
+    if (type_element(t) if is_optional(t) else t) == T_FLOAT and tree.val[tree.next[x]] & 3 != 0:
+        return fail(err, E_UNSUPPORTED, toks.start[tree.tok[n]], toks.end[tree.tok[n]], errors.C_ISINSTANCE_FLOAT)
+    return T_BOOL

@@ -57,7 +57,7 @@ from gpucc.compiler.typecheck_counter import (
     is_counter_prelude,
 )
 from gpucc.compiler.typecheck_dict import constructor_type, dict_method_type
-from gpucc.compiler.isinstance import B_ISINSTANCE, classes_node
+from gpucc.compiler.isinstance import B_ISINSTANCE, classes_node, isinstance_type
 from gpucc.compiler.prelude_builtins import POW_MOD_BYTES, POW_MOD_LENS
 from gpucc.compiler.typecheck_import import desugared_left, module_call, named_function, prelude_function
 from gpucc.compiler.typerules import (
@@ -90,7 +90,7 @@ from gpucc.compiler.typerules import (
 )  # fmt: skip
 from gpucc.compiler.typecheck_infer import callee_type, param_type, visible
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.valuetypes import T_BOOL, T_STR
+from gpucc.contract.valuetypes import T_STR
 
 
 @nrt_free
@@ -152,7 +152,7 @@ def type_call(toks, tree, types, scope, scratch, n, err):
     request (an int local among min / max's float arguments)."""
     first, next_, type_ = tree.first, tree.next, types.type
     if tree.op[n] == 1 + B_ISINSTANCE:
-        return T_BOOL
+        return isinstance_type(toks, tree, types, n, err)
     if tree.op[n] > 0 and (tree.op[n] - 1 == B_DICT_CALL or tree.op[n] - 1 == B_SET_CALL):
         return constructor_type(tree.op[n] - 1 == B_SET_CALL, n, toks, tree, types, err)
     if tree.op[n] > 0:

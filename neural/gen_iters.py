@@ -30,7 +30,7 @@ class IterGen:
         """An int or bool of the forms above (parenthesized where it is an operation), or None."""
         r, s = self.r, self.s
         if type_ == "bool":
-            typed = [t for t in ("int", "float", "bool", "str", "list[int]") if s.names.get(t)]
+            typed = [t for t in ("int", "bool", "str", "list[int]") if s.names.get(t)]  # a float's is not static
             return f"isinstance({r.choice(s.names[r.choice(typed)])}, {r.choice(CLASSES)})" if typed else None
         xs, k = self._ints(), r.randrange(4)
         if k == 0 or not xs:

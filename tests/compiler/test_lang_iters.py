@@ -37,7 +37,7 @@ PROGRAMS = {
         [(2, 3)],
     ),
     'isinstance_static': (
-        'from typing import Optional\ndef f(a: int, b: float, c: bool, s: str, xs: list[int], t: tuple[int, str], n: int) -> int:\n    o = None if n < 0 else n\n    d = {1: a}\n    e = {a}\n    r = [isinstance(a, int), isinstance(a, float), isinstance(b, float), isinstance(b, (int, float)), isinstance(c, int),\n         isinstance(c, bool), isinstance(a, bool), isinstance(s, str), isinstance(s, list), isinstance(xs, list),\n         isinstance(xs, tuple), isinstance(t, tuple), isinstance(d, dict), isinstance(e, set), isinstance(e, dict),\n         isinstance(o, int), isinstance(o, str), isinstance(o, (str, bool)), isinstance(xs[0], int), isinstance(None, int)]\n    k = 0\n    for v in r:\n        k = k * 2 + int(v)\n    if o is not None and isinstance(o, int):\n        k += 10000000\n    return k\n',
+        'from typing import Optional\ndef f(a: int, b: float, c: bool, s: str, xs: list[int], t: tuple[int, str], n: int) -> int:\n    o = None if n < 0 else n\n    d = {1: a}\n    e = {a}\n    r = [isinstance(a, int), isinstance(a, float), isinstance(b, str), isinstance(b, (str, list)), isinstance(c, int),\n         isinstance(c, bool), isinstance(a, bool), isinstance(s, str), isinstance(s, list), isinstance(xs, list),\n         isinstance(xs, tuple), isinstance(t, tuple), isinstance(d, dict), isinstance(e, set), isinstance(e, dict),\n         isinstance(o, int), isinstance(o, str), isinstance(o, (str, bool)), isinstance(xs[0], int), isinstance(None, int)]\n    k = 0\n    for v in r:\n        k = k * 2 + int(v)\n    if o is not None and isinstance(o, int):\n        k += 10000000\n    return k\n',
         [(1, 2.0, True, 'a', [1], (1, 'b'), -1), (1, 2.0, True, 'a', [1], (1, 'b'), 5), (1, 2.0, True, 'a', [], (1, 'b'), 5)],
     ),
     'isinstance_narrowed': (
@@ -106,6 +106,7 @@ def test_iters_programs_match_cpython(backend):
         ("def f(a: float) -> float:\n    return pow(a, 2, 5)\n", "expected int, got float", 16),
         ("def f(a: int) -> bool:\n    return isinstance(a, complex)\n", "isinstance of a class but int", 26),
         ("def f(a: int) -> bool:\n    return isinstance(a)\n", "'isinstance' takes 2 argument(s), 1 given", 12),
+        ("def f(a: float) -> bool:\n    return isinstance(a, (int, str))\n", "isinstance of a float against int or float", 12),
         ("from functools import reduce\ndef f(xs: list[int]) -> int:\n"
          "    return sum(reduce(lambda a, b: a + b, xs) for _ in range(2))\n", "functools.reduce, itertools.accumulate", 16),
         ("from functools import reduce\ndef f(xs: list[int]) -> int:\n    g = reduce\n    return 1\n",
