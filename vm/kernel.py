@@ -220,8 +220,8 @@ def arguments(j, n_params, jobs, stack, base, heap, walk, hp):
 
 # the modules this body is compiled from: launchers hash them into numba's cache key
 KERNEL_SOURCES = ("vm/kernel*.py", "vm/unicode*", "vm/strconv.py", "vm/bigdecimal.py", "vm/intmath.py", "vm/floats.py",
-                  "contract/isa.py", "contract/status.py", "contract/valuetypes.py", "contract/typecodes.py",
-                  "contract/jitable.py", "contract/image.py")  # fmt: skip
+                  "contract/isa*.py", "contract/opcodes.py", "contract/status.py", "contract/valuetypes.py",
+                  "contract/typecodes.py", "contract/jitable.py", "contract/image.py")  # fmt: skip
 
 
 class Scratch(NamedTuple):
