@@ -9,7 +9,8 @@ tested by a truth jump.
 from __future__ import annotations
 
 from gpucc.compiler.codegen_expr import emit_expr
-from gpucc.compiler.emit import DECIDING_TRUTH, JUMP_IF, emit, emit_truth, patch
+from gpucc.compiler.emit import emit, emit_truth, patch
+from gpucc.compiler.emit_tables import DECIDING_TRUTH, JUMP_IF
 from gpucc.compiler.nodes import N_BOOLOP, N_UNARY, UN_NOT
 from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE
 from gpucc.contract.jitable import nrt_free

@@ -17,17 +17,10 @@ import numpy as np
 from gpucc.compiler.codegen_comp import emit_comprehension
 from gpucc.compiler.emit import (  # noqa: F401 - DONE: the statement walk's too, as before
     CG_DEPTH,
-    DECIDING_TRUTH,
     DONE,
-    JUMP_IF,
-    JUMP_IF_OR_POP,
-    METHOD_OPCODES,
-    MIRRORED,
     STAY,
     emit,
     emit_arith,
-    emit_builtin_arg,
-    emit_builtin_end,
     emit_compare,
     emit_convert,
     emit_int,
@@ -39,6 +32,7 @@ from gpucc.compiler.emit import (  # noqa: F401 - DONE: the statement walk's too
     needs_truth,
     patch,
 )  # fmt: skip
+from gpucc.compiler.emit_builtins import emit_builtin_arg, emit_builtin_end
 from gpucc.compiler.emit_dict import (
     emit_comparison,
     emit_constructor,
@@ -50,6 +44,7 @@ from gpucc.compiler.emit_dict import (
     method_argument_type,
 )
 from gpucc.compiler.emit_math import emit_math_arg, emit_math_end
+from gpucc.compiler.emit_tables import DECIDING_TRUTH, JUMP_IF, JUMP_IF_OR_POP, METHOD_OPCODES, MIRRORED
 from gpucc.compiler.isinstance import B_ISINSTANCE, IS_NOT_NONE, instance_answer
 from gpucc.compiler.modules import FIRST_MODULE_CODE
 from gpucc.compiler.nodes import (

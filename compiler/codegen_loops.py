@@ -33,7 +33,8 @@ from gpucc.compiler.loop_code import (  # noqa: F401 - LOOP_* and JUMP_FIELD_MAX
 )  # fmt: skip
 from gpucc.compiler.nodes import N_BREAK, N_FOR_LIST, N_FOR_RANGE, N_WHILE
 from gpucc.compiler.scope import loop_else
-from gpucc.compiler.typecheck import S_NODE, S_STATE, loop_target
+from gpucc.compiler.typecheck import S_NODE, S_STATE
+from gpucc.compiler.typecheck_frames import loop_target
 from gpucc.contract.isa import JUMP, LOAD_INT, RANGE_CHECK, STORE_VAR
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_STR

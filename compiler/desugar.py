@@ -86,7 +86,7 @@ from gpucc.compiler.nodes import (
     NO_TYPE,
     UN_NOT,
 )  # fmt: skip
-from gpucc.compiler.parser_util import S_COUNT, S_NTOK, fail_tok
+from gpucc.compiler.parser_util import S_COUNT, S_NTOK, fail_tok, link_child
 from gpucc.compiler.scope import B_LEN, B_MIN, B_REVERSED, call_builtin, loop_else
 from gpucc.compiler.typecheck_calls import count_from
 from gpucc.contract.isa import CMP_LT
@@ -199,20 +199,14 @@ def _generator_loop(toks, tree, st, n, err):
                     -1, -1)  # fmt: skip
         test = kids(tree, node(tree, st, N_IF, 0, tree.tok[n], 0), kids(tree, node(
             tree, st, N_UNARY, UN_NOT, tree.tok[n], 0), tree.first[x], -1, -1), skip, -1)  # fmt: skip
-        if last < 0:
-            tree.first[body] = test
-        else:
-            chain(tree, last, test)
+        link_child(tree, body, last, test)
         last = test
         x = nxt
     if target < 0:
         s = kids(tree, node(tree, st, N_ASSIGN, NO_TYPE, tree.tok[n], 0), x, -1, -1)
     else:
         s = kids(tree, node(tree, st, N_UNPACK, 0, tree.tok[target], 0), target, x, -1)
-    if last < 0:
-        tree.first[body] = s
-    else:
-        chain(tree, last, s)
+    link_child(tree, body, last, s)
     tree.next[s] = rest
     it = tree.first[g1]
     kids(tree, n, it, body, -1)

@@ -33,7 +33,7 @@ from gpucc.compiler.nodes import (
     N_UNARY,
     UN_NEG,
 )  # fmt: skip
-from gpucc.compiler.parser_util import fail_tok
+from gpucc.compiler.parser_util import fail_tok, link_child
 from gpucc.compiler.scope import (
     B_MAX,
     B_MIN,
@@ -85,10 +85,7 @@ def positional(src, toks, tree, n, skip, w1, w2, err):
                 return fail_tok(err, toks, tree.tok[c], tree.tok[c], E_UNSUPPORTED, errors.C_KWARGS)
             v = tree.first[c]
             tree.next[v] = nxt
-            if prev < 0:
-                tree.first[n] = v
-            else:
-                tree.next[prev] = v
+            link_child(tree, n, prev, v)
             c = v
         prev = c
         j += 1
@@ -185,10 +182,7 @@ def _unit_call(src, toks, tree, st, n, d, err):
     last = -1
     p = tree.first[d]
     for i in range(params):
-        if last < 0:
-            tree.first[n] = tree.val[p]
-        else:
-            tree.next[last] = tree.val[p]
+        link_child(tree, n, last, tree.val[p])
         last = tree.val[p]
         tree.val[p] = 0
         p = tree.next[p]
@@ -242,10 +236,7 @@ def copy_literal(tree, st, d):
     x = tree.first[d]
     while x != -1:  # a tuple's items, a sign's number: literals without children
         y = node(tree, st, tree.kind[x], tree.op[x], tree.tok[x], tree.val[x])
-        if last < 0:
-            tree.first[c] = y
-        else:
-            tree.next[last] = y
+        link_child(tree, c, last, y)
         last = y
         x = tree.next[x]
     return c

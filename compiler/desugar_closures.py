@@ -27,7 +27,7 @@ from gpucc.compiler.nodes import (
     NO_TYPE,
 )  # fmt: skip
 from gpucc.compiler.desugar_nodes import WALK_DEPTH, preorder_next
-from gpucc.compiler.parser_util import S_OPS, fail_tok, new_node
+from gpucc.compiler.parser_util import S_OPS, fail_tok, link_child, new_node
 from gpucc.compiler.scope import builtin_code, last_child, same_name, synthetic_builtin
 from gpucc.contract.jitable import nrt_free
 
@@ -111,10 +111,7 @@ def _capture(src, toks, tree, st, d, err):
                 if p < 0:
                     return fail_tok(err, toks, tree.tok[x], tree.tok[x], E_PROGRAM_TOO_LARGE, 0)
                 tree.next[p] = block
-                if last < 0:
-                    tree.first[d] = p
-                else:
-                    tree.next[last] = p
+                link_child(tree, d, last, p)
                 last = p
                 count += 1
                 added += 1
@@ -145,10 +142,7 @@ def _pass_captured(src, toks, tree, st, f, err):
                 a = new_node(tree, st, N_NAME, 0, tree.tok[p], 0)
                 if a < 0:
                     return fail_tok(err, toks, tree.tok[x], tree.tok[x], E_PROGRAM_TOO_LARGE, 0)
-                if last < 0:
-                    tree.first[x] = a
-                else:
-                    tree.next[last] = a
+                link_child(tree, x, last, a)
                 last = a
                 p = tree.next[p]
         x, sp = preorder_next(tree, st, WALK_A, block, x, sp)

@@ -50,7 +50,7 @@ from gpucc.compiler.nodes import (
     N_LIST,
     N_TUPLE,
 )  # fmt: skip
-from gpucc.compiler.parser_util import S_COUNT, S_NTOK, fail_tok
+from gpucc.compiler.parser_util import S_COUNT, S_NTOK, fail_tok, link_child
 from gpucc.compiler.scope import B_LEN, BUILTINS
 from gpucc.contract.isa import CMP_NE
 from gpucc.contract.jitable import nrt_free
@@ -120,10 +120,7 @@ def itertool(src, toks, tree, st, n, err):
         e = -1
         for j in range(pools):
             p = name(tree, st, hidden(toks, st, at, j))
-            if e < 0:
-                tree.first[ps] = p
-            else:
-                chain(tree, e, p)
+            link_child(tree, ps, e, p)
             e = p
         ys, v = hidden(toks, st, at, pools), hidden(toks, st, at, pools + 1)
         last = chain(tree, last, clause(tree, st, ys, ps))
@@ -134,10 +131,7 @@ def itertool(src, toks, tree, st, n, err):
         e = -1
         for i in range(r * pools if k == PRODUCT else r):
             last, item = _level(toks, tree, st, k, at, pools, i, last)
-            if e < 0:
-                tree.first[element] = item
-            else:
-                chain(tree, e, item)
+            link_child(tree, element, e, item)
             e = item
         chain(tree, last, element)
     tree.kind[n] = N_COMP

@@ -12,9 +12,9 @@ from gpucc.compiler import errors, nodes, tokens
 from gpucc.compiler.errors import E_EXPECTED_OP, E_PROGRAM_TOO_LARGE, E_UNSUPPORTED
 from gpucc.compiler.parser_expr import parse_expr
 from gpucc.compiler.parser_tables import AUGMENTED_OF_OP, AUGMENTED_UNSUPPORTED
-from gpucc.compiler.parser_targets import as_target, link_child
+from gpucc.compiler.parser_targets import as_target
 from gpucc.compiler.parser_types import annotation
-from gpucc.compiler.parser_util import append_statement, fail_tok, is_op, new_node
+from gpucc.compiler.parser_util import append_statement, fail_tok, is_op, link_child, new_node
 from gpucc.compiler.tokens import TK_NEWLINE, TK_OP
 from gpucc.contract.jitable import nrt_free
 

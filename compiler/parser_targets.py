@@ -9,21 +9,11 @@ from __future__ import annotations
 from gpucc.compiler import tokens
 from gpucc.compiler.errors import E_EXPECTED_NAME, E_NESTING_TOO_DEEP, E_PROGRAM_TOO_LARGE, E_SYNTAX
 from gpucc.compiler.nodes import N_LIST, N_NAME, N_TUPLE
-from gpucc.compiler.parser_util import MAX_NESTING, S_VALS, fail_tok, is_kw, is_op, new_node
+from gpucc.compiler.parser_util import MAX_NESTING, S_VALS, fail_tok, is_kw, is_op, link_child, new_node
 from gpucc.compiler.tokens import TK_NAME
 from gpucc.contract.jitable import nrt_free
 
 T = tokens
-
-
-@nrt_free
-def link_child(tree, parent, last, c):
-    """Link node c after `last` among parent's children (-1: as the first); returns c."""
-    if last < 0:
-        tree.first[parent] = c
-    else:
-        tree.next[last] = c
-    return c
 
 
 @nrt_free

@@ -69,6 +69,16 @@ def new_node(tree, st, k, o, t, v):
 
 
 @nrt_free
+def link_child(tree, parent, last, c):
+    """Link node c after `last` among parent's children (-1: as the first); returns c."""
+    if last < 0:
+        tree.first[parent] = c
+    else:
+        tree.next[last] = c
+    return c
+
+
+@nrt_free
 def top_block(st):
     """Offset in st of the innermost open block's entry (its columns: B_*)."""
     return S_BLOCK + B_WIDTH * (st[S_NBLK] - 1)

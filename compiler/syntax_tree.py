@@ -82,8 +82,8 @@ def _make_parse_one(fp):
 
 _parse_one = _make_parse_one(source_fingerprint(
     "compiler/parser*.py",
-    "compiler/arrays.py", "compiler/tokens.py", "compiler/nodes.py", "compiler/errors.py", "compiler/limits.py", "contract/isa.py",
-    "contract/valuetypes.py", "contract/limits.py", "contract/typecodes.py", "contract/jitable.py",
+    "compiler/arrays.py", "compiler/tokens.py", "compiler/nodes.py", "compiler/errors.py", "compiler/limits.py",
+    "contract/isa*.py", "contract/opcodes.py", "contract/valuetypes.py", "contract/limits.py", "contract/typecodes.py", "contract/jitable.py",
 ))  # fmt: skip
 
 

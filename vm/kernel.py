@@ -44,9 +44,10 @@ next as its unit's globals (gbase_c, gbase_s); open handlers are rows of `frames
 through goes to the innermost handler instead of ending the job.
 
 The heap (vm/kernel_heap.py) is garbage-collected: a list, str, value, dict or set instruction
-whose allocation does not fit runs once more after a collection (heap_op, vm/kernel_gc.py), at
-no cost or step, before any handler sees its status; the job's arguments likewise
-(`arguments`).  The roots are the stack below sp: every frame, the module code's globals too.
+whose allocation does not fit runs once more after a collection (heap_op in vm/kernel_frames.py,
+vm/kernel_gc.py), at no cost or step, before any handler sees its status; the job's arguments
+likewise (`arguments`).  The roots are the stack below sp: every frame, the module code's globals
+too.
 """
 
 from __future__ import annotations
@@ -82,13 +83,11 @@ from gpucc.contract.isa import (
     COSTS,
     DUP_TOP,
     FELL_OFF,
-    FIRST_DICT,
     FIRST_EXC,
     FIRST_LIST,
     FIRST_MODULE,
     FIRST_MATH,
     FIRST_NUMERIC,
-    FIRST_STR,
     FIRST_VALUE,
     FLOAT_POW,
     FOR_LOOP,
@@ -150,12 +149,10 @@ from gpucc.contract.isa import (
     VAR_MUL_INT,
     VAR_SUB_INT,
 )
-from gpucc.contract.image import MODULE_CODE
 from gpucc.contract.jitable import catchable
 from gpucc.contract.status import (
     ASSERT_FAILED,
     INVALID_BYTECODE,
-    MEMORY_LIMIT,
     NONE_RETURNED,
     OK,
     OVERFLOW,
@@ -167,61 +164,17 @@ from gpucc.contract.status import (
 )
 from gpucc.vm.floats import typed_compare
 from gpucc.vm.intmath import INT64_MIN, arith, compare
-from gpucc.vm.kernel_dict import dict_op
-from gpucc.vm.kernel_gc import collect
+from gpucc.vm.kernel_frames import arguments, attribute, heap_op, module_code, resolve
 from gpucc.vm.kernel_heap import peak_words, start
-from gpucc.vm.kernel_lists import enter_arguments, list_op
 from gpucc.vm.kernel_math import math_op
 from gpucc.vm.kernel_numeric import numeric_value
 from gpucc.vm.kernel_order import list_compare, list_length, list_typed
-from gpucc.vm.kernel_str import str_op
-from gpucc.vm.kernel_value import value_op
-
-
-@register_jitable
-def heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base):
-    """(status, sp, hp, extra cost, pc advance) of a list, str, value, dict or set instruction (or
-    COMPARE_NUM of lists); one whose allocation did not fit (it changed nothing else) runs once
-    more after a collection of the heap with the stack below sp as roots (vm/kernel_gc.py)."""
-    st = OK
-    new_sp = sp
-    extra = np.int64(0)
-    advance = 1
-    for attempt in range(2):
-        if op >= FIRST_DICT:  # vm/kernel_dict.py
-            st, new_sp, hp, extra, advance = dict_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base)
-        elif op >= FIRST_VALUE:  # vm/kernel_value.py
-            st, new_sp, hp, extra = value_op(op, arg, stack, sp, heap, hp, walk, consts, const_base)
-            advance = 1
-        elif op >= FIRST_STR:  # vm/kernel_str.py
-            st, new_sp, hp, extra, advance = str_op(op, arg, stack, sp, heap, hp, consts, const_base)
-        else:  # vm/kernel_lists.py
-            st, new_sp, hp, extra, advance = list_op(op, arg, stack, sp, fp, heap, hp, walk)
-        if st != MEMORY_LIMIT or attempt == 1:
-            break
-        st, hp = collect(heap, hp, stack, sp)
-        if st != OK:
-            break
-    return st, new_sp, hp, extra, advance
-
-
-@register_jitable
-def arguments(j, n_params, jobs, stack, base, heap, walk, hp):
-    """(status, hp): job j's arguments into stack[base ..] (vm/kernel_lists.enter_arguments); when
-    they do not fit, once more after a collection whose roots are the stack below base (the
-    module code's globals)."""
-    st, hp = enter_arguments(j, n_params, jobs, stack[base:], heap, walk, hp)
-    if st == MEMORY_LIMIT:
-        st, hp = collect(heap, hp, stack, base)
-        if st == OK:
-            st, hp = enter_arguments(j, n_params, jobs, stack[base:], heap, walk, hp)
-    return st, hp
 
 
 # the modules this body is compiled from: launchers hash them into numba's cache key
 KERNEL_SOURCES = ("vm/kernel*.py", "vm/unicode*", "vm/strconv.py", "vm/bigdecimal.py", "vm/intmath.py", "vm/floats.py",
-                  "contract/isa.py", "contract/status.py", "contract/valuetypes.py", "contract/typecodes.py",
-                  "contract/jitable.py", "contract/image.py")  # fmt: skip
+                  "contract/isa*.py", "contract/opcodes.py", "contract/status.py", "contract/valuetypes.py",
+                  "contract/typecodes.py", "contract/jitable.py", "contract/image.py")  # fmt: skip
 
 
 class Scratch(NamedTuple):
@@ -241,17 +194,6 @@ def ix(i):
 
 
 @register_jitable
-def attribute(now, counting, n_cost, hidden, mark):
-    """(counting, hidden, mark) after the running unit changed at a CALL or RETURN: `now`
-    says whether the instructions from here on count (see the module doc)."""
-    if now and not counting:
-        hidden += n_cost - mark
-    elif counting and not now:
-        mark = n_cost
-    return now, hidden, mark
-
-
-@register_jitable
 def operands(plain, imm, arg, stack, sp, fp):
     """(a, b, sp after) of a binary op in its three forms: `plain` == 0 on the stack (a b ->),
     `imm` == 0 the _INT form (a -> with b = arg), else the VAR_ _INT form (local lo, hi)."""
@@ -260,36 +202,6 @@ def operands(plain, imm, arg, stack, sp, fp):
     if imm == 0:
         return stack[ix(sp - 1)], arg, sp
     return stack[ix(fp + (arg & 0xFFFF))], arg >> 16, sp + 1
-
-
-@register_jitable
-def resolve(g, link_row, func_import, func_nparams, func_ok, links):
-    """Global id a call of g runs (a stub resolves through the job's link row to a function
-    with a body and the stub's arity); -1 if that fails or the function did not verify."""
-    if g < 0 or g >= func_import.shape[0]:
-        return -1
-    imp = func_import[g]
-    t = g
-    if imp >= 0:
-        if link_row < 0 or link_row >= links.shape[0] or imp >= links.shape[1]:
-            return -1
-        t = links[link_row, imp]
-        if t < 0 or t >= func_import.shape[0] or func_import[t] >= 0 or func_nparams[t] != func_nparams[g]:
-            return -1
-    if func_ok[t] == 0:
-        return -1
-    return t
-
-
-@register_jitable
-def module_code(u, unit_func_start, func_import):
-    """Global id of unit u's module code (its last function, func_import MODULE_CODE), or -1."""
-    if u < 0 or u + 1 >= unit_func_start.shape[0]:
-        return -1
-    last = unit_func_start[u + 1] - 1
-    if last < unit_func_start[u] or func_import[last] != MODULE_CODE:
-        return -1
-    return last
 
 
 @register_jitable

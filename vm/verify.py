@@ -57,8 +57,8 @@ from gpucc.contract.jitable import typed_cmp_fields
 from gpucc.contract.valuetypes import TYPE_NAMES
 
 # the modules check_function is compiled from: its launchers (here, vm/cuda.py) hash them into numba's cache key
-VERIFIER_SOURCES = ("vm/verify.py", "contract/isa.py", "contract/valuetypes.py", "contract/flow.py",
-                    "contract/jitable.py", "contract/image.py")  # fmt: skip
+VERIFIER_SOURCES = ("vm/verify.py", "contract/isa*.py", "contract/opcodes.py", "contract/valuetypes.py",
+                    "contract/flow.py", "contract/jitable.py", "contract/image.py")  # fmt: skip
 
 N_CMPS, N_TYPES = len(O.CMP_NAMES), len(TYPE_NAMES)
 # problem codes of check_function: name, message ({pc}, {a}, {b}: its details), then the

@@ -181,16 +181,17 @@ def test_function_table():
 
 
 def test_frame_columns_are_distinct_and_fit_the_walk_stack():
-    from gpucc.compiler import narrowing, typecheck, typecheck_expr, typecheck_versions
+    from gpucc.compiler import narrowing, typecheck_expr, typecheck_frames, typecheck_versions
     from gpucc.compiler.typecheck_base import S_NODE, S_STATE, WALK_WIDTH
 
     frames = {
         "expression": (S_NODE, typecheck_expr.X_TRUTH, typecheck_expr.X_CHILD),
-        "block": (S_NODE, S_STATE, typecheck.BLOCK_NEXT),
-        "if / loop": (S_NODE, S_STATE, typecheck.LIVE_AT_JOIN, typecheck.LIVE_BEFORE),
+        "block": (S_NODE, S_STATE, typecheck_frames.BLOCK_NEXT),
+        "if / loop": (S_NODE, S_STATE, typecheck_frames.LIVE_AT_JOIN, typecheck_frames.LIVE_BEFORE),
     }
     for name, columns in frames.items():
         assert len(set(columns)) == len(columns) and max(columns) < WALK_WIDTH, name
-    masks = (typecheck.MASK_BEFORE, typecheck.MASK_JOIN, narrowing.NN_BEFORE, narrowing.NN_JOIN, narrowing.NODE_NN,
-             narrowing.FACT_TRUE, narrowing.FACT_FALSE, typecheck_versions.VERSION, typecheck_versions.SPLIT)  # fmt: skip
-    assert sorted(masks) == list(range(typecheck.MASK_WIDTH))
+    masks = (typecheck_frames.MASK_BEFORE, typecheck_frames.MASK_JOIN, narrowing.NN_BEFORE, narrowing.NN_JOIN,
+             narrowing.NODE_NN, narrowing.FACT_TRUE, narrowing.FACT_FALSE, typecheck_versions.VERSION,
+             typecheck_versions.SPLIT)  # fmt: skip
+    assert sorted(masks) == list(range(typecheck_frames.MASK_WIDTH))

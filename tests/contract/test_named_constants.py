@@ -12,7 +12,7 @@ from gpucc.vm import verify
 
 # module, [(name, value)] as the table says
 TABLES = {
-    "contract/isa.py": (isa, [(op.name, op.number) for op in isa.TABLE]),
+    "contract/opcodes.py": (isa, [(op.name, op.number) for op in isa.TABLE]),
     "contract/status.py": (status, [(name, i) for i, name in enumerate(status.NAMES)]),
     "compiler/tokens.py keywords": (tokens, [("KW_" + k.upper(), i) for i, k in enumerate(tokens.KEYWORDS)]),
     "compiler/tokens.py operators": (
