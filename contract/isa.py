@@ -348,6 +348,19 @@ _DICT_ROWS = [
     ("SET_EQ", ARG_CONST, 2, 1, 2, "a == b of sets"),
     ("ASSERT_KEYED", ARG_CONST, 2, 0, 2, "pop b, a (dicts or sets of type consts[arg]); AssertionError unless a == b "
      "(DICT_EQ, SET_EQ), both operands then left on the stack for the failure record"),
+    # in place, as CPython (vm/reference_set.py): t is a set when consts[arg] is a set type, a list
+    # of elements when a list type (CPython's path for an iterable), a dict's keys list when a dict type
+    ("SET_IOR", ARG_CONST, 2, 0, 3, "s |= t, s.update(t) (pops s, t): set_update_internal (set_merge; a dict's keys "
+     "after one resize; a list's elements added in order)"),
+    ("SET_IAND", ARG_CONST, 2, 0, 3, "s &= t, s.intersection_update(t) (pops s, t): s takes SET_INTERSECT's table"),
+    ("SET_ISUB", ARG_CONST, 2, 0, 3, "s -= t, s.difference_update(t) (pops s, t): t's elements discarded, then the "
+     "table resized when more than a quarter of it are dummies; s -= s clears s"),
+    ("SET_IXOR", ARG_CONST, 2, 0, 3, "s ^= t, s.symmetric_difference_update(t) (pops s, t): t's elements toggled in "
+     "t's order (a list's: in the order of a new set of it); s ^= s clears s"),
+    ("SET_INTERSECT", ARG_CONST, 2, 1, 3, "a new set s.intersection(t) (pops s, t): t's elements in s, in t's order"),
+    ("SET_LT", ARG_CONST, 2, 1, 2, "a < b of sets (pops a, b): len(a) < len(b) and a <= b"),
+    ("SET_POP", ARG_CONST, 1, 1, 2, "s.pop(): the first element from s's finger on, which then follows it; "
+     "KeyError when s is empty"),
 ]
 
 # Exceptions (contract/status.py: RAISABLE, catchable).  A handler is a row of the job's
@@ -767,20 +780,27 @@ SET_XOR = 178
 SET_LE = 179
 SET_EQ = 180
 ASSERT_KEYED = 181
-RAISE = 182
-RERAISE = 183
-SETUP_TRY = 184
-POP_TRY = 185
-EXC_MATCH = 186
-LOAD_GLOBAL = 187
-MODULE_END = 188
-MATH_FLOAT = 189
-MATH_FLOAT2 = 190
-MATH_TO_INT = 191
-MATH_TEST = 192
-MATH_ISCLOSE = 193
-MATH_INT = 194
-MATH_INT2 = 195
-MATH_PROD = 196
+SET_IOR = 182
+SET_IAND = 183
+SET_ISUB = 184
+SET_IXOR = 185
+SET_INTERSECT = 186
+SET_LT = 187
+SET_POP = 188
+RAISE = 189
+RERAISE = 190
+SETUP_TRY = 191
+POP_TRY = 192
+EXC_MATCH = 193
+LOAD_GLOBAL = 194
+MODULE_END = 195
+MATH_FLOAT = 196
+MATH_FLOAT2 = 197
+MATH_TO_INT = 198
+MATH_TEST = 199
+MATH_ISCLOSE = 200
+MATH_INT = 201
+MATH_INT2 = 202
+MATH_PROD = 203
 
 assert all(globals()[op.name] == op.number for op in TABLE), "opcode constants out of date"

@@ -50,6 +50,7 @@ from gpucc.contract.isa import (
     FOR_SET,
     NEW_DICT,
     NEW_SET,
+    SET_IOR,
 )
 from gpucc.contract.jitable import nrt_free, type_value_of, type_width
 from gpucc.contract.status import ASSERT_FAILED, INVALID_BYTECODE, KEY_ERROR, MEMORY_LIMIT, OK, RUNTIME_ERROR
@@ -68,6 +69,7 @@ from gpucc.vm.kernel_set import (
     set_parts,
     words,
 )
+from gpucc.vm.kernel_set_inplace import in_place_op
 from gpucc.vm.kernel_set_ops import set_op, set_subset, set_type
 from gpucc.vm.kernel_walk import type_ok, value_compare
 
@@ -424,7 +426,7 @@ def dict_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base):
         return OK, sp + 1, hp, zero, 1
     if op == COLL_LEN:
         d, n, _ = header(heap, hp, stack[sp - 1])
-        if d < 0 or n != 4:
+        if d < 0 or (n != 4 and n != 5):  # a dict's header, a set's
             return INVALID_BYTECODE, sp, hp, zero, 1
         stack[sp - 1] = heap[d]
         return OK, sp, hp, zero, 1
@@ -437,6 +439,9 @@ def dict_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base):
         if st == OK and not eq:
             return ASSERT_FAILED, sp, hp, cost, 1  # the operands stay for the failure record
         return st, sp - 2, hp, (cost if st == OK else zero), 1
+    if op >= SET_IOR:
+        st, sp, hp, cost = in_place_op(op, c, stack, sp, heap, hp)
+        return st, sp, hp, (cost if st == OK else zero), 1
     if op >= NEW_SET:
         st, sp, hp, cost = set_op(op, c, stack, sp, heap, hp)
         return st, sp, hp, (cost if st == OK else zero), 1

@@ -5,8 +5,8 @@ Same one-source rules as run_job (plain Python, numba CPU, CUDA; no allocation, 
 vm/reference_dict.py's `Dicts` set methods are the spec: each function here is the method of
 the same name, with the same cost, allocations and checks.
 
-Layout (every block a list of vm/kernel_heap.py): a set is a 4-word list [used, fill, mask,
-table]; `table` (a handle) is a list of 2 * (mask + 1) words, slot i = (hash, element): an
+Layout (every block a list of vm/kernel_heap.py): a set is a 5-word list [used, fill, mask,
+table, finger] (finger: where s.pop() looks first, CPython's); `table` (a handle) is a list of 2 * (mask + 1) words, slot i = (hash, element): an
 unused slot is (DEAD, 0), a deleted one (DEAD, 1), a live one (its hash, never DEAD; its
 element, a handle for str and tuple elements).
 """
@@ -25,7 +25,7 @@ MIN_SIZE = 8
 LINEAR_PROBES = 9
 PROBE_SLACK = 64
 LOW59 = (1 << 59) - 1  # perturb's logical shift right by 5 of an int64 bit pattern
-S_USED, S_FILL, S_MASK, S_TABLE = 0, 1, 2, 3
+S_USED, S_FILL, S_MASK, S_TABLE, S_FINGER = 0, 1, 2, 3, 4
 
 
 @nrt_free
@@ -63,8 +63,9 @@ def new_set(heap, hp):
         return table, hp
     for i in range(MIN_SIZE):
         heap[table + HEADER + 2 * i] = DEAD
-    h, hp = new_list(heap, hp, 4, REFS)
+    h, hp = new_list(heap, hp, 5, REFS)
     if h >= 0:
+        heap[h + HEADER + S_FINGER] = 0
         heap[h + HEADER + S_USED] = 0
         heap[h + HEADER + S_FILL] = 0
         heap[h + HEADER + S_MASK] = MIN_SIZE - 1
@@ -76,7 +77,7 @@ def new_set(heap, hp):
 def set_parts(heap, hp, h):
     """(header offset, table offset, mask) of set h; header offset -1 when h is no set."""
     bad = np.int64(-1)
-    sh = words(heap, hp, h, 4)
+    sh = words(heap, hp, h, 5)
     if sh < 0:
         return bad, bad, bad
     mask = heap[sh + S_MASK]
