@@ -306,8 +306,8 @@ _VALUE_ROWS = [
      "ones moved down; ValueError when none"),]
 NONE_REF = -1  # None as an Optional value (no handle is negative)
 
-# Dicts and sets (vm/reference_dict.py is the spec, vm/kernel_dict.py the kernel's; the heap
-# layout of both objects is vm/kernel_dict.py's doc).  CONST operands name the dict's or set's
+# Dicts and sets (vm/reference_dict.py and reference_set.py are the spec, vm/kernel_keyed.py the
+# kernel's; the heap layout of the objects is vm/kernel_dict.py's and vm/kernel_set.py's doc).  CONST operands name the dict's or set's
 # packed type code (contract/typecodes.py): its key / element type says how keys hash and
 # compare (int, bool, float, str, or a tuple of those); a malformed one is INVALID_BYTECODE.
 # A dict iterates in insertion order, a set in CPython's table order (its hash, probing and

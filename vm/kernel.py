@@ -167,7 +167,7 @@ from gpucc.contract.status import (
 )
 from gpucc.vm.floats import typed_compare
 from gpucc.vm.intmath import INT64_MIN, arith, compare
-from gpucc.vm.kernel_dict import dict_op
+from gpucc.vm.kernel_keyed import dict_op
 from gpucc.vm.kernel_gc import collect
 from gpucc.vm.kernel_heap import peak_words, start
 from gpucc.vm.kernel_lists import enter_arguments, list_op
@@ -188,7 +188,7 @@ def heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base):
     extra = np.int64(0)
     advance = 1
     for attempt in range(2):
-        if op >= FIRST_DICT:  # vm/kernel_dict.py
+        if op >= FIRST_DICT:  # vm/kernel_keyed.py
             st, new_sp, hp, extra, advance = dict_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base)
         elif op >= FIRST_VALUE:  # vm/kernel_value.py
             st, new_sp, hp, extra = value_op(op, arg, stack, sp, heap, hp, walk, consts, const_base)
