@@ -26,6 +26,7 @@ LINEAR_PROBES = 9
 PROBE_SLACK = 64
 LOW59 = (1 << 59) - 1  # perturb's logical shift right by 5 of an int64 bit pattern
 S_USED, S_FILL, S_MASK, S_TABLE, S_FINGER = 0, 1, 2, 3, 4
+ADD, DISCARD, TOGGLE = 0, 1, 2  # set_edit's modes
 
 
 @nrt_free
@@ -200,6 +201,19 @@ def set_discard(heap, hp, h, x, hx, kt):
         heap[dt + 2 * j + 1] = 1
         heap[sh + S_USED] -= 1
     return st, j >= 0, cost
+
+
+@nrt_free
+def set_edit(heap, hp, h, x, hx, kt, mode):
+    """x (hash hx) added to set h (mode ADD), discarded (DISCARD), or discarded and added when it
+    was not there (TOGGLE, as ^): (status, hp, cost)."""
+    st, found, cost = OK, False, np.int64(0)
+    if mode != ADD:
+        st, found, cost = set_discard(heap, hp, h, x, hx, kt)
+    if st == OK and not found and mode != DISCARD:
+        st, _, hp, c = set_find(heap, hp, h, x, hx, kt, True)
+        cost += c
+    return st, hp, cost
 
 
 @nrt_free

@@ -18,6 +18,7 @@ from gpucc.contract.typecodes import DICT, LIST, MAX_NIBBLES, SET
 from gpucc.vm.kernel_hash import key_hash, key_type_ok
 from gpucc.vm.kernel_heap import HEADER, REFS, header, new_list
 from gpucc.vm.kernel_set import (
+    ADD,
     DEAD,
     MIN_SIZE,
     S_FILL,
@@ -25,9 +26,11 @@ from gpucc.vm.kernel_set import (
     S_MASK,
     S_TABLE,
     S_USED,
+    TOGGLE,
     block,
     new_set,
     set_discard,
+    set_edit,
     set_find,
     set_len,
     set_merge,
@@ -210,18 +213,11 @@ def merge_into(op, form, heap, hp, r, b, kt):
         if not ok:
             return INVALID_BYTECODE, hp, cost
         cost += c
-        if not live:
-            continue
-        found = False
-        st = OK
-        if op == SET_IXOR:
-            st, found, c = set_discard(heap, hp, r, x, hx, kt)
+        if live:
+            st, hp, c = set_edit(heap, hp, r, x, hx, kt, TOGGLE if op == SET_IXOR else ADD)
             cost += c
-        if st == OK and not found:
-            st, _, hp, c = set_find(heap, hp, r, x, hx, kt, True)
-            cost += c
-        if st != OK:
-            return st, hp, cost
+            if st != OK:
+                return st, hp, cost
     return OK, hp, cost
 
 
