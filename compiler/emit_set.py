@@ -1,12 +1,14 @@
 """The code of the set methods of compiler/typecheck_set.py and of `s |= t`, `s &= t`, `s -= t`,
 `s ^= t`: CPython's algorithms (Objects/setobject.c) as the instructions SET_IOR .. SET_POP run
-them (vm/reference_set.py), each argument taken by CPython's path for its type.  Kernel bodies.
+them (vm/reference_set.py), each argument taken by CPython's path for its type; and set(e) of a
+set or a dict, which CPython builds by those paths too.  Kernel bodies.
 """
 
 from __future__ import annotations
 
-from gpucc.compiler.emit import emit, emit_typed
-from gpucc.compiler.nodes import BIN_AND, BIN_OR, BIN_SUB, N_NAME
+from gpucc.compiler.emit import DONE, emit, emit_typed
+from gpucc.compiler.nodes import BIN_AND, BIN_OR, BIN_SUB, COMP_SET, N_NAME
+from gpucc.compiler.tokens import TK_KEYWORD
 from gpucc.compiler.typecheck_set import (
     FIRST_SET_METHOD,
     FORM_DICT,
@@ -24,7 +26,7 @@ from gpucc.compiler.typecheck_set import (
     SM_UNION,
     operand_form,
 )
-from gpucc.compiler.typerules import element_type, is_dict, is_set
+from gpucc.compiler.typerules import element_type, is_counter, is_dict, is_set
 from gpucc.compiler.typeshapes import known
 from gpucc.contract import isa as O
 from gpucc.contract.jitable import nrt_free, type_list_of
@@ -69,6 +71,31 @@ def emit_as_set(out, t, ct, line, err):
     if is_dict(ct):
         emit(out, O.DICT_LIST, 0, line)
     emit_typed(out, O.SET_FROM, known(t), line, err)
+
+
+@nrt_free
+def set_call_of(toks, tree, types, n):
+    """The argument of set(e) when COMP n is set(e) rewritten (compiler/desugar_builtins.py: its
+    token the call's, not a `for`) and e a set or a dict, which CPython copies (set_merge) or
+    takes by its dict path, not one element at a time; else -1."""
+    if tree.op[n] != COMP_SET or toks.kind[tree.tok[n]] == TK_KEYWORD:
+        return -1
+    e = tree.first[tree.first[n]]
+    et = types.type[e]
+    return e if is_set(et) or (is_dict(et) and not is_counter(et)) else -1
+
+
+@nrt_free
+def emit_set_call(n, st, toks, tree, types, out, line, err):
+    """set(e) of a set or a dict (set_call_of): e, then its copy or the set of its keys."""
+    e = set_call_of(toks, tree, types, n)
+    if st == 0:
+        return e
+    if is_set(types.type[e]):
+        emit_copy(out, types.type[n], line, err)
+    else:
+        emit_as_set(out, types.type[n], types.type[e], line, err)
+    return DONE
 
 
 @nrt_free

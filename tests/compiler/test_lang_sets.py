@@ -163,6 +163,12 @@ IN_PLACE = {
         "        if x == n + 10:\n            s &= {1, 2, 3}\n    return len(s)\n",
         [(0,), (2,), (-8,)],
     ),
+    "set_of_a_set_and_of_a_dict": (  # CPython's set_merge and dict path, not one element at a time
+        "from collections import Counter\n\ndef f(xs: list[int]) -> list[int]:\n    s = set(xs)\n"
+        "    d = {x: 0 for x in xs}\n    for x in xs[:3]:\n        s.discard(x)\n    c = Counter(xs)\n"
+        "    return list(set(s)) + [0] + list(set(d)) + [1] + list(set(d.keys())) + [2] + list(set(c)) + list({x for x in s})\n",
+        [([232, 9, -512, 80, 56, 49, 168, -320, -256, 21, 672, 376, -47],), ([0, 16, 1, 2, 3],), ([],)],
+    ),
     "strs_order_free_in_place": (
         "def f(s: str) -> int:\n    w = set(s.split())\n    w |= {'x', 'y'}\n    w -= {'the'}\n    w.update(['z', 'a'])\n"
         "    v = w.union(['q']).difference({'a': 1})\n    return len(w) * 100 + len(v) + ('z' in v) * 10000\n",
@@ -178,7 +184,8 @@ def random_in_place_programs(seed: int, count: int) -> dict:
     forms = ["s |= {{{a}}}", "s &= {{{a}}}", "s -= {{{a}}}", "s ^= {{{a}}}", "s.update([{a}])", "s.update({{{d}}})",
              "s.intersection_update([{a}])", "s.difference_update([{a}])", "s.symmetric_difference_update([{a}])",
              "s.symmetric_difference_update({{{d}}})", "s = s.union([{a}])", "s = s.intersection([{a}])",
-             "s = s.difference([{a}])", "s = s.symmetric_difference([{a}])", "s.add({v})", "s.discard({v})"]  # fmt: skip
+             "s = s.difference([{a}])", "s = s.symmetric_difference([{a}])", "s.add({v})", "s.discard({v})", "s = set(s)",
+             "s = set({{{d}}})"]  # fmt: skip
     out = {}
     for k in range(count):
         lines = ["def f(n: int) -> list[int]:", "    s = {n, 1, 2, 3, 40, -7}", "    out = []"]
