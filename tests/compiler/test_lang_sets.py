@@ -223,4 +223,4 @@ def test_random_in_place_sets_iterate_in_cpythons_order():
 def test_set_forms_not_built_are_located(src, message):
     batch = compile_batch([src])
     assert not batch.ok(0)
-    assert message in batch.error(0)
+    assert message in str(batch.error(0)), str(batch.error(0))
