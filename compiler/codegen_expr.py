@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from gpucc.compiler.codegen_comp import emit_comprehension
+from gpucc.compiler.emit_set import emit_set_call, emit_set_method_step, set_call_of
+from gpucc.compiler.typecheck_set import FIRST_SET_METHOD
 from gpucc.compiler.emit import (  # noqa: F401 - DONE: the statement walk's too, as before
     CG_DEPTH,
     DONE,
@@ -239,6 +241,11 @@ def _method(n, st, top, tree, types, out, stk, line, err):
     type_ = types.type
     obj = tree.first[n]
     keyed = is_keyed(type_[obj])
+    if keyed and tree.op[n] > FIRST_SET_METHOD:  # s.union(t), ...: compiler/emit_set.py
+        child = stk[top, E_CHILD]
+        c = _next_child(tree, stk, top, n, st)
+        emit_set_method_step(out, tree, types, n, st, child, c == DONE, line, err)
+        return c
     if st > 1:
         m = tree.op[n] - 1
         want = method_argument_type(m, st - 2, type_[obj]) if keyed else method_argument(m, st - 2, type_[obj])
@@ -457,6 +464,8 @@ def emit_expr(root, toks, tree, types, out, scratch, sp0, err):
             nxt = _compare(n, st, top, tree, types, out, stk, line, err)
         elif k == N_CALL:
             nxt = _call(n, st, top, tree, types, out, stk, line, err)
+        elif k == N_COMP and set_call_of(toks, tree, types, n) >= 0:  # set(s), set(d): compiler/emit_set.py
+            nxt = emit_set_call(n, st, toks, tree, types, out, line, err)
         elif k == N_COMP or k == N_COMP_FOR or k == N_COMP_IF:
             nxt = emit_comprehension(n, st, top, tree, types, out, stk, line, err)
         if nxt == DONE:

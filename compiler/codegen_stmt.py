@@ -12,10 +12,11 @@ from gpucc.compiler.codegen_expr import emit_expr, unbox_late
 from gpucc.compiler.emit import concrete, emit, emit_arith, emit_convert, emit_truth, emit_typed, retarget_last
 from gpucc.compiler.loop_code import emit_unpack_value
 from gpucc.compiler.emit_dict import is_keyed
+from gpucc.compiler.emit_set import emit_set_augassign
 from gpucc.compiler.nodes import BIN_MUL, CMP_IN, N_COMPARE, N_METHOD, N_NAME, N_NONE, N_SLICE, N_TUPLE
 from gpucc.compiler.typecheck import S_A, S_B, S_NODE
 from gpucc.compiler.typecheck_calls import count_from
-from gpucc.compiler.typerules import element_type, is_counter, is_dict, is_list, join
+from gpucc.compiler.typerules import element_type, is_counter, is_dict, is_list, is_set, join
 from gpucc.compiler.typeshapes import known
 from gpucc.contract import isa as O
 from gpucc.contract.isa import (
@@ -67,6 +68,8 @@ def emit_augassign(n, top, toks, tree, types, out, scratch, err):
         emit(out, O.LIST_EXTEND, 0, line)
     elif is_dict(tree.val[n]):  # d |= e: d.update(e)
         emit_typed(out, O.DICT_UPDATE, known(tree.val[n]), line, err)
+    elif is_set(tree.val[n]):  # s |= t, s &= t, s -= t, s ^= t: in place
+        emit_set_augassign(out, tree.op[n], tree.val[n], line, err)
     else:
         emit_arith(out, tree.op[n], tree.val[n], types.type[c], line)
         emit(out, STORE_VAR, types.slot[n], line)

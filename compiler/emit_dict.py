@@ -15,7 +15,6 @@ from gpucc.compiler.scope import (
     M_ADD,
     M_DISCARD,
     M_GET,
-    M_ISSUBSET,
     M_ITEMS,
     M_KEYS,
     M_POP,
@@ -87,10 +86,10 @@ def emit_keyed_compare(out, cmp, lt, rt, line, err):
             emit(out, O.UNARY_NOT, 0, line)
         return
     t = known(join(lt, rt))
-    if cmp == O.CMP_GE:
+    if cmp == O.CMP_GE or cmp == O.CMP_GT:
         emit(out, O.ROT_TWO, 0, line)
-    if cmp == O.CMP_LE or cmp == O.CMP_GE:
-        emit_typed(out, O.SET_LE, t, line, err)
+    if cmp != O.CMP_EQ and cmp != O.CMP_NE:  # <= >= < > of sets: subset tests
+        emit_typed(out, O.SET_LE if cmp == O.CMP_LE or cmp == O.CMP_GE else O.SET_LT, t, line, err)
         return
     emit_typed(out, O.DICT_EQ if is_dict(t) else O.SET_EQ, t, line, err)
     if cmp == O.CMP_NE:
@@ -141,8 +140,6 @@ def emit_keyed_method(out, m, t, nargs, line, err):
         emit_typed(out, O.DICT_UPDATE, c, line, err)
     elif m == M_KEYS or m == M_VALUES or m == M_ITEMS:
         emit(out, O.DICT_LIST, m - M_KEYS, line)
-    elif m == M_ISSUBSET:
-        emit_typed(out, O.SET_LE, c, line, err)
     else:
         emit_typed(out, O.SET_ADD if m == M_ADD else O.SET_DISCARD if m == M_DISCARD else O.SET_REMOVE, c, line, err)
 

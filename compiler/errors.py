@@ -47,8 +47,8 @@ _CONSTRUCT_ROWS = [
     ("C_WALRUS", "assignment expressions (:=)"),
     ("C_BARE_ANNOTATION", "annotations without a value"),
     ("C_ASSERT_MESSAGE", "assert messages"),
-    ("C_LIST_AUGASSIGN", "augmented assignment to a list or set but xs += ys and xs *= n (a set's |= &= -= ^= change "
-     "it in place: use s = s | t or add)"),
+    ("C_LIST_AUGASSIGN", "augmented assignment to a list or set but xs += ys, xs *= n and a set's s |= t, s &= t, "
+     "s -= t, s ^= t (t a set of s's type)"),
     ("C_SUBSCRIPT_AUGASSIGN",
      "augmented assignment to a subscript of anything but a name or a subscript, or with a call in it"),
     ("C_METHOD", "methods other than the list, str, dict and set methods of the README"),

@@ -91,7 +91,7 @@ STR_METHODS = {
 # rules in typerules.py, instructions in emit.py)
 # the dict and set methods (compiler/typecheck_dict.py, compiler/emit_dict.py)
 DICT_METHODS = ("get", "setdefault", "pop", "update", "keys", "values", "items")
-SET_METHODS = ("add", "discard", "remove", "issubset")
+SET_METHODS = ("add", "discard", "remove")  # the others: compiler/typecheck_set.py
 # the list methods beyond append and sort, last (pop, index, count, remove share a name with a
 # dict, str or set method: list_method_code finds the list's)
 LIST_METHODS = ("clear", "extend", "pop", "insert", "reverse", "index", "count", "remove", "copy")
@@ -101,7 +101,7 @@ METHODS = (("append", "sort") + tuple(m for group in STR_METHODS.values() for m 
  M_ISSPACE, M_ISUPPER, M_ISLOWER, M_ISDECIMAL, M_ISNUMERIC, M_STRIP, M_LSTRIP, M_RSTRIP, M_SPLIT, M_RSPLIT, M_JOIN,
  M_REPLACE, M_FIND, M_RFIND, M_INDEX, M_RINDEX, M_COUNT, M_STARTSWITH, M_ENDSWITH, M_ZFILL, M_CENTER, M_LJUST,
  M_RJUST, M_GET, M_SETDEFAULT, M_POP, M_UPDATE, M_KEYS, M_VALUES, M_ITEMS, M_ADD, M_DISCARD, M_REMOVE,
- M_ISSUBSET, M_LIST_CLEAR, M_LIST_EXTEND, M_LIST_POP, M_LIST_INSERT, M_LIST_REVERSE, M_LIST_INDEX, M_LIST_COUNT,
+ M_LIST_CLEAR, M_LIST_EXTEND, M_LIST_POP, M_LIST_INSERT, M_LIST_REVERSE, M_LIST_INDEX, M_LIST_COUNT,
  M_LIST_REMOVE, M_LIST_COPY) = range(len(METHODS))  # fmt: skip
 METHOD_BYTES, METHOD_LENS = _byte_table(METHODS)
 LIST_METHOD_BYTES, LIST_METHOD_LENS = _byte_table(LIST_METHODS)

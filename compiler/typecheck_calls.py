@@ -57,6 +57,7 @@ from gpucc.compiler.typecheck_counter import (
     is_counter_prelude,
 )
 from gpucc.compiler.typecheck_dict import constructor_type, dict_method_type
+from gpucc.compiler.typecheck_set import set_method_code, set_method_type
 from gpucc.compiler.isinstance import B_ISINSTANCE, classes_node, isinstance_type
 from gpucc.compiler.prelude_builtins import POW_MOD_BYTES, POW_MOD_LENS
 from gpucc.compiler.typecheck_import import desugared_left, module_call, named_function, prelude_function
@@ -198,6 +199,8 @@ def type_method(src, toks, tree, types, scope, scratch, n, err):
     m = method_code(src, s, e)
     obj = tree.first[n]
     t = type_[obj]
+    if is_set(t) and set_method_code(src, s, e) >= 0:  # s.union(t), ...: compiler/typecheck_set.py
+        return set_method_type(set_method_code(src, s, e), n, toks, tree, types, scratch.locs, err)
     if is_counter(t):  # c.most_common(): a CALL of its prelude function, typed as one
         g = counter_method(src, toks, tree, types, scope.nf, n, count_from(next_, next_[obj]), err)
         if g != NOT_COUNTER_METHOD:

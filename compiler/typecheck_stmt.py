@@ -215,8 +215,9 @@ def check_augassign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
         tree.val[n] = have
         return same_list(toks, tree, types, scope, scratch.locs, have, v, tree.first[n], err)
     in_place = (is_list(have) and tree.op[n] == BIN_MUL and (t == T_INT or t == T_BOOL)) or (
-        is_dict(have) and tree.op[n] == BIN_OR and is_dict(t) and join(have, t) == have)
-    if in_place:  # xs *= n: xs[:] = xs * n; d |= e: d.update(e) (compiler/codegen_stmt.py)
+        is_dict(have) and tree.op[n] == BIN_OR and is_dict(t) and join(have, t) == have) or (
+        is_set(have) and binary_type(tree.op[n], have, t) == have)
+    if in_place:  # xs *= n: xs[:] = xs * n; d |= e: d.update(e); s op= t (compiler/codegen_stmt.py)
         tree.val[n] = have
         return 0
     if is_list(have) or is_set(have):  # in place in CPython: the object changes, not the local

@@ -35,7 +35,7 @@ from gpucc.compiler.typeshapes import (  # noqa: F401 - LIST_FLOAT, LIST_INT, co
     tuple_concat,
     tuple_fields_type,
 )
-from gpucc.contract.isa import CMP_GE, CMP_LE, CMP_NAMES
+from gpucc.contract.isa import CMP_GE, CMP_GT, CMP_LE, CMP_LT, CMP_NAMES
 from gpucc.contract.jitable import nrt_free, type_is_heap, type_list_of, type_value_of
 from gpucc.contract.typecodes import COUNTER, DICT, LIST, NONE, SET
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE, T_STR  # a scalar's type code is its flat code
@@ -129,7 +129,6 @@ _METHOD.update({
     "values": _method_row(RECEIVER_DICT, 0, 0, (), MR_VALUES),
     "items": _method_row(RECEIVER_DICT, 0, 0, (), MR_ITEMS),
     **{m: _method_row(RECEIVER_SET, 1, 1, (A_ELEMENT,), T_NONE) for m in ("add", "discard", "remove")},
-    "issubset": _method_row(RECEIVER_SET, 1, 1, (A_SAME,), T_BOOL),
 })  # fmt: skip
 _LIST_METHOD = {"clear": (0, 0, (), T_NONE), "extend": (1, 1, (A_SAME,), T_NONE), "pop": (0, 1, (T_INT,), MR_ELEMENT),
                 "insert": (2, 2, (T_INT, A_ELEMENT), T_NONE), "reverse": (0, 0, (), T_NONE),
@@ -318,7 +317,7 @@ def dict_compare_ok(rule, cmp, lt, rt):
     j = join(lt, rt)
     if j < 0 or (is_dict(j) and has_keyed(type_value_of(j))):  # values that are dicts or sets: not compared
         return False
-    return rule == EQUALITY or (is_set(lt) and (cmp == CMP_LE or cmp == CMP_GE))
+    return rule == EQUALITY or (is_set(lt) and (cmp == CMP_LE or cmp == CMP_GE or cmp == CMP_LT or cmp == CMP_GT))
 
 
 @nrt_free

@@ -242,8 +242,8 @@ _VALUE_ROWS = [
      "ones moved down; ValueError when none"),]
 NONE_REF = -1  # None as an Optional value (no handle is negative)
 
-# Dicts and sets (vm/reference_dict.py is the spec, vm/kernel_dict.py the kernel's; the heap
-# layout of both objects is vm/kernel_dict.py's doc).  CONST operands name the dict's or set's
+# Dicts and sets (vm/reference_dict.py and reference_set.py are the spec, vm/kernel_keyed.py the
+# kernel's; the heap layout of the objects is vm/kernel_dict.py's and vm/kernel_set.py's doc).  CONST operands name the dict's or set's
 # packed type code (contract/typecodes.py): its key / element type says how keys hash and
 # compare (int, bool, float, str, or a tuple of those); a malformed one is INVALID_BYTECODE.
 # A dict iterates in insertion order, a set in CPython's table order (its hash, probing and
@@ -284,6 +284,19 @@ _DICT_ROWS = [
     ("SET_EQ", ARG_CONST, 2, 1, 2, "a == b of sets"),
     ("ASSERT_KEYED", ARG_CONST, 2, 0, 2, "pop b, a (dicts or sets of type consts[arg]); AssertionError unless a == b "
      "(DICT_EQ, SET_EQ), both operands then left on the stack for the failure record"),
+    # in place, as CPython (vm/reference_set.py): t is a set when consts[arg] is a set type, a list
+    # of elements when a list type (CPython's path for an iterable), a dict's keys list when a dict type
+    ("SET_IOR", ARG_CONST, 2, 0, 3, "s |= t, s.update(t) (pops s, t): set_update_internal (set_merge; a dict's keys "
+     "after one resize; a list's elements added in order)"),
+    ("SET_IAND", ARG_CONST, 2, 0, 3, "s &= t, s.intersection_update(t) (pops s, t): s takes SET_INTERSECT's table"),
+    ("SET_ISUB", ARG_CONST, 2, 0, 3, "s -= t, s.difference_update(t) (pops s, t): t's elements discarded, then the "
+     "table resized when more than a quarter of it are dummies; s -= s clears s"),
+    ("SET_IXOR", ARG_CONST, 2, 0, 3, "s ^= t, s.symmetric_difference_update(t) (pops s, t): t's elements toggled in "
+     "t's order (a list's: in the order of a new set of it); s ^= s clears s"),
+    ("SET_INTERSECT", ARG_CONST, 2, 1, 3, "a new set s.intersection(t) (pops s, t): t's elements in s, in t's order"),
+    ("SET_LT", ARG_CONST, 2, 1, 2, "a < b of sets (pops a, b): len(a) < len(b) and a <= b"),
+    ("SET_POP", ARG_CONST, 1, 1, 2, "s.pop(): the first element from s's finger on, which then follows it; "
+     "KeyError when s is empty"),
 ]
 
 # Exceptions (contract/status.py: RAISABLE, catchable).  A handler is a row of the job's

@@ -12,7 +12,10 @@ Statements: `d[k] = e`, `d[k] += e`, `del d[k]`, `d.pop(k, e)`, `setdefault`, `s
 iterates: CPython's RuntimeError is tests/compiler/test_lang_dicts.py's).  Keys are small
 (an expression mod a small literal), so the objects stay small.  Under Shape.collections, a
 `cc = Counter([...])` local too (its program imports Counter): `cc[k]` of missing keys,
-`most_common`, `total`, `==`, `in`, `cc[k] op= e`, `del cc[k]`.
+`most_common`, `total`, `==`, `in`, `cc[k] op= e`, `del cc[k]`; and the sets' in-place forms:
+`ss |= e` (`&=` `-=` `^=`), `update`, `intersection_update`, `difference_update`,
+`symmetric_difference_update` of a set, a list or `dd`, `union` / `intersection` / `difference` /
+`symmetric_difference` of those, `issuperset`, `isdisjoint`, `<`, `>`, `pop` (KeyError), `clear`.
 """
 
 from __future__ import annotations
@@ -80,8 +83,37 @@ class DictGen:
             return [f"{pad}del {cc}[{self._key(2)}]"]
         return [f"{pad}{cc}[{self._key(2)}] = {r.randint(-3, 9)}"]
 
+    def set_operand(self, d: int) -> str:
+        """An argument of a set method: a set, a list of keys, or f's dict (Shape.collections)."""
+        r, dd = self.r, self._keyed(DICT)
+        k = r.randrange(4)
+        if k == 0 and dd:
+            return dd
+        if k <= 1:
+            return f"[{', '.join(self._key(d) for _ in range(r.randint(0, 4)))}]"
+        return self.set_expr(d)
+
+    def set_in_place(self, pad: str, ss: str) -> list[str]:
+        """A statement changing set ss in place (Shape.collections)."""
+        r = self.r
+        k = r.randrange(5)
+        if k == 0:
+            return [f"{pad}{ss} {r.choice(['|=', '&=', '-=', '^='])} {self.set_expr(1)}"]
+        if k == 1:
+            return [f"{pad}{ss} = {ss}.{r.choice(['union', 'intersection', 'difference', 'symmetric_difference'])}"
+                    f"({self.set_operand(1)})"]  # fmt: skip
+        if k == 2 and self.s.assignable["int"]:
+            return [f"{pad}{r.choice(self.s.assignable['int'])} = {ss}.pop()"]
+        if k == 3 and r.random() < 0.2:
+            return [f"{pad}{ss}.clear()"]
+        method = r.choice(["update", "intersection_update", "difference_update", "symmetric_difference_update"])
+        return [f"{pad}{ss}.{method}({self.set_operand(1)})"]
+
     def set_expr(self, d: int) -> str:
         r, s = self.r, self._keyed(SET)
+        if self.shape.collections and s and d > 0 and r.random() < 0.2:
+            name = r.choice(["union", "intersection", "difference", "symmetric_difference", "copy"])
+            return f"{s}.{name}({self.set_operand(d - 1) if name != 'copy' else ''})"
         k = r.randrange(5)
         if s and (d <= 0 or k == 0):
             return s
@@ -126,6 +158,10 @@ class DictGen:
             return f"{self._key(d)} {r.choice(['in', 'not in'])} {dd}"
         if dd and k == 1:
             return f"{dd} == {{{self._key(d)}: {self.int_expr(d - 1)}}}"
+        if k == 2 and ss and self.shape.collections and r.random() < 0.5:
+            if r.random() < 0.5:
+                return f"{ss}.{r.choice(['issuperset', 'isdisjoint', 'issubset'])}({self.set_operand(d - 1)})"
+            return f"{self.set_expr(d - 1)} {r.choice(['<', '>'])} {self.set_expr(d - 1)}"
         if k == 2:
             return f"{self.set_expr(d - 1)} {r.choice(['<=', '>=', '==', '!='])} {self.set_expr(d - 1)}"
         return f"{self._key(d)} {r.choice(['in', 'not in'])} {self.set_expr(d - 1)}"
@@ -139,6 +175,8 @@ class DictGen:
             return self.counter_stmt(pad)
         if not dd and not ss:
             return None
+        if ss and self.shape.collections and r.random() < 0.3:
+            return self.set_in_place(pad, ss)
         k = r.randrange(8)
         if dd and k == 0:  # an augmented one evaluates its key twice: a name, never a call
             op = r.choice(["=", "+=", "-="])

@@ -11,7 +11,7 @@ from numba.extending import register_jitable
 from gpucc.contract.image import MODULE_CODE
 from gpucc.contract.isa import FIRST_DICT, FIRST_STR, FIRST_VALUE
 from gpucc.contract.status import MEMORY_LIMIT, OK
-from gpucc.vm.kernel_dict import dict_op
+from gpucc.vm.kernel_keyed import dict_op
 from gpucc.vm.kernel_gc import collect
 from gpucc.vm.kernel_lists import enter_arguments, list_op
 from gpucc.vm.kernel_str import str_op
@@ -28,7 +28,7 @@ def heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base):
     extra = np.int64(0)
     advance = 1
     for attempt in range(2):
-        if op >= FIRST_DICT:  # vm/kernel_dict.py
+        if op >= FIRST_DICT:  # vm/kernel_keyed.py
             st, new_sp, hp, extra, advance = dict_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base)
         elif op >= FIRST_VALUE:  # vm/kernel_value.py
             st, new_sp, hp, extra = value_op(op, arg, stack, sp, heap, hp, walk, consts, const_base)

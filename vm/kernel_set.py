@@ -5,8 +5,8 @@ Same one-source rules as run_job (plain Python, numba CPU, CUDA; no allocation, 
 vm/reference_dict.py's `Dicts` set methods are the spec: each function here is the method of
 the same name, with the same cost, allocations and checks.
 
-Layout (every block a list of vm/kernel_heap.py): a set is a 4-word list [used, fill, mask,
-table]; `table` (a handle) is a list of 2 * (mask + 1) words, slot i = (hash, element): an
+Layout (every block a list of vm/kernel_heap.py): a set is a 5-word list [used, fill, mask,
+table, finger] (finger: where s.pop() looks first, CPython's); `table` (a handle) is a list of 2 * (mask + 1) words, slot i = (hash, element): an
 unused slot is (DEAD, 0), a deleted one (DEAD, 1), a live one (its hash, never DEAD; its
 element, a handle for str and tuple elements).
 """
@@ -25,7 +25,8 @@ MIN_SIZE = 8
 LINEAR_PROBES = 9
 PROBE_SLACK = 64
 LOW59 = (1 << 59) - 1  # perturb's logical shift right by 5 of an int64 bit pattern
-S_USED, S_FILL, S_MASK, S_TABLE = 0, 1, 2, 3
+S_USED, S_FILL, S_MASK, S_TABLE, S_FINGER = 0, 1, 2, 3, 4
+ADD, DISCARD, TOGGLE = 0, 1, 2  # set_edit's modes
 
 
 @nrt_free
@@ -63,8 +64,9 @@ def new_set(heap, hp):
         return table, hp
     for i in range(MIN_SIZE):
         heap[table + HEADER + 2 * i] = DEAD
-    h, hp = new_list(heap, hp, 4, REFS)
+    h, hp = new_list(heap, hp, 5, REFS)
     if h >= 0:
+        heap[h + HEADER + S_FINGER] = 0
         heap[h + HEADER + S_USED] = 0
         heap[h + HEADER + S_FILL] = 0
         heap[h + HEADER + S_MASK] = MIN_SIZE - 1
@@ -76,7 +78,7 @@ def new_set(heap, hp):
 def set_parts(heap, hp, h):
     """(header offset, table offset, mask) of set h; header offset -1 when h is no set."""
     bad = np.int64(-1)
-    sh = words(heap, hp, h, 4)
+    sh = words(heap, hp, h, 5)
     if sh < 0:
         return bad, bad, bad
     mask = heap[sh + S_MASK]
@@ -199,6 +201,19 @@ def set_discard(heap, hp, h, x, hx, kt):
         heap[dt + 2 * j + 1] = 1
         heap[sh + S_USED] -= 1
     return st, j >= 0, cost
+
+
+@nrt_free
+def set_edit(heap, hp, h, x, hx, kt, mode):
+    """x (hash hx) added to set h (mode ADD), discarded (DISCARD), or discarded and added when it
+    was not there (TOGGLE, as ^): (status, hp, cost)."""
+    st, found, cost = OK, False, np.int64(0)
+    if mode != ADD:
+        st, found, cost = set_discard(heap, hp, h, x, hx, kt)
+    if st == OK and not found and mode != DISCARD:
+        st, _, hp, c = set_find(heap, hp, h, x, hx, kt, True)
+        cost += c
+    return st, hp, cost
 
 
 @nrt_free

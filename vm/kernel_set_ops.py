@@ -27,7 +27,19 @@ from gpucc.contract.status import INVALID_BYTECODE, KEY_ERROR, MEMORY_LIMIT, OK
 from gpucc.contract.typecodes import MAX_NIBBLES, SET
 from gpucc.vm.kernel_hash import key_hash, key_type_ok
 from gpucc.vm.kernel_heap import header
-from gpucc.vm.kernel_set import DEAD, new_set, set_copy, set_discard, set_find, set_len, set_merge, set_parts
+from gpucc.vm.kernel_set import (
+    DEAD,
+    DISCARD,
+    TOGGLE,
+    new_set,
+    set_copy,
+    set_discard,
+    set_edit,
+    set_find,
+    set_len,
+    set_merge,
+    set_parts,
+)
 
 
 @nrt_free
@@ -62,11 +74,8 @@ def toggle_or_test(op, heap, hp, r, src, kt, inside):
                 st, _, hp, c = set_find(heap, hp, r, x, hx, kt, True)
                 cost += c
         else:
-            st, found, c = set_discard(heap, hp, r, x, hx, kt)
+            st, hp, c = set_edit(heap, hp, r, x, hx, kt, TOGGLE if inside == -1 else DISCARD)
             cost += c
-            if st == OK and not found and inside == -1:
-                st, _, hp, c = set_find(heap, hp, r, x, hx, kt, True)
-                cost += c
         if st != OK:
             return st, hp, cost
     return OK, hp, cost

@@ -9,6 +9,7 @@ from __future__ import annotations
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
 from gpucc.contract import typecodes as T
+from gpucc.vm import reference_set
 from gpucc.vm.reference_dict_objects import D_USED, DEAD, S_USED, Dicts
 from gpucc.vm.reference_hash import key_hash, key_type_ok
 from gpucc.vm.kernel_heap import HEADER, REFS
@@ -133,7 +134,7 @@ def execute(job, op: int, arg: int) -> int:
     if op == O.COLL_LEN:
         h = job.pop()
         d, n, _ = job.heap.header(h)
-        if n != 4:
+        if n not in (4, 5):  # a dict's header, a set's
             raise Stop(S.INVALID_BYTECODE)
         job.push(job.heap.words[d])
         return 0
@@ -162,6 +163,8 @@ def execute(job, op: int, arg: int) -> int:
             raise Stop(S.ASSERT_FAILED, a, b)  # the operands stay on the stack (the host replays)
         job.sp -= 2
         return dicts.cost
+    if op >= O.SET_IOR:
+        return reference_set.execute(job, op, c, dicts)
     if op >= O.NEW_SET:
         return set_instruction(job, op, set_type(c), dicts)
     kt, vt = dict_type(c)

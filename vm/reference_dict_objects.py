@@ -30,8 +30,8 @@ MASK64 = (1 << 64) - 1
 # dict header words (a 4-element list): live entries, index-table handle, entries handle,
 # entries written (live or deleted)
 D_USED, D_INDEX, D_ENTRIES, D_NENTRIES = range(4)
-# set header words: live elements, live + dummy slots, table mask, table handle
-S_USED, S_FILL, S_MASK, S_TABLE = range(4)
+# set header words: live elements, live + dummy slots, table mask, table handle, pop's finger
+S_USED, S_FILL, S_MASK, S_TABLE, S_FINGER = range(5)
 PROBE_SLACK = 64  # a probe sequence longer than its table's size plus this: a corrupt table
 DEAD = -1  # the hash word of a deleted dict entry and of a set slot that holds no element
 
@@ -199,7 +199,7 @@ class Dicts:
     def new_set(self, size: int = MIN_SIZE) -> int:
         table = self.block(2 * size, 0, REFS)
         self.clear_table(table + HEADER, size)
-        return self.heap.new([0, 0, size - 1, table], REFS)
+        return self.heap.new([0, 0, size - 1, table, 0], REFS)
 
     def clear_table(self, d: int, size: int) -> None:
         for i in range(size):
@@ -208,7 +208,7 @@ class Dicts:
     def set_parts(self, h: int) -> tuple[int, int, int]:
         """(header offset, table offset, mask) of set h."""
         w = self.heap.words
-        sh = self.words(h, 4)
+        sh = self.words(h, 5)
         mask = w[sh + S_MASK]
         dt, n = self.table(w[sh + S_TABLE])
         if mask < MIN_SIZE - 1 or mask & (mask + 1) or n != 2 * (mask + 1):

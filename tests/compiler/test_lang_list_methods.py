@@ -89,8 +89,8 @@ def test_list_method_programs_match_cpython(backend):
 @pytest.mark.parametrize(
     "src, message",
     [
-        ("def f(s: set[int]) -> int:\n    s &= {1}\n    return 0\n", "augmented assignment to a list or set but xs += ys"),
-        ("def f(s: set[int]) -> int:\n    s |= {1}\n    return 0\n", "augmented assignment to a list or set"),
+        ("def f(s: set[int]) -> int:\n    s &= [1]\n    return 0\n", "augmented assignment to a list or set but xs += ys"),
+        ("def f(s: set[int]) -> int:\n    s |= (1,)\n    return 0\n", "augmented assignment to a list or set"),
         ("def f(xs: list[int]) -> int:\n    xs += [1.5]\n    return 0\n", "type mismatch: expected list[int], got list[float]"),
         ("def f(xs: list[int]) -> int:\n    xs.extend(['a'])\n    return 0\n", "type mismatch: expected list[int], got list[str]"),
         ("def f(xs: list[int]) -> int:\n    return xs.index(1, 2)\n", "'index' takes 1 argument(s), 2 given"),

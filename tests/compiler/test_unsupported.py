@@ -47,9 +47,9 @@ CONSTRUCTS = [
      "this form of itertools (permutations, combinations and combinations_with_replacement of one iterable and an int "
      "literal r from 1 to 5; product of iterables and repeat= an int literal, at most 11 names; chain of iterables): "
      "not supported by gpucc", 21),
-    ("!def f(xs: set[int]) -> int:\n    xs |= xs\n    return 0",
-     "augmented assignment to a list or set but xs += ys and xs *= n (a set's |= &= -= ^= change it in place: use "
-     "s = s | t or add): not supported by gpucc", 5),
+    ("!def f(xs: set[int]) -> int:\n    xs |= [1]\n    return 0",
+     "augmented assignment to a list or set but xs += ys, xs *= n and a set's s |= t, s &= t, s -= t, s ^= t (t a "
+     "set of s's type): not supported by gpucc", 5),
     ("!import math\ndef f(x: float) -> float:\n    g = math.sqrt\n    return x",
      "a module, or a module's function, as a value (call the function: math.sqrt(x)): not supported by gpucc", 9),
     ("!from collections import Counter\ndef f(xs: list[int]) -> None:\n    Counter(xs).update(xs)",
@@ -88,9 +88,9 @@ CONSTRUCTS = [
     ("return len(set([x], [x]))", "dict() and set() with keywords or more than one argument: not supported by gpucc",
      16),
     ("del x", "del of anything but a dict's item (del d[k]): not supported by gpucc", 5),
-    ("!def f(s: set[int]) -> int:\n    s |= s\n    return 0",
-     "augmented assignment to a list or set but xs += ys and xs *= n (a set's |= &= -= ^= change it in place: use "
-     "s = s | t or add): not supported by gpucc", 5),
+    ("!def f(s: set[int]) -> int:\n    s += s\n    return 0",
+     "augmented assignment to a list or set but xs += ys, xs *= n and a set's s |= t, s &= t, s -= t, s ^= t (t a "
+     "set of s's type): not supported by gpucc", 5),
     ("for i in range():\n        pass", "for loops over anything but range(): not supported by gpucc", 14),
     ("for i in range(1, 2, 3, 4):\n        pass", "for loops over anything but range(): not supported by gpucc", 14),
     ("for i in range(3)[1]:\n        pass", "for loops over anything but range(): not supported by gpucc", 14),

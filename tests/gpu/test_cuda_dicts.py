@@ -1,8 +1,9 @@
-"""The dict and set instructions under the CUDA simulator (vm/cuda.py over vm/kernel_dict.py,
-kernel_set.py, kernel_set_ops.py, kernel_hash.py): the CPU launcher's Results, array for array,
-on compiled programs that hash ints, floats, strs and tuples, resize, delete, iterate, combine
-sets, compare Counters (missing counts 0) and end with KeyError, RuntimeError and a failed
-ASSERT_KEYED."""
+"""The dict and set instructions under the CUDA simulator (vm/cuda.py over vm/kernel_keyed.py,
+kernel_dict.py, kernel_set.py, kernel_set_ops.py, kernel_set_inplace.py, kernel_hash.py): the CPU
+launcher's Results, array for array, on compiled programs that hash ints, floats, strs and tuples,
+resize, delete, iterate, combine sets, change them in place (operators, methods of lists and
+dicts, pop, clear), compare Counters (missing counts 0) and end with KeyError, RuntimeError and a
+failed ASSERT_KEYED."""
 
 from __future__ import annotations
 
@@ -55,6 +56,28 @@ def k(n: int) -> int:
     del c[7]
     assert c == Counter([i % 3 for i in range(n)])
     return c[9] + c[1] * 10 + (c == Counter([1])) * 100 + c.total()
+
+
+def u(n: int) -> int:
+    s = {i * 7 % 40 for i in range(n)}
+    a = s
+    s |= {i * 3 for i in range(n)}
+    s &= set(range(0, 60, 2))
+    s -= {0, 6}
+    s ^= {8, 100}
+    s.update([n, 64], {1: 0, 33: 0})
+    s.difference_update([2])
+    s.symmetric_difference_update([4, 5])
+    s.intersection_update(range(200))
+    t = 0
+    for x in s.union([7]).difference({7: 0}):
+        t = (t * 5 + x) % 1000003
+    t += len(s.intersection([1, 2, 3])) + s.isdisjoint([9]) + (s < a) + (s > {1})
+    t = t * 7 + s.pop() + a.pop()
+    s.clear()
+    if n > 3:
+        t += s.pop()
+    return t + len(a)
 """
 
 
@@ -64,7 +87,7 @@ def test_simulated_dicts_and_sets_match_cpu(tmp_path: Path):
     program = Program.from_batch(batch)
     names = {n: i for i, n in enumerate(batch.function_names(0))}
     calls = [("f", (n,)) for n in (0, 1, 8, 30)] + [("g", (2,)), ("g", (5,)), ("h", (1,)), ("h", (2,))] + [
-        ("k", (n,)) for n in (0, 1, 5)]
+        ("k", (n,)) for n in (0, 1, 5)] + [("u", (0,)), ("u", (9,))]
     jobs = make_jobs(names, calls)
     limits = LaunchLimits(step_limit=20000, stack_size=64, max_depth=4, heap_size=6000)
     expected = vm.launch(program, jobs, "cpu", limits)
