@@ -46,6 +46,7 @@ from gpucc.compiler.scope import (
     method_code,
     same_name,
 )  # fmt: skip
+from gpucc.compiler.typecheck_deque import is_deque_prelude
 from gpucc.compiler.typecheck_calls import count_from
 from gpucc.contract.jitable import nrt_free
 
@@ -152,8 +153,11 @@ def _unit_call(src, toks, tree, st, n, d, err):
     while p != -1 and tree.kind[p] == N_PARAM:
         params += 1
         p = tree.next[p]
-    if not has_kwargs(tree, n) and given >= params:
+    deque = is_deque_prelude(src, toks, tree, d)  # deque(): the type checker's; deque(xs, maxlen=n): not built
+    if not has_kwargs(tree, n) and (given >= params or deque):
         return 0
+    if deque:
+        return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_DEQUE_FORM)
     if not room(tree, toks, st):
         return no_room(toks, tree, n, err)
     c = tree.first[n]  # every keyword names a parameter not given by position

@@ -8,14 +8,22 @@ without the optional `lo`, `hi` and `key` parameters (giving them is a located a
 error).  A prelude is appended after the unit's last line, so the unit's lines keep their
 numbers; a unit defining a function of a prelude's name it uses is E_DUPLICATE_FUNCTION.
 collections' Counter is a prelude too, with one for each Counter method a unit calls
-(`c.most_common(2)`: `_gpucc_most_common_n(c, 2)`, compiler/typecheck_counter.py).
+(`c.most_common(2)`: `_gpucc_most_common_n(c, 2)`, compiler/typecheck_counter.py), and
+collections' deque (`q.popleft()`: `_gpucc_popleft(q)`, compiler/typecheck_deque.py).
 """
 
 from __future__ import annotations
 
 import re
 
-from gpucc.compiler.modules import COUNTER_PARAM, COUNTER_PRELUDES, MODULES, PRELUDE_FUNCTIONS
+from gpucc.compiler.modules import (
+    COUNTER_PARAM,
+    COUNTER_PRELUDES,
+    DEQUE_PARAM,
+    DEQUE_PRELUDES,
+    MODULES,
+    PRELUDE_FUNCTIONS,
+)
 from gpucc.compiler.prelude_builtins import BUILTIN_PRELUDE
 from gpucc.compiler.prelude_heapq import HEAPQ_BODIES
 
@@ -56,6 +64,10 @@ def Counter({COUNTER_PARAM}):
         c[x] = c.get(x, 0) + 1
     return c
 """, ()),
+    "deque": (f"""
+def deque({DEQUE_PARAM}):
+    return [x for x in {DEQUE_PARAM}]
+""", ()),
 }  # fmt: skip
 _BODIES.update(HEAPQ_BODIES)
 assert set(_BODIES) == {name for _, name in PRELUDE_FUNCTIONS}, "a prelude function without a body"
@@ -84,6 +96,39 @@ def _gpucc_total(c):
 """),
 }  # fmt: skip
 assert tuple(_METHOD_BODIES) == COUNTER_PRELUDES, "a Counter method without a body"
+# a deque's methods a list has not (compiler/typecheck_deque.py): DEQUE_PRELUDES' bodies, as
+# Counter's; a deque is a list in the heap, so popleft and appendleft move its other elements
+# (their cost counts each, as list.pop(0) and insert(0, x): no ring buffer); popleft's q.pop(0)
+# is the one pop(i) of a deque the type checker takes
+_DEQUE_ROTATE = """
+def _gpucc_rotate(q, n):
+    k = len(q)
+    if k > 1:
+        xs = list(q)
+        for i in range(k):
+            q[(i + n) % k] = xs[i]
+"""
+_DEQUE_BODIES = {
+    "_gpucc_popleft": (r"popleft\s*\(", """
+def _gpucc_popleft(q):
+    return q.pop(0)
+"""),
+    "_gpucc_appendleft": (r"appendleft\s*\(", """
+def _gpucc_appendleft(q, x):
+    q.insert(0, x)
+"""),
+    "_gpucc_extendleft": (r"extendleft\s*\(", """
+def _gpucc_extendleft(q, xs):
+    for x in xs:
+        q.insert(0, x)
+"""),
+    "_gpucc_rotate1": (r"rotate\s*\(\s*\)", """
+def _gpucc_rotate1(q):
+    _gpucc_rotate(q, 1)
+""" + _DEQUE_ROTATE),
+    "_gpucc_rotate": (r"rotate\s*\(\s*[^)\s]", _DEQUE_ROTATE),
+}  # fmt: skip
+assert tuple(_DEQUE_BODIES) == DEQUE_PRELUDES, "a deque method without a body"
 
 _MODULE_OF = {name: MODULES[m] for m, name in PRELUDE_FUNCTIONS}
 
@@ -101,6 +146,13 @@ def _named(source: str, module: str) -> set[str]:
         n in used or any(re.search(rf"\b{b}\s*\.\s*{n}\b", source) for b in bound))}
 
 
+def _deque_called(source: str) -> bool:
+    """Whether source calls deque (or its alias) with an argument: deque's prelude is typed by
+    such a call (`deque()` is the type checker's empty display, compiler/typecheck_deque.py)."""
+    names = ["deque"] + re.findall(r"\bdeque\s+as\s+(\w+)", source)
+    return any(re.search(rf"\b{n}\s*\(\s*[^)\s]", source) for n in names)
+
+
 def with_preludes(source: str) -> str:
     """source, and after it the prelude functions it names of the modules it imports (and the
 builtins' prelude when it names pow)."""
@@ -111,9 +163,15 @@ builtins' prelude when it names pow)."""
         if name not in wanted:
             wanted.append(name)
             todo.extend(_BODIES[name][1])
+    uses_deque = "deque" in wanted
+    if uses_deque and not _deque_called(source):  # deque() alone: an empty display (no prelude)
+        wanted.remove("deque")
     bodies = [_BODIES[n][0] for n in sorted(wanted)]
     if "Counter" in wanted:
         bodies += [body for pattern, body in _METHOD_BODIES.values() if re.search(rf"\.\s*{pattern}", source)]
+    if uses_deque:
+        found = [body for pattern, body in _DEQUE_BODIES.values() if re.search(rf"\.\s*{pattern}", source)]
+        bodies += [b for k, b in enumerate(found) if not (b == _DEQUE_ROTATE and _DEQUE_ROTATE in "".join(found[:k]))]
     if re.search(r"\bpow\s*\(", source):  # pow(a, b, m): compiler/prelude_builtins.py
         bodies.append(BUILTIN_PRELUDE)
     if not bodies:

@@ -29,6 +29,7 @@ from gpucc.compiler.modules import (
 )
 from gpucc.compiler.nodes import N_ATTR, N_CALL, N_FLOAT, N_INT, N_KWARG, N_NAME
 from gpucc.compiler.scope import F_NAME_E, F_NAME_S, F_NODE, find_local, table_index
+from gpucc.compiler.typecheck_deque import empty_deque
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_INT
 
@@ -108,6 +109,7 @@ def resolve_attribute(src, toks, tree, types, scope, scratch, n, err):
     if k >= FIRST_PRELUDE:  # a CALL of the unit's function of its name (typecheck_calls.resolve_call)
         tree.kind[n] = N_CALL
         tree.first[n] = args
+        empty_deque(tree, n, k)  # collections.deque(): compiler/typecheck_deque.py
         return 0
     if module_call(tree, n, k, args, s, e, err) < 0:
         return -1
