@@ -146,11 +146,32 @@ def _named(source: str, module: str) -> set[str]:
         n in used or any(re.search(rf"\b{b}\s*\.\s*{n}\b", source) for b in bound))}
 
 
+_KEYED = ("nlargest", "nsmallest")  # with key=, a sort (compiler/desugar_heapq.py), not the prelude's call
+
+
+def _arguments(source: str, name: str) -> list[str]:
+    """The text between the parentheses of each call of `name` (or of its alias) in source."""
+    out = []
+    for n in [name] + re.findall(rf"\b{name}\s+as\s+(\w+)", source):
+        for m in re.finditer(rf"\b{n}\s*\(", source):
+            depth, i = 1, m.end()
+            while i < len(source) and depth:
+                depth += {"(": 1, ")": -1}.get(source[i], 0)
+                i += 1
+            out.append(source[m.end() : i - 1])
+    return out
+
+
+def _called_without_key(source: str, name: str) -> bool:
+    """Whether source calls `name` (nlargest or nsmallest) without key= once at least: only
+    such a call types the prelude function (an uncalled one is no function of the unit)."""
+    return any(not re.search(r"\bkey\s*=", a) for a in _arguments(source, name))
+
+
 def _deque_called(source: str) -> bool:
     """Whether source calls deque (or its alias) with an argument: deque's prelude is typed by
     such a call (`deque()` is the type checker's empty display, compiler/typecheck_deque.py)."""
-    names = ["deque"] + re.findall(r"\bdeque\s+as\s+(\w+)", source)
-    return any(re.search(rf"\b{n}\s*\(\s*[^)\s]", source) for n in names)
+    return any(a.strip() for a in _arguments(source, "deque"))
 
 
 def with_preludes(source: str) -> str:
@@ -163,6 +184,7 @@ builtins' prelude when it names pow)."""
         if name not in wanted:
             wanted.append(name)
             todo.extend(_BODIES[name][1])
+    wanted = [n for n in wanted if n not in _KEYED or _called_without_key(source, n)]
     uses_deque = "deque" in wanted
     if uses_deque and not _deque_called(source):  # deque() alone: an empty display (no prelude)
         wanted.remove("deque")
