@@ -12,10 +12,13 @@ Statements: `d[k] = e`, `d[k] += e`, `del d[k]`, `d.pop(k, e)`, `setdefault`, `s
 iterates: CPython's RuntimeError is tests/compiler/test_lang_dicts.py's).  Keys are small
 (an expression mod a small literal), so the objects stay small.  Under Shape.collections, a
 `cc = Counter([...])` local too (its program imports Counter): `cc[k]` of missing keys,
-`most_common`, `total`, `==`, `in`, `cc[k] op= e`, `del cc[k]`.
+`most_common`, `total`, `==`, `in`, `cc[k] op= e`, `del cc[k]`; and a `qq = deque([...])` local
+(neural/gen_deque.py).
 """
 
 from __future__ import annotations
+
+from gpucc.neural.gen_deque import DEQUE
 
 DICT, SET, COUNTER = "dict[int, int]", "set[int]", "Counter[int]"
 
@@ -46,6 +49,8 @@ class DictGen:
             out.append(f"    cc = Counter([{', '.join(self._key(1) for _ in range(r.randint(0, 5)))}])")
             made.append(("cc", COUNTER))
             self.counter_used = True  # neural/gen.py imports Counter
+        if self.shape.collections and r.random() < 0.4:  # a deque too: neural/gen_deque.py
+            out += self.deque_local(made)
         self.s.dicts = made
         return out
 
@@ -100,6 +105,8 @@ class DictGen:
         r, dd, ss = self.r, self._keyed(DICT), self._keyed(SET)
         if self._keyed(COUNTER) and r.random() < 0.5:
             return self.counter_read(type_, d)
+        if self._keyed(DEQUE) and r.random() < 0.5:
+            return self.deque_read(type_, d)
         if not dd and not ss:
             return None
         if type_ == "int":
@@ -137,6 +144,8 @@ class DictGen:
         ints = self.s.assignable["int"]
         if self._keyed(COUNTER) and r.random() < 0.5:
             return self.counter_stmt(pad)
+        if self._keyed(DEQUE) and r.random() < 0.5:
+            return self.deque_stmt(pad)
         if not dd and not ss:
             return None
         k = r.randrange(8)
