@@ -19,7 +19,7 @@ import numpy as np
 
 from gpucc.compiler import errors
 from gpucc.compiler.desugar_keyed import keyed
-from gpucc.compiler.desugar_nodes import builtin_call, has_kwargs, int_lit, kids, no_room, node, room
+from gpucc.compiler.desugar_nodes import builtin_call, has_kwargs, int_lit, keyword_named, kids, no_room, node, room
 from gpucc.compiler.errors import E_UNSUPPORTED
 from gpucc.compiler.modules import MEMBERS, MOD_HEAPQ, find_import, import_module
 from gpucc.compiler.nodes import N_CALL, N_KWARG, N_NAME, N_SLICE
@@ -29,27 +29,16 @@ from gpucc.contract.jitable import nrt_free
 
 W_NLARGEST, W_NSMALLEST = (np.frombuffer(w, dtype=np.uint8) for w in (b"nlargest", b"nsmallest"))
 NLARGEST, NSMALLEST = MEMBERS.index("nlargest"), MEMBERS.index("nsmallest")
-NOT_HEAPQ = -1  # heapq_function: no nlargest / nsmallest
+NOT_HEAPQ = -1  # heapq_imported, heapq_method: no nlargest / nsmallest with keywords
 SLICE_STOP = 2  # a SLICE's op: its parts given (1 start, 2 stop)
 
 
 @nrt_free
-def _spelled(src, s, e, word):
-    if e - s != word.shape[0]:
-        return False
-    for i in range(e - s):
-        if src[s + i] != word[i]:
-            return False
-    return True
-
-
-@nrt_free
-def _largest(src, toks, t):
-    """1 for a token spelled nlargest, 0 nsmallest, else NOT_HEAPQ."""
-    s, e = toks.start[t], toks.end[t]
-    if _spelled(src, s, e, W_NLARGEST):
+def _largest(src, toks, tree, n):
+    """1 for node n's token spelled nlargest, 0 nsmallest, else NOT_HEAPQ."""
+    if keyword_named(src, toks, tree, n, W_NLARGEST):
         return 1
-    return 0 if _spelled(src, s, e, W_NSMALLEST) else NOT_HEAPQ
+    return 0 if keyword_named(src, toks, tree, n, W_NSMALLEST) else NOT_HEAPQ
 
 
 @nrt_free
@@ -74,7 +63,7 @@ def heapq_method(src, toks, tree, n):
     imp = find_import(src, toks, tree, s, e, 0)
     if imp < 0 or tree.val[imp] >= 0 or import_module(tree, imp) != MOD_HEAPQ:
         return NOT_HEAPQ
-    return _largest(src, toks, tree.tok[n])
+    return _largest(src, toks, tree, n)
 
 
 @nrt_free

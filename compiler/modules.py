@@ -25,7 +25,7 @@ import sys
 import numpy as np
 
 from gpucc.compiler.scope import BUILTINS, same_name, table_index
-from gpucc.compiler.nodes import N_IMPORT
+from gpucc.compiler.nodes import N_IMPORT, N_LIST
 from gpucc.compiler.tokens import _byte_table
 from gpucc.compiler.typerules import A_INTEGRAL, A_NUMBER, A_NUMBER_LIST, R_SUM, result_type, takes
 from gpucc.contract import isa as O
@@ -112,6 +112,7 @@ DEQUE_PRELUDES = ("_gpucc_popleft", "_gpucc_appendleft", "_gpucc_extendleft", "_
 DEQUE_METHOD_CALLS = np.array([(0, -1), (-1, 1), (-1, 2), (3, 4), (-1, -1), (-2, -1)], dtype=np.int32)  # -2: the list's
 DEQUE_METHOD_BYTES, DEQUE_METHOD_LENS = _byte_table(DEQUE_METHODS)
 DEQUE_PRELUDE_BYTES, DEQUE_PRELUDE_LENS = _byte_table(DEQUE_PRELUDES + (DEQUE_PARAM,))
+EMPTY_DEQUE_MARK = -11  # tree.val of the display a call `deque()` becomes (compiler/typecheck_deque.py)
 
 
 @nrt_free
@@ -181,3 +182,14 @@ def math_type(k, first, next_, type_, n):
             return -1 - c
         c = next_[c]
     return result_type(MATH_RULES[k, MATH_RESULT], type_[first[n]])
+
+
+@nrt_free
+def empty_deque(tree, n, k):
+    """CALL n of module member k: `deque()` (no arguments) made the empty display EMPTY_DEQUE_MARK
+    (True: resolved; compiler/typecheck_deque.py types it); False for any other call."""
+    if k != DEQUE_MEMBER or tree.first[n] != -1:
+        return False
+    tree.kind[n] = N_LIST
+    tree.val[n] = EMPTY_DEQUE_MARK
+    return True

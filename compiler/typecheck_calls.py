@@ -18,7 +18,7 @@ from gpucc.compiler.errors import (
     E_UNKNOWN_FUNCTION,
     E_UNSUPPORTED,
 )
-from gpucc.compiler.modules import FIRST_DESUGARED, FIRST_MODULE_CODE, FIRST_PRELUDE, find_import, math_type
+from gpucc.compiler.modules import FIRST_DESUGARED, FIRST_MODULE_CODE, FIRST_PRELUDE, empty_deque, find_import, math_type
 from gpucc.compiler.scope import (
     B_BOOL,
     B_DICT_CALL,
@@ -61,7 +61,6 @@ from gpucc.compiler.typecheck_deque import (
     NOT_DEQUE_METHOD,
     deque_call_type,
     deque_method,
-    empty_deque,
     mark_deque_call,
     same_items,
 )

@@ -21,6 +21,7 @@ from gpucc.compiler.arrays import fail
 from gpucc.compiler.errors import E_BUILTIN_ARGS, E_UNKNOWN_FUNCTION, E_UNSUPPORTED
 from gpucc.compiler.modules import (
     DEQUE_MEMBER,
+    EMPTY_DEQUE_MARK,
     DEQUE_METHOD_BYTES,
     DEQUE_METHOD_CALLS,
     DEQUE_METHOD_LENS,
@@ -29,33 +30,23 @@ from gpucc.compiler.modules import (
     DEQUE_PRELUDES,
     MEMBER_BYTES,
     MEMBER_LENS,
+    empty_deque,
 )
-from gpucc.compiler.nodes import N_CALL, N_LIST
+from gpucc.compiler.nodes import N_CALL
 from gpucc.compiler.scope import F_NAME_E, F_NAME_S, F_NODE, F_NPARAMS, table_index
 from gpucc.compiler.typecheck_counter import RESOLVED_CALL
+from gpucc.compiler.typecheck_import import named_function
 from gpucc.compiler.typecheck_base import widen_or_fail
 from gpucc.compiler.typerules import converts, element_type, is_deque, is_list, list_view
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.typecodes import DEQUE, LIST, UNKNOWN
 
 DEQUE_CALL = -10  # tree.val of a CALL of deque's prelude (its type becomes a deque's)
-EMPTY_DEQUE_MARK = -11  # tree.val of the display `deque()` became
 EMPTY_DEQUE = DEQUE | (UNKNOWN << 4)  # `deque()`'s type until its uses type it
 NOT_DEQUE_METHOD = -1000  # deque_method: a list method (the list rules type it)
 PARAM_MARK = len(DEQUE_PRELUDES)  # DEQUE_PRELUDE_BYTES' last row: deque's parameter name
 LIST_ONLY = -2  # DEQUE_METHOD_CALLS: the list's method (q.pop())
 APPENDLEFT, EXTENDLEFT = 1, 2  # DEQUE_PRELUDES' rows
-
-
-@nrt_free
-def empty_deque(tree, n, k):
-    """CALL n of module member k without arguments: for `deque()` made the empty display
-    EMPTY_DEQUE_MARK (True); False for any other."""
-    if k != DEQUE_MEMBER or tree.first[n] != -1:
-        return False
-    tree.kind[n] = N_LIST
-    tree.val[n] = EMPTY_DEQUE_MARK
-    return True
 
 
 @nrt_free
@@ -79,7 +70,7 @@ def mark_deque_call(src, toks, tree, fn, f, n):
     if not is_deque_prelude(src, toks, tree, fn[f, F_NODE]):
         return False
     tree.val[n] = DEQUE_CALL
-    return empty_deque(tree, n, DEQUE_MEMBER)
+    return empty_deque(tree, n, DEQUE_MEMBER)  # compiler/modules.py
 
 
 @nrt_free
@@ -127,13 +118,11 @@ def deque_method(src, toks, tree, types, scope, locs, n, nargs, err):
         et, vt = element_type(types.type[obj]), types.type[a] if p == APPENDLEFT else element_type(types.type[a])
         if vt >= 0 and not converts(et, vt):
             return widen_or_fail(toks, tree, types, scope, locs, obj, et, vt, a, err)
-    for g in range(scope.nf):
-        if table_index(src, fn[g, F_NAME_S], fn[g, F_NAME_E], DEQUE_PRELUDE_BYTES, DEQUE_PRELUDE_LENS) == p:
-            if fn[g, F_NPARAMS] != nargs + 1:
-                break
-            tree.kind[n] = N_CALL  # its first child, the receiver, is the first argument
-            tree.op[n] = 0
-            tree.val[n] = RESOLVED_CALL
-            types.slot[n] = g
-            return g
-    return fail(err, E_UNKNOWN_FUNCTION, s, e, 0)  # the prelude is missing: preludes.py's pattern did not see it
+    g = named_function(src, fn, scope.nf, p, DEQUE_PRELUDE_BYTES, DEQUE_PRELUDE_LENS)
+    if g < 0 or fn[g, F_NPARAMS] != nargs + 1:  # the prelude is missing: preludes.py's pattern did not see it
+        return fail(err, E_UNKNOWN_FUNCTION, s, e, 0)
+    tree.kind[n] = N_CALL  # its first child, the receiver, is the first argument
+    tree.op[n] = 0
+    tree.val[n] = RESOLVED_CALL
+    types.slot[n] = g
+    return g

@@ -22,6 +22,7 @@ from gpucc.compiler.modules import (
     MEMBER_LENS,
     N_MATH_FUNCTIONS,
     PERMUTATIONS,
+    empty_deque,
     find_import,
     import_module,
     math_arity_ok,
@@ -29,7 +30,6 @@ from gpucc.compiler.modules import (
 )
 from gpucc.compiler.nodes import N_ATTR, N_CALL, N_FLOAT, N_INT, N_KWARG, N_NAME
 from gpucc.compiler.scope import F_NAME_E, F_NAME_S, F_NODE, find_local, table_index
-from gpucc.compiler.typecheck_deque import empty_deque
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.valuetypes import T_INT
 

@@ -15,6 +15,7 @@ from gpucc.contract.image import LaunchLimits, Program
 from gpucc.contract.isa import ASSERT_VALUE
 from gpucc.vm.asm import make_jobs
 from pytest_gpucc.heap_values import Replayer, compared, placeholder
+from tests.compiler.test_lang_collections import test_counter_forms_not_built_are_located as located
 from tests.oracle.oracle import program_disagreements
 
 EDGES = [(0, []), (1, []), (4, [(0, 1), (1, 2), (2, 3)]), (6, [(0, 2), (0, 3), (3, 4), (2, 4), (1, 5)]),
@@ -137,12 +138,7 @@ def test_deque_programs_match_cpython(backend):
     ],
 )
 def test_deque_forms_not_built_are_located(src, message, column):
-    batch = compile_batch([src])
-    assert not batch.ok(0)
-    err = batch.error(0)
-    assert message in str(err), str(err)
-    if column is not None:
-        assert err.col == column, str(err)
+    located(src, message, column)
 
 
 def test_deque_type():
