@@ -122,7 +122,7 @@ def desugar(src, toks, n_tok, tree, st, err):
         elif k == N_EXPR_STMT:
             r = sort_statement(src, toks, tree, st, n, err)
         elif k == N_METHOD:
-            r = method_keywords(src, toks, tree, n, err)
+            r = method_keywords(src, toks, tree, st, n, err)
         elif k == N_PARAM and tree.first[n] >= 0 and not is_literal(tree, tree.first[n]):
             r = fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_DEFAULTS)
         elif k == N_FUNCDEF and desugared(call_builtin(src, toks, tree, n)):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from gpucc.compiler import errors
+from gpucc.compiler.desugar_heapq import NOT_HEAPQ, heapq_imported, heapq_method, keyed_heapq
 from gpucc.compiler.desugar_keyed import keyed
 from gpucc.compiler.desugar_nodes import (
     has_kwargs,
@@ -47,6 +48,7 @@ from gpucc.compiler.scope import (
     same_name,
 )  # fmt: skip
 from gpucc.compiler.typecheck_calls import count_from
+from gpucc.compiler.typecheck_deque import is_deque_prelude
 from gpucc.contract.jitable import nrt_free
 
 B_MAP, B_FILTER, B_ENUMERATE, B_ZIP, B_RANGE, B_DIVMOD = (BUILTINS.index(b) for b in (
@@ -97,6 +99,8 @@ def positional(src, toks, tree, n, skip, w1, w2, err):
 def keyword_call(src, toks, tree, st, n, b, err):
     """CALL n of builtin b (-1: a function of the unit, or none) with keywords (module
     docstring).  0, or -1."""
+    if heapq_imported(src, toks, tree, n) != NOT_HEAPQ:  # nlargest(n, xs, key=f): compiler/desugar_heapq.py
+        return keyed_heapq(src, toks, tree, st, n, tree.first[n], heapq_imported(src, toks, tree, n), err)
     d = find_def(src, toks, tree, n)
     if d >= 0:
         return _unit_call(src, toks, tree, st, n, d, err)
@@ -112,8 +116,11 @@ def keyword_call(src, toks, tree, st, n, b, err):
 
 
 @nrt_free
-def method_keywords(src, toks, tree, n, err):
-    """METHOD n: split / rsplit's sep= and maxsplit= become positional.  0, or -1."""
+def method_keywords(src, toks, tree, st, n, err):
+    """METHOD n: split / rsplit's sep= and maxsplit= become positional, heapq.nlargest /
+    nsmallest's key= a sort (compiler/desugar_heapq.py).  0, or -1."""
+    if heapq_method(src, toks, tree, n) != NOT_HEAPQ:  # heapq.nlargest(n, xs, key=f)
+        return keyed_heapq(src, toks, tree, st, n, tree.next[tree.first[n]], heapq_method(src, toks, tree, n), err)
     m = method_code(src, toks.start[tree.tok[n]], toks.end[tree.tok[n]])
     if (m == M_SPLIT or m == M_RSPLIT) and has_kwargs(tree, n):
         return positional(src, toks, tree, n, 1, W_SEP, W_MAXSPLIT, err)
@@ -149,8 +156,11 @@ def _unit_call(src, toks, tree, st, n, d, err):
     while p != -1 and tree.kind[p] == N_PARAM:
         params += 1
         p = tree.next[p]
-    if not has_kwargs(tree, n) and given >= params:
+    deque = is_deque_prelude(src, toks, tree, d)  # deque(): the type checker's; deque(xs, maxlen=n): not built
+    if not has_kwargs(tree, n) and (given >= params or deque):
         return 0
+    if deque:
+        return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_DEQUE_FORM)
     if not room(tree, toks, st):
         return no_room(toks, tree, n, err)
     c = tree.first[n]  # every keyword names a parameter not given by position

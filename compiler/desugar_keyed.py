@@ -4,7 +4,8 @@ pass, called by desugar_calls.keyword_call; kernel bodies):
     sorted(xs, key=f, reverse=r)     [ys[p[1]] for ys in [xs] for p in sorted(pairs)] with
                                      pairs = [(f(v), k) for k in range(len(ys)) for v in [ys[k]]]:
                                      equal keys keep their order (k breaks ties, v is never
-                                     compared).  reverse=True: pairs (f(v), -k), reversed(sorted(
+                                     compared); a key written as a tuple (a, b) gives the
+                                     pairs (a, b, k), ys[p[2]] (a smaller type).  reverse=True: pairs (f(v), -k), reversed(sorted(
                                      pairs)), ys[-p[1]] -- CPython's reverse keeps equal keys in
                                      their order too.  A reverse decided at run time picks each
                                      of those per element (r bound once, after xs, as CPython).
@@ -90,7 +91,10 @@ def _key_parts(src, toks, tree, st, f, origin):
 @nrt_free
 def keyed(src, toks, tree, st, dst, n, xs, b, err):
     """sorted / min / max (b) of xs with key= / reverse= / default=, at CALL n: node dst
-    becomes the comprehension (module docstring).  0, or -1."""
+    becomes the comprehension (module docstring); b B_REVERSED: sorted with reverse=True
+    (heapq.nlargest's, compiler/desugar_heapq.py).  0, or -1."""
+    descending = b == B_REVERSED
+    b = B_SORTED if descending else b
     if not room(tree, toks, st):
         return no_room(toks, tree, n, err)
     key = _kwarg_of(src, toks, tree, n, W_KEY)
@@ -98,7 +102,7 @@ def keyed(src, toks, tree, st, dst, n, xs, b, err):
     default = _kwarg_of(src, toks, tree, n, W_DEFAULT)
     given = count_from(tree.next, tree.first[n])
     expected = 1 + (key >= 0) + (rev >= 0) + (default >= 0)
-    misplaced = (b == B_SORTED and default >= 0) or (b != B_SORTED and rev >= 0)
+    misplaced = (b == B_SORTED and default >= 0) or ((b != B_SORTED or descending) and rev >= 0)
     if given != expected or tree.kind[xs] == N_KWARG or misplaced:
         return fail_tok(err, toks, tree.tok[n], tree.tok[n], E_UNSUPPORTED, errors.C_KWARGS)
     f = tree.first[key] if key >= 0 else -1
@@ -109,7 +113,7 @@ def keyed(src, toks, tree, st, dst, n, xs, b, err):
     ys, k = hidden(toks, st, origin, H_YS), hidden(toks, st, origin, H_K)
     r = tree.first[rev] if rev >= 0 else -1
     static = r < 0 or tree.kind[r] == N_BOOL
-    backwards = b == B_MAX or (r >= 0 and static and tree.val[r] != 0)
+    backwards = b == B_MAX or descending or (r >= 0 and static and tree.val[r] != 0)
     v, kexpr = _key_parts(src, toks, tree, st, f, origin)
     if v < 0:
         return fail_tok(err, toks, tree.tok[key], tree.tok[key], E_UNSUPPORTED, errors.C_BUILTIN_FORM)
@@ -124,7 +128,18 @@ def keyed(src, toks, tree, st, dst, n, xs, b, err):
     loop = clause(tree, st, k, builtin_call(tree, toks, st, B_RANGE, origin, builtin_call(
         tree, toks, st, B_LEN, origin, name(tree, st, ys), -1), -1))  # fmt: skip
     chain(tree, loop, bind_clause(tree, st, v, subscript(tree, st, origin, name(tree, st, ys), name(tree, st, k))))
-    element = kids(tree, node(tree, st, N_TUPLE, 0, origin, 0), kexpr, count, -1)
+    kf = 1  # the field holding k: a key that is a tuple display takes k as its last field (one tuple, not nested)
+    if tree.kind[kexpr] == N_TUPLE and tree.val[kexpr] == 0 and tree.first[kexpr] != -1:
+        element = kexpr
+        last = tree.first[kexpr]
+        kf = 1
+        while tree.next[last] != -1:
+            last = tree.next[last]
+            kf += 1
+        tree.next[last] = count
+        tree.next[count] = -1
+    else:
+        element = kids(tree, node(tree, st, N_TUPLE, 0, origin, 0), kexpr, count, -1)
     kids(tree, pairs, loop, tree.next[loop], element)
     tree.next[xs] = -1
     first_clause = bind_clause(tree, st, ys, xs)
@@ -134,13 +149,13 @@ def keyed(src, toks, tree, st, dst, n, xs, b, err):
     p = hidden(toks, st, origin, H_P)
     if b != B_SORTED:
         picked = builtin_call(tree, toks, st, b, origin, pairs, -1)
-        index = subscript(tree, st, origin, picked, int_lit(tree, st, origin, 1))
+        index = subscript(tree, st, origin, picked, int_lit(tree, st, origin, kf))
     elif static:
         ordered = builtin_call(tree, toks, st, B_SORTED, origin, pairs, -1)
         if backwards:
             ordered = builtin_call(tree, toks, st, B_REVERSED, origin, ordered, -1)
         last = chain(tree, last, clause(tree, st, p, ordered))
-        index = subscript(tree, st, origin, name(tree, st, p), int_lit(tree, st, origin, 1))
+        index = subscript(tree, st, origin, name(tree, st, p), int_lit(tree, st, origin, kf))
     else:  # for ps in [sorted(pairs)] for j in range(len(ps)) for p in [ps[-1 - j if r else j]]
         ps, j = hidden(toks, st, origin, H_PS), hidden(toks, st, origin, H_J)
         last = chain(tree, last, bind_clause(tree, st, ps, builtin_call(tree, toks, st, B_SORTED, origin, pairs, -1)))
@@ -152,7 +167,7 @@ def keyed(src, toks, tree, st, dst, n, xs, b, err):
                   name(tree, st, j))  # fmt: skip
         last = chain(tree, last, bind_clause(tree, st, p, subscript(tree, st, origin, name(tree, st, ps), at)))
         index = builtin_call(tree, toks, st, B_ABS, origin, subscript(tree, st, origin, name(tree, st, p),
-                                                                      int_lit(tree, st, origin, 1)), -1)  # fmt: skip
+                                                                      int_lit(tree, st, origin, kf)), -1)  # fmt: skip
     if backwards and static:
         index = kids(tree, node(tree, st, N_UNARY, UN_NEG, origin, 0), index, -1, -1)
     value = subscript(tree, st, origin, name(tree, st, ys), index)

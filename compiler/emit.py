@@ -56,6 +56,7 @@ from gpucc.compiler.typerules import (
     is_optional,
     is_set,
     is_sized,
+    list_view,
 )
 from gpucc.compiler.typeshapes import known
 from gpucc.contract import isa as O
@@ -184,7 +185,8 @@ def needs_truth(t):
 @nrt_free
 def element_kind(t):
     """The element-kind operand of a list instruction on list type t: 0 ints (and bools), 1
-    floats, 2 strs."""
+    floats, 2 strs (a deque's: its list's)."""
+    t = list_view(t)
     if t == LIST_FLOAT:
         return 1
     return 2 if t == LIST_STR else 0

@@ -86,6 +86,8 @@ _CONSTRUCT_ROWS = [
      "built)"),
     ("C_ISINSTANCE_FLOAT", "isinstance of a float against int or float (CPython keeps an int where gpucc converts it to a "
      "declared float, so the answer is not known when compiled)"),
+    ("C_DEQUE_FORM", "this form of collections.deque (deque(iterable) of a list, str, tuple, set, dict or range, deque(); "
+     "maxlen, q.sort(), q.pop(i), slices of a deque and a deque where a list is declared are not built)"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -140,6 +142,7 @@ C_FOLD_PLACE = 47
 C_ITERTOOLS_FORM = 48
 C_COUNTER_FORM = 49
 C_ISINSTANCE_FLOAT = 50
+C_DEQUE_FORM = 51
 
 # name, message template
 _ROWS = [

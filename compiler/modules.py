@@ -25,7 +25,7 @@ import sys
 import numpy as np
 
 from gpucc.compiler.scope import BUILTINS, same_name, table_index
-from gpucc.compiler.nodes import N_IMPORT
+from gpucc.compiler.nodes import N_IMPORT, N_LIST
 from gpucc.compiler.tokens import _byte_table
 from gpucc.compiler.typerules import A_INTEGRAL, A_NUMBER, A_NUMBER_LIST, R_SUM, result_type, takes
 from gpucc.contract import isa as O
@@ -66,7 +66,8 @@ CONSTANTS = ((MOD_MATH, "pi", T_FLOAT, math.pi), (MOD_MATH, "e", T_FLOAT, math.e
 # the functions compiler/preludes.py writes in the language: module, name
 PRELUDE_FUNCTIONS = ((MOD_BISECT, "bisect_left"), (MOD_BISECT, "bisect_right"), (MOD_BISECT, "bisect")) + tuple(
     (MOD_HEAPQ, name) for name in ("heappush", "heappop", "heapreplace", "heappushpop", "heapify", "nlargest",
-                                   "nsmallest", "_siftdown", "_siftup")) + ((MOD_COLLECTIONS, "Counter"),)  # fmt: skip
+                                   "nsmallest", "_siftdown", "_siftup")) + ((MOD_COLLECTIONS, "Counter"),
+                                                                            (MOD_COLLECTIONS, "deque"))  # fmt: skip
 # the functions compiler/desugar.py rewrites where they are called (compiler/desugar_folds.py: the folds,
 # compiler/desugar_itertools.py: the comprehensions): module, name
 DESUGARED_FUNCTIONS = ((MOD_FUNCTOOLS, "reduce"),) + tuple((MOD_ITERTOOLS, name) for name in (
@@ -100,6 +101,18 @@ COUNTER_PRELUDES = ("_gpucc_most_common", "_gpucc_most_common_n", "_gpucc_elemen
 COUNTER_METHOD_CALLS = np.array([(0, 1), (2, -1), (3, -1), (-1, -1), (-1, -1)], dtype=np.int32)
 COUNTER_METHOD_BYTES, COUNTER_METHOD_LENS = _byte_table(COUNTER_METHODS)
 COUNTER_PRELUDE_BYTES, COUNTER_PRELUDE_LENS = _byte_table(COUNTER_PRELUDES + (COUNTER_PARAM,))
+DEQUE_MEMBER = MEMBERS.index("deque")
+# deque's prelude (compiler/typecheck_deque.py), as Counter's: its parameter's name marks the
+# unit's function `deque`; its methods a list has not, the prelude functions they call (the
+# first without, the second with an argument; -1: none), in DEQUE_METHODS' order; sort and
+# pop(i) are a list's only (a located error)
+DEQUE_PARAM = "_gpucc_deque_of"
+DEQUE_METHODS = ("popleft", "appendleft", "extendleft", "rotate", "sort", "pop")
+DEQUE_PRELUDES = ("_gpucc_popleft", "_gpucc_appendleft", "_gpucc_extendleft", "_gpucc_rotate1", "_gpucc_rotate")
+DEQUE_METHOD_CALLS = np.array([(0, -1), (-1, 1), (-1, 2), (3, 4), (-1, -1), (-2, -1)], dtype=np.int32)  # -2: the list's
+DEQUE_METHOD_BYTES, DEQUE_METHOD_LENS = _byte_table(DEQUE_METHODS)
+DEQUE_PRELUDE_BYTES, DEQUE_PRELUDE_LENS = _byte_table(DEQUE_PRELUDES + (DEQUE_PARAM,))
+EMPTY_DEQUE_MARK = -11  # tree.val of the display a call `deque()` becomes (compiler/typecheck_deque.py)
 
 
 @nrt_free
@@ -169,3 +182,14 @@ def math_type(k, first, next_, type_, n):
             return -1 - c
         c = next_[c]
     return result_type(MATH_RULES[k, MATH_RESULT], type_[first[n]])
+
+
+@nrt_free
+def empty_deque(tree, n, k):
+    """CALL n of module member k: `deque()` (no arguments) made the empty display EMPTY_DEQUE_MARK
+    (True: resolved; compiler/typecheck_deque.py types it); False for any other call."""
+    if k != DEQUE_MEMBER or tree.first[n] != -1:
+        return False
+    tree.kind[n] = N_LIST
+    tree.val[n] = EMPTY_DEQUE_MARK
+    return True

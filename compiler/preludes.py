@@ -8,14 +8,22 @@ without the optional `lo`, `hi` and `key` parameters (giving them is a located a
 error).  A prelude is appended after the unit's last line, so the unit's lines keep their
 numbers; a unit defining a function of a prelude's name it uses is E_DUPLICATE_FUNCTION.
 collections' Counter is a prelude too, with one for each Counter method a unit calls
-(`c.most_common(2)`: `_gpucc_most_common_n(c, 2)`, compiler/typecheck_counter.py).
+(`c.most_common(2)`: `_gpucc_most_common_n(c, 2)`, compiler/typecheck_counter.py), and
+collections' deque (`q.popleft()`: `_gpucc_popleft(q)`, compiler/typecheck_deque.py).
 """
 
 from __future__ import annotations
 
 import re
 
-from gpucc.compiler.modules import COUNTER_PARAM, COUNTER_PRELUDES, MODULES, PRELUDE_FUNCTIONS
+from gpucc.compiler.modules import (
+    COUNTER_PARAM,
+    COUNTER_PRELUDES,
+    DEQUE_PARAM,
+    DEQUE_PRELUDES,
+    MODULES,
+    PRELUDE_FUNCTIONS,
+)
 from gpucc.compiler.prelude_builtins import BUILTIN_PRELUDE
 from gpucc.compiler.prelude_heapq import HEAPQ_BODIES
 
@@ -56,6 +64,10 @@ def Counter({COUNTER_PARAM}):
         c[x] = c.get(x, 0) + 1
     return c
 """, ()),
+    "deque": (f"""
+def deque({DEQUE_PARAM}):
+    return [x for x in {DEQUE_PARAM}]
+""", ()),
 }  # fmt: skip
 _BODIES.update(HEAPQ_BODIES)
 assert set(_BODIES) == {name for _, name in PRELUDE_FUNCTIONS}, "a prelude function without a body"
@@ -84,6 +96,39 @@ def _gpucc_total(c):
 """),
 }  # fmt: skip
 assert tuple(_METHOD_BODIES) == COUNTER_PRELUDES, "a Counter method without a body"
+# a deque's methods a list has not (compiler/typecheck_deque.py): DEQUE_PRELUDES' bodies, as
+# Counter's; a deque is a list in the heap, so popleft and appendleft move its other elements
+# (their cost counts each, as list.pop(0) and insert(0, x): no ring buffer); popleft's q.pop(0)
+# is the one pop(i) of a deque the type checker takes
+_DEQUE_ROTATE = """
+def _gpucc_rotate(q, n):
+    k = len(q)
+    if k > 1:
+        xs = list(q)
+        for i in range(k):
+            q[(i + n) % k] = xs[i]
+"""
+_DEQUE_BODIES = {
+    "_gpucc_popleft": (r"popleft\s*\(", """
+def _gpucc_popleft(q):
+    return q.pop(0)
+"""),
+    "_gpucc_appendleft": (r"appendleft\s*\(", """
+def _gpucc_appendleft(q, x):
+    q.insert(0, x)
+"""),
+    "_gpucc_extendleft": (r"extendleft\s*\(", """
+def _gpucc_extendleft(q, xs):
+    for x in xs:
+        q.insert(0, x)
+"""),
+    "_gpucc_rotate1": (r"rotate\s*\(\s*\)", """
+def _gpucc_rotate1(q):
+    _gpucc_rotate(q, 1)
+""" + _DEQUE_ROTATE),
+    "_gpucc_rotate": (r"rotate\s*\(\s*[^)\s]", _DEQUE_ROTATE),
+}  # fmt: skip
+assert tuple(_DEQUE_BODIES) == DEQUE_PRELUDES, "a deque method without a body"
 
 _MODULE_OF = {name: MODULES[m] for m, name in PRELUDE_FUNCTIONS}
 
@@ -101,6 +146,34 @@ def _named(source: str, module: str) -> set[str]:
         n in used or any(re.search(rf"\b{b}\s*\.\s*{n}\b", source) for b in bound))}
 
 
+_KEYED = ("nlargest", "nsmallest")  # with key=, a sort (compiler/desugar_heapq.py), not the prelude's call
+
+
+def _arguments(source: str, name: str) -> list[str]:
+    """The text between the parentheses of each call of `name` (or of its alias) in source."""
+    out = []
+    for n in [name] + re.findall(rf"\b{name}\s+as\s+(\w+)", source):
+        for m in re.finditer(rf"\b{n}\s*\(", source):
+            depth, i = 1, m.end()
+            while i < len(source) and depth:
+                depth += {"(": 1, ")": -1}.get(source[i], 0)
+                i += 1
+            out.append(source[m.end() : i - 1])
+    return out
+
+
+def _called_without_key(source: str, name: str) -> bool:
+    """Whether source calls `name` (nlargest or nsmallest) without key= once at least: only
+    such a call types the prelude function (an uncalled one is no function of the unit)."""
+    return any(not re.search(r"\bkey\s*=", a) for a in _arguments(source, name))
+
+
+def _deque_called(source: str) -> bool:
+    """Whether source calls deque (or its alias) with an argument: deque's prelude is typed by
+    such a call (`deque()` is the type checker's empty display, compiler/typecheck_deque.py)."""
+    return any(a.strip() for a in _arguments(source, "deque"))
+
+
 def with_preludes(source: str) -> str:
     """source, and after it the prelude functions it names of the modules it imports (and the
 builtins' prelude when it names pow)."""
@@ -111,9 +184,16 @@ builtins' prelude when it names pow)."""
         if name not in wanted:
             wanted.append(name)
             todo.extend(_BODIES[name][1])
+    wanted = [n for n in wanted if n not in _KEYED or _called_without_key(source, n)]
+    uses_deque = "deque" in wanted
+    if uses_deque and not _deque_called(source):  # deque() alone: an empty display (no prelude)
+        wanted.remove("deque")
     bodies = [_BODIES[n][0] for n in sorted(wanted)]
     if "Counter" in wanted:
         bodies += [body for pattern, body in _METHOD_BODIES.values() if re.search(rf"\.\s*{pattern}", source)]
+    if uses_deque:
+        found = [body for pattern, body in _DEQUE_BODIES.values() if re.search(rf"\.\s*{pattern}", source)]
+        bodies += [b for k, b in enumerate(found) if not (b == _DEQUE_ROTATE and _DEQUE_ROTATE in "".join(found[:k]))]
     if re.search(r"\bpow\s*\(", source):  # pow(a, b, m): compiler/prelude_builtins.py
         bodies.append(BUILTIN_PRELUDE)
     if not bodies:

@@ -12,9 +12,9 @@ from gpucc.compiler.errors import E_TYPE_MISMATCH, E_UNSUPPORTED
 from gpucc.compiler.limits import MAX_LOCALS
 from gpucc.compiler.nodes import N_BINARY, N_BOOL, N_BOOLOP, N_CALL, N_COMPARE, N_IFEXP, N_INT, N_NAME, N_SUBSCRIPT
 from gpucc.compiler.scope import L_PRESET
-from gpucc.compiler.typerules import EMPTY_LIST, LIST_FLOAT, LIST_INT, LIST_STR
+from gpucc.compiler.typerules import EMPTY_LIST, LIST_FLOAT, LIST_INT, LIST_STR, is_deque, list_view
 from gpucc.contract.jitable import nrt_free, type_list_of
-from gpucc.contract.typecodes import LIST, OPTIONAL
+from gpucc.contract.typecodes import DEQUE, LIST, OPTIONAL
 from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_NONE
 
 # The walk stack (Scratch.walk: int32[scratch_rows, WALK_WIDTH]) holds a frame per node being
@@ -157,11 +157,11 @@ def list_request(tree, types, scope, locs, value, want):
 @nrt_free
 def slot_request(scope, locs, v, have, want):
     """list_request of local v (of type have)."""
-    if have != LIST_INT or (want & 15) != LIST:
+    if list_view(have) != LIST_INT or (want & 15) != (have & 15):  # `[]`'s, or `deque()`'s
         return 0
-    if want == LIST_STR:
+    if list_view(want) == LIST_STR:
         return STR_REQUEST - v if (scope.strs & bit(v)) == ZERO else 0
-    return 0 if want == LIST_INT or want == LIST_FLOAT else preset_request(locs, v, want)
+    return 0 if list_view(want) == LIST_INT or list_view(want) == LIST_FLOAT else preset_request(locs, v, want)
 
 
 @nrt_free
@@ -193,7 +193,10 @@ def widen_or_fail(toks, tree, types, scope, locs, obj, et, vt, value, err):
         return -2 - v
     if type_list_of(vt) < 0:  # a list of these would be a type too large to hold
         return expr_fail(err, E_UNSUPPORTED, toks, tree, value, errors.C_TYPE_TOO_LARGE)
-    r = list_request(tree, types, scope, locs, obj, type_list_of(vt) if vt != T_NONE else T_NONE)
+    want = type_list_of(vt) if vt != T_NONE else T_NONE
+    if is_deque(types.type[obj]) and want != T_NONE:  # q.append(v) of `q = deque()`
+        want = want ^ LIST ^ DEQUE
+    r = list_request(tree, types, scope, locs, obj, want)
     if r <= -2:
         return r
     return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, value, et, vt)

@@ -18,7 +18,7 @@ from gpucc.compiler.errors import (
     E_UNKNOWN_FUNCTION,
     E_UNSUPPORTED,
 )
-from gpucc.compiler.modules import FIRST_DESUGARED, FIRST_MODULE_CODE, FIRST_PRELUDE, find_import, math_type
+from gpucc.compiler.modules import FIRST_DESUGARED, FIRST_MODULE_CODE, FIRST_PRELUDE, empty_deque, find_import, math_type
 from gpucc.compiler.scope import (
     B_BOOL,
     B_DICT_CALL,
@@ -56,6 +56,14 @@ from gpucc.compiler.typecheck_counter import (
     counter_method,
     is_counter_prelude,
 )
+from gpucc.compiler.typecheck_deque import (
+    DEQUE_CALL,
+    NOT_DEQUE_METHOD,
+    deque_call_type,
+    deque_method,
+    mark_deque_call,
+    same_items,
+)
 from gpucc.compiler.typecheck_dict import constructor_type, dict_method_type
 from gpucc.compiler.typecheck_set import set_method_code, set_method_type
 from gpucc.compiler.isinstance import B_ISINSTANCE, classes_node, isinstance_type
@@ -85,9 +93,11 @@ from gpucc.compiler.typerules import (
     converts,
     element_type,
     is_counter,
+    is_deque,
     is_dict,
     is_list,
     is_set,
+    list_view,
 )  # fmt: skip
 from gpucc.compiler.typecheck_infer import callee_type, param_type, visible
 from gpucc.contract.jitable import nrt_free
@@ -113,6 +123,8 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
     imp = find_import(src, toks, tree, s, e, fn[scope.f, F_NODE]) if f < 0 and not made else -1
     if imp >= 0 and tree.val[imp] >= FIRST_DESUGARED:  # what compiler/desugar.py left
         return fail(err, E_UNSUPPORTED, s, e, desugared_left(tree.val[imp]))
+    if imp >= 0 and empty_deque(tree, n, tree.val[imp]):  # `from collections import deque`, deque()
+        return 0
     if imp >= 0 and tree.val[imp] >= FIRST_PRELUDE:  # `from bisect import bisect_left as bl`
         f = prelude_function(src, fn, scope.nf, tree.val[imp])
     elif imp >= 0:  # `from math import sqrt`: an import shadows a builtin (pow)
@@ -138,6 +150,8 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
         return 0
     if is_counter_prelude(src, toks, tree, fn, f):
         tree.val[n] = COUNTER_CALL
+    if mark_deque_call(src, toks, tree, fn, f, n):  # deque(xs) typed a deque, deque(): compiler/typecheck_deque.py
+        return 0
     if nargs != fn[f, F_NPARAMS]:
         return fail(err, E_CALL_ARITY, s, e, fn[f, F_NPARAMS] * 256 + nargs)
     if visible(fn, scope.f, f, s, toks, tree, err) < 0:
@@ -187,6 +201,8 @@ def type_call(toks, tree, types, scope, scratch, n, err):
         c = next_[c]
     if tree.val[n] == COUNTER_CALL:
         return counter_call_type(toks, tree, types, n, callee_type(fn, f, n, toks, tree, err), err)
+    if tree.val[n] == DEQUE_CALL:
+        return deque_call_type(callee_type(fn, f, n, toks, tree, err))
     return callee_type(fn, f, n, toks, tree, err)
 
 
@@ -205,6 +221,10 @@ def type_method(src, toks, tree, types, scope, scratch, n, err):
         g = counter_method(src, toks, tree, types, scope.nf, n, count_from(next_, next_[obj]), err)
         if g != NOT_COUNTER_METHOD:
             return -1 if g < 0 else type_call(toks, tree, types, scope, scratch, n, err)
+    if is_deque(t):  # q.popleft(): a CALL of its prelude function; q.sort(): a located error
+        g = deque_method(src, toks, tree, types, scope, scratch.locs, n, count_from(next_, next_[obj]), err)
+        if g != NOT_DEQUE_METHOD:
+            return g if g < 0 else type_call(toks, tree, types, scope, scratch, n, err)
     if is_list(t) and list_method_code(src, s, e) >= 0:  # xs.pop(): the list's, not the dict's
         m = list_method_code(src, s, e)
     keyed = is_dict(t) or is_set(t)
@@ -228,7 +248,7 @@ def type_method(src, toks, tree, types, scope, scratch, n, err):
         want = METHOD_RULES[m, METHOD_ARG + p]
         if want == A_ELEMENT and not converts(element_type(t), type_[c]):  # xs.append(v)
             return widen_or_fail(toks, tree, types, scope, scratch.locs, obj, element_type(t), type_[c], c, err)
-        if want == A_SAME and is_list(t):  # xs.extend(ys): a list of xs's type
+        if want == A_SAME and is_list(t) and not same_items(t, type_[c]):  # xs.extend(ys): a list of xs's type
             v = types.slot[obj] if tree.kind[obj] == N_NAME else -1
             r = same_list(toks, tree, types, scope, scratch.locs, t, v, c, err)
             if r != 0:
@@ -236,7 +256,7 @@ def type_method(src, toks, tree, types, scope, scratch, n, err):
         r = list_request(tree, types, scope, scratch.locs, c, want)
         if r <= -2:  # sep.join(xs) of `xs = []`
             return r
-        if want >= 0 and not converts(want, type_[c]):
+        if want >= 0 and not converts(want, list_view(type_[c])):  # ''.join(q) of a deque too
             return expr_fail_types(err, E_TYPE_MISMATCH, toks, tree, c, want, type_[c])
         c = next_[c]
     r = METHOD_RULES[m, METHOD_RESULT]

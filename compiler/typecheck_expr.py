@@ -74,6 +74,7 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_C, S_STATE, is_con
 )  # fmt: skip
 from gpucc.compiler.modules import find_import
 from gpucc.compiler.typecheck_calls import resolve_call, type_call, type_method
+from gpucc.compiler.typecheck_deque import deque_display_type
 from gpucc.compiler.typecheck_comp import truth_only, type_comp_name, type_comprehension
 from gpucc.compiler.typecheck_dict import bad_key, dict_subscript_type, display_type
 from gpucc.compiler.typecheck_import import imported_constant, resolve_attribute
@@ -86,6 +87,7 @@ from gpucc.compiler.typerules import (
     compare_ok,
     converts,
     element_type,
+    is_deque,
     is_dict,
     is_integral,
     is_optional,
@@ -219,6 +221,8 @@ def node_type(n, truth, src, toks, tree, types, scope, mask, scratch, sp, err):
         return _type_tuple(n, toks, tree, types, err)
     if (k == N_SUBSCRIPT or k == N_SLICE) and (is_dict(types.type[tree.first[n]]) or is_set(types.type[tree.first[n]])):
         return dict_subscript_type(n, toks, tree, types, scratch.locs, err)
+    if k == N_SLICE and is_deque(types.type[tree.first[n]]):  # CPython: TypeError
+        return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_DEQUE_FORM)
     if k == N_SUBSCRIPT or k == N_SLICE:
         return _type_subscript(n, toks, tree, types, err)
     if k == N_METHOD:
@@ -332,7 +336,7 @@ def _type_list(n, toks, tree, types, err):
     t = list_literal_type(tree.first, tree.next, types.type, n)
     if t < 0:
         return node_fail(err, E_UNSUPPORTED, toks, tree, n, -1 - t)
-    return t
+    return deque_display_type(tree, n, t)
 
 
 @nrt_free

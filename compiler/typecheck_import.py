@@ -22,6 +22,7 @@ from gpucc.compiler.modules import (
     MEMBER_LENS,
     N_MATH_FUNCTIONS,
     PERMUTATIONS,
+    empty_deque,
     find_import,
     import_module,
     math_arity_ok,
@@ -108,6 +109,7 @@ def resolve_attribute(src, toks, tree, types, scope, scratch, n, err):
     if k >= FIRST_PRELUDE:  # a CALL of the unit's function of its name (typecheck_calls.resolve_call)
         tree.kind[n] = N_CALL
         tree.first[n] = args
+        empty_deque(tree, n, k)  # collections.deque(): compiler/typecheck_deque.py
         return 0
     if module_call(tree, n, k, args, s, e, err) < 0:
         return -1

@@ -55,9 +55,7 @@ from gpucc.compiler.typecheck_dict import DICT_DEFAULT, SET_DEFAULT, default_req
 from gpucc.compiler.typecheck_expr import type_expr
 from gpucc.compiler.typerules import (
     EMPTY_LIST,
-    LIST_FLOAT,
     LIST_INT,
-    LIST_STR,
     binary_type,
     converts,
     element_type,
@@ -67,6 +65,7 @@ from gpucc.compiler.typerules import (
     is_set,
     is_tuple,
     join,
+    list_view,
 )
 from gpucc.compiler.typeshapes import known
 from gpucc.contract.jitable import nrt_free, type_arity, type_dict_of, type_field
@@ -105,9 +104,9 @@ def bind(n, c, t, want, toks, tree, types, scope, locs, err):
         have = t if want == NO_TYPE else want
         if want == NO_TYPE and locs[v, L_PRESET] >= 0:
             have = locs[v, L_PRESET]
-        elif have == EMPTY_LIST:  # `xs = []`: a list of ints unless floats or strs go in
-            have = LIST_FLOAT if (widen & bit(v)) != ZERO else LIST_INT
-            have = LIST_STR if (scope.strs & bit(v)) != ZERO else have
+        elif list_view(have) == EMPTY_LIST:  # `xs = []`, `q = deque()`: of ints unless floats or strs go in
+            e = T_FLOAT if (widen & bit(v)) != ZERO else T_INT
+            have = (have & 15) | ((T_STR if (scope.strs & bit(v)) != ZERO else e) << 4)
         elif have == T_INT and want == NO_TYPE and (widen & bit(v)) != ZERO:
             have = T_FLOAT
         have = known(have)
@@ -115,7 +114,7 @@ def bind(n, c, t, want, toks, tree, types, scope, locs, err):
     if t == T_FLOAT and have == T_INT and want == NO_TYPE and (widen & bit(v)) == ZERO:
         return -2 - v  # x holds floats too: check again with x a float
     if want == NO_TYPE and not converts(have, t):
-        preset = t if have == LIST_INT and is_list(t) or have == DICT_DEFAULT and is_dict(t) else -1
+        preset = t if list_view(have) == LIST_INT and (have & 15) == (t & 15) or have == DICT_DEFAULT and is_dict(t) else -1
         preset = t if have == SET_DEFAULT and is_set(t) else preset
         if have == T_NONE or t == T_NONE or is_optional(have) or is_optional(t):
             preset = join(have, t)

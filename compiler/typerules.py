@@ -17,7 +17,7 @@ import numpy as np
 
 from gpucc.compiler.errors import C_MIXED_LIST, C_TYPE_TOO_LARGE
 from gpucc.compiler.nodes import BIN_AND, BIN_NAMES, BIN_OR, BIN_POW, BIN_SUB, BIN_XOR, UN_NAMES
-from gpucc.compiler.scope import B_REVERSED, B_ROUND, LIST_METHODS, METHODS, STR_METHODS, SUPPORTED_BUILTINS
+from gpucc.compiler.scope import B_REVERSED, B_ROUND, B_SORTED, LIST_METHODS, METHODS, STR_METHODS, SUPPORTED_BUILTINS
 from gpucc.compiler.typeshapes import (  # noqa: F401 - LIST_FLOAT, LIST_INT, converts: the rules' too
     EMPTY_LIST,
     LIST_FLOAT,
@@ -37,7 +37,7 @@ from gpucc.compiler.typeshapes import (  # noqa: F401 - LIST_FLOAT, LIST_INT, co
 )
 from gpucc.contract.isa import CMP_GE, CMP_GT, CMP_LE, CMP_LT, CMP_NAMES
 from gpucc.contract.jitable import nrt_free, type_is_heap, type_list_of, type_value_of
-from gpucc.contract.typecodes import COUNTER, DICT, LIST, NONE, SET
+from gpucc.contract.typecodes import COUNTER, DEQUE, DICT, LIST, NONE, SET
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE, T_STR  # a scalar's type code is its flat code
 
 # what an operand or argument must be (A_*); what the result is: a type code, or a rule R_*
@@ -153,7 +153,19 @@ METHOD_RULES = np.concatenate((rule_table(METHODS[: -len(LIST_METHODS)], _METHOD
 
 @nrt_free
 def is_list(t):
-    return (t & 15) == LIST
+    """A list, or a deque (a list whose type has the DEQUE head: compiler/typecheck_deque.py)."""
+    return (t & 15) == LIST or (t & 15) == DEQUE
+
+
+@nrt_free
+def is_deque(t):
+    return (t & 15) == DEQUE
+
+
+@nrt_free
+def list_view(t):
+    """t, a deque's type made its list's (the list instructions' operand kinds)."""
+    return t ^ DEQUE ^ LIST if (t & 15) == DEQUE else t
 
 
 @nrt_free
@@ -360,6 +372,8 @@ def builtin_type(b, first, next_, type_, n):
         if t != T_FLOAT:
             return -1 - c
         return T_FLOAT if type_[next_[c]] == T_INT else -1 - next_[c]
+    if (b == B_SORTED or b == B_REVERSED) and is_deque(t):  # sorted(q), reversed(q): a list
+        return list_view(t)
     return result_type(result, t)
 
 

@@ -11,7 +11,7 @@ that subtree.
 from __future__ import annotations
 
 from gpucc.contract.jitable import nrt_free, type_optional_of, type_width
-from gpucc.contract.typecodes import COUNTER, DICT, LIST, MAX_NIBBLES, NONE, OPTIONAL, SET, TUPLE, UNKNOWN, list_of
+from gpucc.contract.typecodes import COUNTER, DEQUE, DICT, LIST, MAX_NIBBLES, NONE, OPTIONAL, SET, TUPLE, UNKNOWN, list_of
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_STR  # a scalar's type code is its flat code
 
 # the static list types the flat instructions serve, and `[]`'s before its context types it
@@ -34,7 +34,7 @@ def subtree(t, p):
 @nrt_free
 def _children(k):
     """How many types follow constructor nibble k (a tuple's: its arity nibble says)."""
-    if k == LIST or k == OPTIONAL or k == SET:
+    if k == LIST or k == OPTIONAL or k == SET or k == DEQUE:
         return 1
     return 2 if k == DICT or k == COUNTER else 0
 

@@ -23,6 +23,7 @@ from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_LIST_FLOAT, T_LI
 NONE, INT, BOOL, FLOAT, STR = T_NONE, T_INT, T_BOOL, T_FLOAT, T_STR
 LIST, TUPLE, OPTIONAL, DICT, SET = 8, 9, 10, 11, 12
 COUNTER = 13  # collections.Counter: a dict (laid out as DICT: key, value int) whose missing keys count 0
+DEQUE = 14  # collections.deque: a list (laid out as LIST) of its own type (repr, ==, its methods)
 UNKNOWN = 15
 LEAVES = (NONE, INT, BOOL, FLOAT, STR)
 MAX_NIBBLES = 7
@@ -45,9 +46,9 @@ def width(t):
         k = (t >> (4 * n)) & 15
         n += 1
         need -= 1
-        if k == 4 or k == 5 or k == 7 or k == 14:
+        if k == 4 or k == 5 or k == 7:
             return 0
-        if k == LIST or k == OPTIONAL or k == SET:
+        if k == LIST or k == OPTIONAL or k == SET or k == DEQUE:
             need += 1
         elif k == DICT or k == COUNTER:
             need += 2
@@ -82,7 +83,7 @@ def set_of(e):
 
 
 def element(t):
-    """The element type of a list, set or Optional t (a dict's key type)."""
+    """The element type of a list, deque, set or Optional t (a dict's key type)."""
     return t >> 4
 
 
@@ -121,6 +122,11 @@ def counter_of(k):
     """Counter[k]: dict[k, int] with the COUNTER head."""
     d = dict_of(k, INT)
     return d if d < 0 else d ^ DICT ^ COUNTER
+
+
+def deque_of(e):
+    """deque[e]: list[e] with the DEQUE head."""
+    return _wrap(DEQUE, e)
 
 
 def arity(t):
@@ -172,6 +178,8 @@ def name(t) -> str:
         return f"{'list' if h == LIST else 'set'}[{name(element(t))}]"
     if h == OPTIONAL:
         return f"Optional[{name(element(t))}]"
+    if h == DEQUE:
+        return f"deque[{name(element(t))}]"
     if h == DICT or h == COUNTER:
         k = name(element(t) & ((1 << 4 * width(element(t))) - 1))
         return f"dict[{k}, {name(value_of(t))}]" if h == DICT else f"Counter[{k}]"

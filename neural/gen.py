@@ -79,7 +79,7 @@ class Shape:
     signature: bool = False  # f's 1-4 parameters (names, types) and return type drawn per program; else a-y
     loop_else: bool = False  # loops may have an `else:`, a line two simple statements joined by `;`
     iters: bool = False  # heapq, functools.reduce, itertools, pow(a, b, m), isinstance, *= / |= (gen_iters.py)
-    collections: bool = False  # with structs: f may set a collections.Counter local (neural/gen_dict.py)
+    collections: bool = False  # with structs: f may set a Counter and a deque local (neural/gen_dict.py, gen_deque.py)
 
 
 FUZZ = Shape(structs=True, loop_else=True, iters=True, collections=True)
@@ -139,6 +139,7 @@ class ProgramGen(ExprGen):
         self.shape = shape
         self.iters = shape.iters
         self.counter_used = False  # a function sets a Counter local (Shape.collections): import it
+        self.deque_used = False  # a function sets a deque local (Shape.collections): import it
 
     # ------------------------------------------------------------ statements
 
@@ -413,6 +414,7 @@ class ProgramGen(ExprGen):
 
     def imports(self) -> list[str]:
         counter = ["from collections import Counter", ""] if self.counter_used else []
+        counter += ["from collections import deque", ""] if self.deque_used else []
         return (IMPORTS if self.shape.iters else []) + counter
 
     def drawn_signature(self, lines: list[str], calls: list[Sig]) -> GenProgram:

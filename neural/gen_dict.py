@@ -12,13 +12,16 @@ Statements: `d[k] = e`, `d[k] += e`, `del d[k]`, `d.pop(k, e)`, `setdefault`, `s
 iterates: CPython's RuntimeError is tests/compiler/test_lang_dicts.py's).  Keys are small
 (an expression mod a small literal), so the objects stay small.  Under Shape.collections, a
 `cc = Counter([...])` local too (its program imports Counter): `cc[k]` of missing keys,
-`most_common`, `total`, `==`, `in`, `cc[k] op= e`, `del cc[k]`; and the sets' in-place forms:
+`most_common`, `total`, `==`, `in`, `cc[k] op= e`, `del cc[k]`; a `qq = deque([...])` local
+(neural/gen_deque.py); and the sets' in-place forms:
 `ss |= e` (`&=` `-=` `^=`), `update`, `intersection_update`, `difference_update`,
 `symmetric_difference_update` of a set, a list or `dd`, `union` / `intersection` / `difference` /
 `symmetric_difference` of those, `issuperset`, `isdisjoint`, `<`, `>`, `pop` (KeyError), `clear`.
 """
 
 from __future__ import annotations
+
+from gpucc.neural.gen_deque import DEQUE
 
 DICT, SET, COUNTER = "dict[int, int]", "set[int]", "Counter[int]"
 
@@ -49,6 +52,8 @@ class DictGen:
             out.append(f"    cc = Counter([{', '.join(self._key(1) for _ in range(r.randint(0, 5)))}])")
             made.append(("cc", COUNTER))
             self.counter_used = True  # neural/gen.py imports Counter
+        if self.shape.collections and r.random() < 0.4:  # a deque too: neural/gen_deque.py
+            out += self.deque_local(made)
         self.s.dicts = made
         return out
 
@@ -132,6 +137,8 @@ class DictGen:
         r, dd, ss = self.r, self._keyed(DICT), self._keyed(SET)
         if self._keyed(COUNTER) and r.random() < 0.5:
             return self.counter_read(type_, d)
+        if self._keyed(DEQUE) and r.random() < 0.5:
+            return self.deque_read(type_, d)
         if not dd and not ss:
             return None
         if type_ == "int":
@@ -173,6 +180,8 @@ class DictGen:
         ints = self.s.assignable["int"]
         if self._keyed(COUNTER) and r.random() < 0.5:
             return self.counter_stmt(pad)
+        if self._keyed(DEQUE) and r.random() < 0.5:
+            return self.deque_stmt(pad)
         if not dd and not ss:
             return None
         if ss and self.shape.collections and r.random() < 0.3:

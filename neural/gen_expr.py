@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from gpucc.neural.gen_deque import DequeGen
 from gpucc.neural.gen_dict import DictGen
 from gpucc.neural.gen_iters import IterGen
 from gpucc.neural.gen_lists import LIST_TYPES, ListGen
@@ -66,7 +67,7 @@ class Scope:
         self.comprehensions = 0  # enclosing comprehensions (their variables' names)
 
 
-class ExprGen(ListGen, StrGen, StructGen, DictGen, IterGen):
+class ExprGen(ListGen, StrGen, StructGen, DictGen, IterGen, DequeGen):
     """Expressions of a given type and depth for the body described by `self.s` (the list forms
     in neural/gen_lists.py, the str forms in neural/gen_str.py: only with `strs`, the tuple,
     nested list and Optional forms in neural/gen_struct.py and the dict and set forms in

@@ -28,7 +28,7 @@ from gpucc.contract.isa import (
 )
 from gpucc.contract.jitable import nrt_free, typed_values, typed_values_fields
 from gpucc.contract.status import ASSERT_FAILED, INVALID_BYTECODE, MEMORY_LIMIT, OK, TYPE_ERROR, VALUE_ERROR
-from gpucc.contract.typecodes import LIST, TUPLE
+from gpucc.contract.typecodes import DEQUE, LIST, TUPLE
 from gpucc.vm.kernel_heap import HEADER, PLAIN, header, new_list
 from gpucc.vm.kernel_list_methods import list_find
 from gpucc.vm.kernel_lists import one_list_op
@@ -90,7 +90,7 @@ def value_op(op, arg, stack, sp, heap, hp, walk, consts, const_base):
         return OK, sp - 1, hp, visited
     if op == VALUE_CONTAINS:
         ok, cmp, tx, ts = comparison(c)
-        if not ok or cmp != CMP_EQ or ((ts & 15) != LIST and (ts & 15) != TUPLE):
+        if not ok or cmp != CMP_EQ or ((ts & 15) != LIST and (ts & 15) != TUPLE and (ts & 15) != DEQUE):
             return INVALID_BYTECODE, sp, hp, zero
         x = stack[sp - 2]
         d, n = sequence(heap, hp, stack[sp - 1], ts)
@@ -109,7 +109,7 @@ def value_op(op, arg, stack, sp, heap, hp, walk, consts, const_base):
         return OK, sp - 1, hp, extra
     if op >= VALUE_INDEX:  # VALUE_INDEX, COUNT, REMOVE: vm/kernel_list_methods.py
         ok, cmp, tx, ts = comparison(c)
-        if not ok or cmp != CMP_EQ or (ts & 15) != LIST:
+        if not ok or cmp != CMP_EQ or ((ts & 15) != LIST and (ts & 15) != DEQUE):
             return INVALID_BYTECODE, sp, hp, zero
         return list_find(op, tx, ts, stack, sp, heap, hp, walk)
     # VALUE_MIN, MAX, SORTED, SORT: the list instructions of the same order on elements of type c

@@ -18,7 +18,7 @@ import numpy as np
 from gpucc.contract.isa import CMP_EQ, CMP_GE, CMP_LE, CMP_NE, NONE_REF
 from gpucc.contract.jitable import nrt_free, type_arity, type_field, type_width, typed_cmp
 from gpucc.contract.status import INVALID_BYTECODE, OK, TYPE_ERROR
-from gpucc.contract.typecodes import BOOL, COUNTER, DICT, FLOAT, INT, LIST, MAX_NIBBLES, NONE, OPTIONAL, SET, STR, TUPLE
+from gpucc.contract.typecodes import BOOL, COUNTER, DEQUE, DICT, FLOAT, INT, LIST, MAX_NIBBLES, NONE, OPTIONAL, SET, STR, TUPLE
 from gpucc.vm.floats import typed_compare
 from gpucc.vm.intmath import compare
 from gpucc.vm.kernel_heap import header
@@ -70,12 +70,12 @@ def settle(heap, hp, x, t):
 
 @nrt_free
 def kind(t):
-    """What a value of settled type t compares as: NONE, INT (any number), STR, LIST or TUPLE;
+    """What a value of settled type t compares as: NONE, INT (any number), STR, LIST, TUPLE or DEQUE;
     -1 for a type no value has (the unknown element type of `[]`)."""
     h = t & 15
     if h == INT or h == BOOL or h == FLOAT:
         return INT
-    if h == NONE or h == STR or h == LIST or h == TUPLE:
+    if h == NONE or h == STR or h == LIST or h == TUPLE or h == DEQUE:
         return h
     return -1
 

@@ -95,7 +95,7 @@ def execute(job, op: int, arg: int) -> int:
         return float_round(job)
     if op >= O.VALUE_INDEX:
         cmp, tx, ts = comparison(constant(job, arg))
-        if cmp != CMP_EQ or T.head(ts) != T.LIST:
+        if cmp != CMP_EQ or T.head(ts) not in (T.LIST, T.DEQUE):
             raise Stop(S.INVALID_BYTECODE)
         return list_find(job, op, tx, ts)
     if op == O.LIST_SET_SLICE:

@@ -32,7 +32,7 @@ instruction adds nothing, but for a failed ASSERT_VALUE (its comparison's walk).
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
@@ -45,7 +45,7 @@ from gpucc.vm.reference_lists import merge_sort, sort_cost
 from gpucc.vm.reference_numeric import COMPARISONS, Stop, typed_compare, typed_value
 
 NUMBERS = (T.INT, T.BOOL, T.FLOAT)
-SEQUENCES = (T.STR, T.LIST, T.TUPLE)
+SEQUENCES = (T.STR, T.LIST, T.TUPLE, T.DEQUE)  # a deque is laid out as a list
 UNSUPPORTED = (T.DICT, T.COUNTER, T.SET)  # the next issue's
 
 
@@ -201,7 +201,7 @@ def execute(job, op: int, arg: int) -> int:
     if op == O.VALUE_CONTAINS:
         job.need(2, 1)
         cmp, tx, ts = comparison(constant(job, arg))
-        if cmp != CMP_EQ or T.head(ts) not in (T.LIST, T.TUPLE):
+        if cmp != CMP_EQ or T.head(ts) not in (T.LIST, T.TUPLE, T.DEQUE):
             raise Stop(S.INVALID_BYTECODE)
         h, x = job.pop(), job.pop()
         cost = 0
@@ -298,4 +298,6 @@ def python_value(heap: Heap, v: int, t: int):
     if h == T.STR:
         return "".join(map(chr, items))
     values = [python_value(heap, x, element_type(t, k)) for k, x in enumerate(items)]
+    if h == T.DEQUE:
+        return deque(values)  # its repr: deque([1, 2]), as CPython's
     return tuple(values) if h == T.TUPLE else values

@@ -102,7 +102,7 @@ def test_a_suite_and_its_candidates_each_run_their_module_code(backend):
     "src, message",
     [
         ("import re\n\ndef f(n: int) -> int:\n    return n\n", "module 're' is not supported by gpucc"),
-        ("from collections import deque\n\ndef f(n: int) -> int:\n    return n\n", "'deque' is not supported"),
+        ("from collections import OrderedDict\n\ndef f(n: int) -> int:\n    return n\n", "'OrderedDict' is not supported"),
         ("X = 1\nreturn X\n\ndef f(n: int) -> int:\n    return n\n", "'return' outside function"),
         ("def f(n: int) -> int:\n    return n + Y\n\nZ = f(1)\nY = 2\n",
          "module-level name 'Y' is read by a function but not assigned by module code before its first call"),

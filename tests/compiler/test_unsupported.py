@@ -136,6 +136,10 @@ CONSTRUCTS = [
      "be raised again", 5),
     ("try:\n        pass\n    except ValueError as e:\n        raise x", "'x' outside an except clause, or not its "
      "exception: only the exception an except clause caught can be raised again", 15),
+    ("!from collections import deque\ndef f(xs: list[int]) -> None:\n    deque(xs).sort()",
+     "this form of collections.deque (deque(iterable) of a list, str, tuple, set, dict or range, deque(); maxlen, "
+     "q.sort(), q.pop(i), slices of a deque and a deque where a list is declared are not built): not supported by "
+     "gpucc", 15),
 ]  # fmt: skip
 
 KEYWORDS = [
