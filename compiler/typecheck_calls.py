@@ -52,10 +52,13 @@ from gpucc.compiler.typecheck_counter import (
     COUNTER_CALL,
     NOT_COUNTER_METHOD,
     RESOLVED_CALL,
+    RESOLVED_COUNTER,
     counter_call_type,
     counter_method,
     is_counter_prelude,
+    resolved_type,
 )
+from gpucc.compiler.typecheck_defaultdict import COUNTER_MARK, made_empty
 from gpucc.compiler.typecheck_dict import constructor_type, dict_method_type
 from gpucc.compiler.isinstance import B_ISINSTANCE, classes_node, isinstance_type
 from gpucc.compiler.prelude_builtins import POW_MOD_BYTES, POW_MOD_LENS
@@ -100,7 +103,7 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
     it takes.  Returns >= 0, or -1 with err set."""
     if tree.op[n] > FIRST_MODULE_CODE or tree.op[n] == 1 + B_ISINSTANCE:  # resolved (math.f(...): resolve_attribute)
         return 0
-    if tree.val[n] == RESOLVED_CALL:  # a Counter method's prelude call (compiler/typecheck_counter.py)
+    if tree.val[n] == RESOLVED_CALL or tree.val[n] == RESOLVED_COUNTER:  # compiler/typecheck_counter.py
         return types.slot[n]
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
     fn = types.fn
@@ -137,6 +140,8 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
         return 0
     if is_counter_prelude(src, toks, tree, fn, f):
         tree.val[n] = COUNTER_CALL
+        if nargs == 0:  # Counter(): an empty display typed by use (compiler/typecheck_defaultdict.py)
+            return made_empty(tree, n, COUNTER_MARK)
     if nargs != fn[f, F_NPARAMS]:
         return fail(err, E_CALL_ARITY, s, e, fn[f, F_NPARAMS] * 256 + nargs)
     if visible(fn, scope.f, f, s, toks, tree, err) < 0:
@@ -186,7 +191,7 @@ def type_call(toks, tree, types, scope, scratch, n, err):
         c = next_[c]
     if tree.val[n] == COUNTER_CALL:
         return counter_call_type(toks, tree, types, n, callee_type(fn, f, n, toks, tree, err), err)
-    return callee_type(fn, f, n, toks, tree, err)
+    return resolved_type(tree, n, callee_type(fn, f, n, toks, tree, err))
 
 
 @nrt_free

@@ -139,6 +139,7 @@ class ProgramGen(ExprGen):
         self.shape = shape
         self.iters = shape.iters
         self.counter_used = False  # a function sets a Counter local (Shape.collections): import it
+        self.defaultdict_used = False  # ... a defaultdict local
 
     # ------------------------------------------------------------ statements
 
@@ -412,7 +413,8 @@ class ProgramGen(ExprGen):
         return GenProgram("\n".join(self.imports() + lines), "f", f.params)
 
     def imports(self) -> list[str]:
-        counter = ["from collections import Counter", ""] if self.counter_used else []
+        used = [n for n, u in (("Counter", self.counter_used), ("defaultdict", self.defaultdict_used)) if u]
+        counter = [f"from collections import {', '.join(used)}", ""] if used else []
         return (IMPORTS if self.shape.iters else []) + counter
 
     def drawn_signature(self, lines: list[str], calls: list[Sig]) -> GenProgram:

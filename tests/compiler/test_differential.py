@@ -146,7 +146,7 @@ def test_generator_covers_every_form_of_the_language():
                "Tuple", "Is", "IsNot", "Assign unpack", "For unpack", "nested unpack", "swap", "m[i][j] store",
                "param tuple[int, int]", "param list[tuple[int, int]]", "param list[list[int]]", "param list[bool]",
                "param Optional[int]", "-> tuple[int, int]", "-> Optional[int]", "-> list[bool]", "call Counter",
-               "method most_common"]
+               "method most_common", "call defaultdict", "method update", "method subtract"]
               + [f"call {b}" for b in ("abs", "min", "max", "int", "float", "bool", "len", "sum", "sorted", "any", "all")]
               + [f"BinOp.{o}" for o in ops] + [f"AugAssign.{o}" for o in ops])  # fmt: skip
     assert [w for w in wanted if forms[w] < 5] == []

@@ -1,8 +1,8 @@
 """The dict and set instructions under the CUDA simulator (vm/cuda.py over vm/kernel_dict.py,
 kernel_set.py, kernel_set_ops.py, kernel_hash.py): the CPU launcher's Results, array for array,
 on compiled programs that hash ints, floats, strs and tuples, resize, delete, iterate, combine
-sets, compare Counters (missing counts 0) and end with KeyError, RuntimeError and a failed
-ASSERT_KEYED."""
+sets, compare Counters (missing counts 0), read defaultdicts (a missing key's value made first)
+and end with KeyError, RuntimeError and a failed ASSERT_KEYED."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from gpucc.contract.image import LaunchLimits, Program
 from gpucc.vm.asm import make_jobs
 
 SOURCE = """
-from collections import Counter
+from collections import Counter, defaultdict
 
 
 def f(n: int) -> int:
@@ -55,6 +55,17 @@ def k(n: int) -> int:
     del c[7]
     assert c == Counter([i % 3 for i in range(n)])
     return c[9] + c[1] * 10 + (c == Counter([1])) * 100 + c.total()
+
+
+def m(n: int) -> int:
+    d = defaultdict(list)
+    w = defaultdict(str)
+    for i in range(n):
+        d[i % 3].append(i)
+        w[i % 2] += 'ab'
+    c = Counter([i % 4 for i in range(n)]) - Counter([1, 1])
+    assert d == {i: [j for j in range(n) if j % 3 == i] for i in range(min(n, 3))}
+    return len(d[5]) + len(d) * 10 + len(w[1]) * 100 + len(c) * 1000
 """
 
 
@@ -64,7 +75,7 @@ def test_simulated_dicts_and_sets_match_cpu(tmp_path: Path):
     program = Program.from_batch(batch)
     names = {n: i for i, n in enumerate(batch.function_names(0))}
     calls = [("f", (n,)) for n in (0, 1, 8, 30)] + [("g", (2,)), ("g", (5,)), ("h", (1,)), ("h", (2,))] + [
-        ("k", (n,)) for n in (0, 1, 5)]
+        ("k", (n,)) for n in (0, 1, 5)] + [("m", (n,)) for n in (0, 4)]
     jobs = make_jobs(names, calls)
     limits = LaunchLimits(step_limit=20000, stack_size=64, max_depth=4, heap_size=6000)
     expected = vm.launch(program, jobs, "cpu", limits)
