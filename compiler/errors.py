@@ -87,6 +87,8 @@ _CONSTRUCT_ROWS = [
      "declared float, so the answer is not known when compiled)"),
     ("C_DEFAULTDICT_FORM", "this form of collections.defaultdict (defaultdict(f) of a factory f among int, float, bool, "
      "str, list, set and dict; defaultdict() without a factory, other factories and lambdas are not built)"),
+    ("C_DICT_AS_SEQUENCE", "a dict where a builtin rewritten as a loop over positions wants a sequence (sorted, min "
+     "or max with key=, enumerate, zip: use d.keys() or d.items())"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -142,6 +144,7 @@ C_ITERTOOLS_FORM = 48
 C_COUNTER_FORM = 49
 C_ISINSTANCE_FLOAT = 50
 C_DEFAULTDICT_FORM = 51
+C_DICT_AS_SEQUENCE = 52
 
 # name, message template
 _ROWS = [

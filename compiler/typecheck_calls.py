@@ -58,7 +58,6 @@ from gpucc.compiler.typecheck_counter import (
     is_counter_prelude,
     resolved_type,
 )
-from gpucc.compiler.typecheck_defaultdict import COUNTER_MARK, made_empty
 from gpucc.compiler.typecheck_dict import constructor_type, dict_method_type
 from gpucc.compiler.isinstance import B_ISINSTANCE, classes_node, isinstance_type
 from gpucc.compiler.prelude_builtins import POW_MOD_BYTES, POW_MOD_LENS
@@ -140,8 +139,6 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
         return 0
     if is_counter_prelude(src, toks, tree, fn, f):
         tree.val[n] = COUNTER_CALL
-        if nargs == 0:  # Counter(): an empty display typed by use (compiler/typecheck_defaultdict.py)
-            return made_empty(tree, n, COUNTER_MARK)
     if nargs != fn[f, F_NPARAMS]:
         return fail(err, E_CALL_ARITY, s, e, fn[f, F_NPARAMS] * 256 + nargs)
     if visible(fn, scope.f, f, s, toks, tree, err) < 0:

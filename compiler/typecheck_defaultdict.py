@@ -10,8 +10,8 @@ empty), so a defaultdict's repr names it too (vm/reference_value.py).
 dict's parts) UNKNOWN until use types them.  A local bound to one is checked again with the
 type its uses want (dd_request: `d[k]` of a str key, `d[k].append(s)` of a str s), as a local
 bound to `{}` is (typecheck_dict.default_request): each part once, from the int it was guessed
-as, so the checks end.  `Counter()` is such a display too (COUNTER_MARK,
-compiler/typecheck_calls.py): a Counter whose keys use types.
+as, so the checks end.  `Counter()` is such a display too (COUNTER_MARK): a Counter whose
+keys use types.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def display_type(mark):
 
 @nrt_free
 def made_empty(tree, n, mark):
-    """CALL n (without arguments) made the empty DICT display marked `mark`; 0."""
+    """CALL or METHOD n made the empty DICT display marked `mark` (its arguments dropped); 0."""
     tree.kind[n] = N_DICT
     tree.first[n] = -1
     tree.op[n] = 0

@@ -123,6 +123,8 @@ def dict_subscript_type(n, toks, tree, types, locs, err):
     key = tree.next[obj]
     if tree.kind[n] == N_SLICE or is_set(t):
         return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, t, types.type[key])
+    if toks.end[tree.tok[obj]] >= toks.end[tree.tok[n]]:  # ys[k] of compiler/desugar_keyed.py, desugar.py: a
+        return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_DICT_AS_SEQUENCE)  # hidden name's position
     kt = unboxed(tree, types, key)
     if not converts(element_type(t), kt):
         r = default_request(tree, types, locs, obj, type_dict_of(known(kt), type_value_of(t)))

@@ -55,6 +55,9 @@ CONSTRUCTS = [
     ("!from collections import Counter\ndef f(d: dict[int, int]) -> None:\n    Counter(d).update(d)",
      "this form of collections.Counter (Counter() or Counter(iterable) of a list, str, tuple, set or range; "
      "Counter(mapping) and Counter(a=1) are not built): not supported by gpucc", 5),
+    ("!def f(d: dict[int, int]) -> int:\n    return max(d, key=lambda k: d[k])",
+     "a dict where a builtin rewritten as a loop over positions wants a sequence (sorted, min or max with key=, "
+     "enumerate, zip: use d.keys() or d.items()): not supported by gpucc", 12),
     ("!from collections import defaultdict\ndef f() -> int:\n    return len(defaultdict(lambda: 1))",
      "this form of collections.defaultdict (defaultdict(f) of a factory f among int, float, bool, str, list, set "
      "and dict; defaultdict() without a factory, other factories and lambdas are not built): not supported by gpucc",
