@@ -69,7 +69,7 @@ class DictGen:
             other = ", ".join(self._key(d - 1) for _ in range(r.randint(0, 3)))
             return f"{self._key(d)} in {cc}" if k < 2 else f"{cc} {r.choice(['==', '!='])} Counter([{other}])"
         other = f"Counter([{', '.join(self._key(d - 1) for _ in range(r.randint(0, 3)))}])"
-        if r.random() < 0.3:  # an operator's Counter
+        if r.random() < 0.4:  # an operator's Counter
             op = r.choice(["+", "-", "&", "|", "u+", "u-"])
             made = f"({op[1]}{cc})" if op[0] == "u" else f"({cc} {op} {other})"
             return f"{made}[{self._key(d)}]" if k < 3 else f"len({made}) * 100 + sum({made}.values())"
@@ -87,8 +87,8 @@ class DictGen:
         if not cc:
             return None
         key = f"{r.choice(ints or ['1'])} % {r.choice([3, 5, 7])}"  # evaluated twice by op=: a name
-        k = r.randrange(4)  # small counts: CPython's total() and most_common() are unchecked library code
-        if k == 3:
+        k = r.randrange(5)  # small counts: CPython's total() and most_common() are unchecked library code
+        if k >= 3:
             items = ", ".join(self._key(2) for _ in range(r.randint(0, 3)))
             arg = f"[{items}]" if r.random() < 0.5 else f"Counter([{items}])"
             return [f"{pad}{cc}.{r.choice(['update', 'subtract'])}({arg})"]
