@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from gpucc.compiler.batch import compile_batch
 from gpucc.contract import typecodes as T
+from tests.compiler.test_lang_collections import test_counter_forms_not_built_are_located as located
 from tests.oracle.oracle import program_disagreements
 
 WORDS = [([],), (["a"],), (["b", "a", "b", "c", "a", "b"],), (["x", "yy", "z", "yy", ""],), (["é", "😀", "é"],)]
@@ -144,12 +144,7 @@ DD = "from collections import defaultdict\n"
     ],
 )
 def test_forms_not_built_are_located(src, message, column):
-    batch = compile_batch([src])
-    assert not batch.ok(0)
-    err = batch.error(0)
-    assert message in str(err), str(err)
-    if column is not None:
-        assert err.col == column, str(err)
+    located(src, message, column)
 
 
 def test_defaultdict_type_names():
