@@ -16,7 +16,7 @@ from gpucc.compiler.emit_set import emit_set_augassign
 from gpucc.compiler.nodes import BIN_MUL, CMP_IN, N_COMPARE, N_METHOD, N_NAME, N_NONE, N_SLICE, N_TUPLE
 from gpucc.compiler.typecheck import S_A, S_B, S_NODE
 from gpucc.compiler.typecheck_calls import count_from
-from gpucc.compiler.typerules import element_type, is_counter, is_dict, is_list, is_set, join
+from gpucc.compiler.typerules import element_type, is_counter, is_dict, is_list, is_set, join, keyed_join
 from gpucc.compiler.typeshapes import known
 from gpucc.contract import isa as O
 from gpucc.contract.isa import (
@@ -181,7 +181,7 @@ def emit_assert(n, top, toks, tree, types, out, scratch, err):
         link = next_[first[c]]
         emit_expr(first[c], toks, tree, types, out, scratch, top + 1, err)
         emit_expr(first[link], toks, tree, types, out, scratch, top + 1, err)
-        emit_typed(out, O.ASSERT_KEYED, known(join(type_[first[c]], type_[link])), line, err)
+        emit_typed(out, O.ASSERT_KEYED, known(keyed_join(type_[first[c]], type_[link])), line, err)
     elif single and tree.op[next_[first[c]]] < CMP_IN and not keyed:
         a = first[c]
         link = next_[a]

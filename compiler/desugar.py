@@ -35,6 +35,7 @@ from gpucc.compiler.desugar_calls import (
     method_keywords,
 )
 from gpucc.compiler.desugar_closures import closures
+from gpucc.compiler.desugar_defaultdict import collections_call, is_collections_call
 from gpucc.compiler.desugar_keyed import sort_statement
 from gpucc.compiler.desugar_itertools import is_itertool, itertool
 from gpucc.compiler.desugar_folds import desugared_call, fold_reduces, folds
@@ -113,6 +114,8 @@ def desugar(src, toks, n_tok, tree, st, err):
         r = 0
         if (k == N_CALL or k == N_METHOD) and is_itertool(desugared_call(src, toks, tree, n)[0]):
             r = itertool(src, toks, tree, st, n, err)  # compiler/desugar_itertools.py
+        elif (k == N_CALL or k == N_METHOD) and is_collections_call(src, toks, tree, n):
+            r = collections_call(src, toks, tree, n, err)  # compiler/desugar_defaultdict.py
         elif k == N_CALL:
             r = _call(src, toks, tree, st, n, err)
         elif k == N_FOR_LIST and _iterator(src, toks, tree, first[n]) >= 0:

@@ -114,25 +114,31 @@ def _import_of(src, toks, tree, t):
 
 
 @nrt_free
-def desugared_call(src, toks, tree, n):
-    """(member code, first argument) of node n if it calls a function of
-    modules.DESUGARED_FUNCTIONS (`f(...)` of `from m import f`, `m.f(...)` of `import m`), else
-    (-1, -1)."""
-    if tree.kind[n] == N_CALL and tree.first[n] != -1:
+def called_member(src, toks, tree, n):
+    """(member code, first argument or -1) of node n if it calls a module's function (`f(...)`
+    of `from m import f`, `m.f(...)` of `import m`), else (-1, -1)."""
+    if tree.kind[n] == N_CALL:
         d = _import_of(src, toks, tree, tree.tok[n])
-        if d >= 0 and tree.val[d] >= FIRST_DESUGARED:
+        if d >= 0 and tree.val[d] >= 0:
             return int(tree.val[d]), int(tree.first[n])
         return -1, -1
-    if tree.kind[n] != N_METHOD or tree.kind[tree.first[n]] != N_NAME or tree.next[tree.first[n]] == -1:
+    if tree.kind[n] != N_METHOD or tree.kind[tree.first[n]] != N_NAME:
         return -1, -1
     d = _import_of(src, toks, tree, tree.tok[tree.first[n]])
     if d < 0 or tree.val[d] >= 0:
         return -1, -1
     t = tree.tok[n]
-    k = member_code(src, import_module(tree, d), toks.start[t], toks.end[t])
-    if k < FIRST_DESUGARED:
+    return int(member_code(src, import_module(tree, d), toks.start[t], toks.end[t])), int(tree.next[tree.first[n]])
+
+
+@nrt_free
+def desugared_call(src, toks, tree, n):
+    """(member code, first argument) of node n if it calls a function of
+    modules.DESUGARED_FUNCTIONS with arguments, else (-1, -1)."""
+    k, a = called_member(src, toks, tree, n)
+    if k < FIRST_DESUGARED or a == -1:
         return -1, -1
-    return int(k), int(tree.next[tree.first[n]])
+    return k, a
 
 
 @nrt_free

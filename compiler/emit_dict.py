@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpucc.compiler.emit import emit, emit_compare, emit_convert, emit_typed
+from gpucc.compiler.emit import CG_DEPTH, emit, emit_compare, emit_convert, emit_typed, patch
 from gpucc.compiler.nodes import BIN_AND, BIN_OR, BIN_SUB, CMP_IN, CMP_NOT_IN, N_METHOD
 from gpucc.compiler.scope import (
     M_ADD,
@@ -29,13 +29,15 @@ from gpucc.compiler.typerules import (
     METHOD_RULES,
     element_type,
     is_counter,
+    is_defaultdict,
     is_dict,
     is_set,
-    join,
+    keyed_join,
 )
 from gpucc.compiler.typeshapes import known
 from gpucc.contract import isa as O
-from gpucc.contract.jitable import nrt_free, type_value_of
+from gpucc.contract.jitable import nrt_free, type_is_heap, type_value_of
+from gpucc.contract.typecodes import LIST, SET, STR
 from gpucc.contract.valuetypes import T_FLOAT
 
 
@@ -85,7 +87,7 @@ def emit_keyed_compare(out, cmp, lt, rt, line, err):
         if cmp == CMP_NOT_IN:
             emit(out, O.UNARY_NOT, 0, line)
         return
-    t = known(join(lt, rt))
+    t = known(keyed_join(lt, rt))
     if cmp == O.CMP_GE or cmp == O.CMP_GT:
         emit(out, O.ROT_TWO, 0, line)
     if cmp != O.CMP_EQ and cmp != O.CMP_NE:  # <= >= < > of sets: subset tests
@@ -108,13 +110,49 @@ def emit_comparison(out, cmp, lt, rt, line, err):
 @nrt_free
 def emit_subscript_key(out, t, key_type, line, err):
     """d[k] of dict type t, d and k pushed: k converted to the keys' type, DICT_GET; of a
-    Counter, DICT_GET_DEFAULT of 0 (a missing key counts 0 and is not inserted)."""
+    Counter, DICT_GET_DEFAULT of 0 (a missing key counts 0 and is not inserted); of a
+    defaultdict, _defaultdict_read."""
     emit_convert(out, element_type(t), key_type, line)
     if is_counter(t):
         emit(out, O.LOAD_INT, 0, line)
         emit_typed(out, O.DICT_GET_DEFAULT, known(t), line, err)
+    elif is_defaultdict(t):
+        _defaultdict_read(out, known(t), line, err)
     else:
         emit_typed(out, O.DICT_GET, known(t), line, err)
+
+
+@nrt_free
+def _defaultdict_read(out, t, line, err):
+    """d[k] of defaultdict type t (d, k pushed), a missing key's entry made first (CPython's
+    __missing__): a number's 0 by DICT_SETDEFAULT; a str, list, set or dict, made only when
+    the key is missing, as CPython's factory call: `k in d` tested on copies of d and k, then
+    DICT_SETDEFAULT of a new empty value, or DICT_GET."""
+    v = type_value_of(t)
+    if not type_is_heap(v):
+        emit(out, O.LOAD_INT, 0, line)  # 0, 0.0 (its bits) and False
+        emit_typed(out, O.DICT_SETDEFAULT, t, line, err)
+        return
+    emit(out, O.DUP_TOP, 0, line)  # d k k
+    emit(out, O.ROT_THREE, 0, line)  # k d k
+    emit(out, O.ROT_TWO, 0, line)  # k k d
+    emit(out, O.DUP_TOP, 0, line)  # k k d d
+    emit(out, O.ROT_THREE, 0, line)  # k d k d
+    emit_typed(out, O.DICT_CONTAINS, t, line, err)
+    found = emit(out, O.JUMP_IF_TRUE, -1, line)
+    emit(out, O.ROT_TWO, 0, line)  # d k
+    h = v & 15
+    if h == STR:
+        emit_typed(out, O.LOAD_STR, 0, line, err)  # a pool entry 0 starts an empty str
+    else:
+        emit(out, O.NEW_LIST if h == LIST else O.NEW_SET if h == SET else O.NEW_DICT, 0, line)
+    emit_typed(out, O.DICT_SETDEFAULT, t, line, err)
+    end = emit(out, O.JUMP, -1, line)
+    patch(out, found)
+    out.cg[CG_DEPTH] += 1  # k d again (the missing path left its value)
+    emit(out, O.ROT_TWO, 0, line)
+    emit_typed(out, O.DICT_GET, t, line, err)
+    patch(out, end)
 
 
 @nrt_free

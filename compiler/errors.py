@@ -81,13 +81,16 @@ _CONSTRUCT_ROWS = [
     ("C_ITERTOOLS_FORM", "this form of itertools (permutations, combinations and combinations_with_replacement of "
      "one iterable and an int literal r from 1 to 5; product of iterables and repeat= an int literal, at most 11 "
      "names; chain of iterables)"),
-    ("C_COUNTER_FORM", "this form of collections.Counter (Counter(iterable) of a list, str, tuple, set or range; "
-     "c.update / c.subtract, Counter() without an argument, Counter(mapping) and + - & | of Counters are not "
-     "built)"),
+    ("C_COUNTER_FORM", "this form of collections.Counter (Counter() or Counter(iterable) of a list, str, tuple, set "
+     "or range; Counter(mapping) and Counter(a=1) are not built)"),
     ("C_ISINSTANCE_FLOAT", "isinstance of a float against int or float (CPython keeps an int where gpucc converts it to a "
      "declared float, so the answer is not known when compiled)"),
     ("C_DEQUE_FORM", "this form of collections.deque (deque(iterable) of a list, str, tuple, set, dict or range, deque(); "
      "maxlen, q.sort(), q.pop(i), slices of a deque and a deque where a list is declared are not built)"),
+    ("C_DEFAULTDICT_FORM", "this form of collections.defaultdict (defaultdict(f) of a factory f among int, float, bool, "
+     "str, list, set and dict; defaultdict() without a factory, other factories and lambdas are not built)"),
+    ("C_DICT_AS_SEQUENCE", "a dict where a builtin rewritten as a loop over positions wants a sequence (sorted, min "
+     "or max with key=, enumerate, zip: use d.keys() or d.items())"),
 ]
 CONSTRUCTS = tuple(r[1] for r in _CONSTRUCT_ROWS)
 # construct ids as plain names (tests/contract/test_named_constants.py keeps them equal to the rows)
@@ -143,6 +146,8 @@ C_ITERTOOLS_FORM = 48
 C_COUNTER_FORM = 49
 C_ISINSTANCE_FLOAT = 50
 C_DEQUE_FORM = 51
+C_DEFAULTDICT_FORM = 52
+C_DICT_AS_SEQUENCE = 53
 
 # name, message template
 _ROWS = [

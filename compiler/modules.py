@@ -71,7 +71,8 @@ PRELUDE_FUNCTIONS = ((MOD_BISECT, "bisect_left"), (MOD_BISECT, "bisect_right"), 
 # the functions compiler/desugar.py rewrites where they are called (compiler/desugar_folds.py: the folds,
 # compiler/desugar_itertools.py: the comprehensions): module, name
 DESUGARED_FUNCTIONS = ((MOD_FUNCTOOLS, "reduce"),) + tuple((MOD_ITERTOOLS, name) for name in (
-    "accumulate", "groupby", "permutations", "combinations", "combinations_with_replacement", "product", "chain"))
+    "accumulate", "groupby", "permutations", "combinations", "combinations_with_replacement", "product", "chain")) + (
+    (MOD_COLLECTIONS, "defaultdict"),)  # compiler/desugar_defaultdict.py: an empty display
 MEMBERS = MATH_FUNCTIONS + tuple(c[1] for c in CONSTANTS) + tuple(p[1] for p in PRELUDE_FUNCTIONS) + tuple(
     d[1] for d in DESUGARED_FUNCTIONS)  # a member code is its index here  # fmt: skip
 MEMBER_MODULE = np.array([MOD_MATH] * len(MATH_FUNCTIONS) + [c[0] for c in CONSTANTS] + [p[0] for p in PRELUDE_FUNCTIONS]
@@ -79,7 +80,7 @@ MEMBER_MODULE = np.array([MOD_MATH] * len(MATH_FUNCTIONS) + [c[0] for c in CONST
 N_MATH_FUNCTIONS = len(MATH_FUNCTIONS)
 FIRST_PRELUDE = N_MATH_FUNCTIONS + len(CONSTANTS)  # member codes from here on: prelude functions
 FIRST_DESUGARED = FIRST_PRELUDE + len(PRELUDE_FUNCTIONS)  # member codes from here on: desugared functions
-REDUCE, ACCUMULATE, GROUPBY, PERMUTATIONS, COMBINATIONS, COMBINATIONS_WR, PRODUCT, CHAIN = range(
+REDUCE, ACCUMULATE, GROUPBY, PERMUTATIONS, COMBINATIONS, COMBINATIONS_WR, PRODUCT, CHAIN, DEFAULTDICT_MEMBER = range(
     FIRST_DESUGARED, FIRST_DESUGARED + len(DESUGARED_FUNCTIONS))
 MEMBER_BYTES, MEMBER_LENS = _byte_table(MEMBERS)
 # each constant's type and value (the INT node's val, the FLOAT node's bits), by member code - N_MATH_FUNCTIONS
@@ -94,11 +95,18 @@ LOG_BASE = O.MATH_MODES["MATH_FLOAT2"].index("log")  # log(x, base): MATH_FLOAT2
 COUNTER_MEMBER = MEMBERS.index("Counter")
 # Counter's prelude: its parameter's name marks the unit's function `Counter` as the prelude's
 # (compiler/typecheck_counter.py), its methods the prelude functions they call (the first
-# without, the second with an argument; -1: none, a located error), in COUNTER_METHODS' order
+# without, the second with an argument; -1: none, a located error; the third 1: of a mapping
+# argument, the prelude after the second), in COUNTER_METHODS' order
 COUNTER_PARAM = "_gpucc_counted"
 COUNTER_METHODS = ("most_common", "elements", "total", "update", "subtract")
-COUNTER_PRELUDES = ("_gpucc_most_common", "_gpucc_most_common_n", "_gpucc_elements", "_gpucc_total")
-COUNTER_METHOD_CALLS = np.array([(0, 1), (2, -1), (3, -1), (-1, -1), (-1, -1)], dtype=np.int32)
+COUNTER_PRELUDES = ("_gpucc_most_common", "_gpucc_most_common_n", "_gpucc_elements", "_gpucc_total", "_gpucc_update",
+                    "_gpucc_update_counts", "_gpucc_subtract", "_gpucc_subtract_counts", "_gpucc_counter_add",
+                    "_gpucc_counter_sub", "_gpucc_counter_and", "_gpucc_counter_or", "_gpucc_counter_pos",
+                    "_gpucc_counter_neg")  # fmt: skip
+COUNTER_METHOD_CALLS = np.array([(0, 1, 0), (2, -1, 0), (3, -1, 0), (-1, 4, 1), (-1, 6, 1)], dtype=np.int32)
+# + - & | of two Counters, unary + and - of one: the prelude each calls (-1: none), by nodes.BIN_* / UN_*
+COUNTER_BINARY = np.array([8, 9, -1, -1, -1, -1, -1, 10, 11, -1, -1, -1], dtype=np.int32)
+COUNTER_UNARY = np.array([13, 12, -1, -1], dtype=np.int32)
 COUNTER_METHOD_BYTES, COUNTER_METHOD_LENS = _byte_table(COUNTER_METHODS)
 COUNTER_PRELUDE_BYTES, COUNTER_PRELUDE_LENS = _byte_table(COUNTER_PRELUDES + (COUNTER_PARAM,))
 DEQUE_MEMBER = MEMBERS.index("deque")

@@ -74,15 +74,15 @@ assert set(_BODIES) == {name for _, name in PRELUDE_FUNCTIONS}, "a prelude funct
 # a Counter's methods (compiler/typecheck_counter.py): COUNTER_PRELUDES' bodies, each appended
 # to a unit with Counter's prelude whose source calls it (the pattern after the method's name)
 _METHOD_BODIES = {
-    "_gpucc_most_common": (r"most_common\s*\(\s*\)", """
+    "_gpucc_most_common": (r"\.\s*most_common\s*\(\s*\)", """
 def _gpucc_most_common(c):
     return sorted(c.items(), key=lambda kv: kv[1], reverse=True)
 """),
-    "_gpucc_most_common_n": (r"most_common\s*\(\s*[^)\s]", """
+    "_gpucc_most_common_n": (r"\.\s*most_common\s*\(\s*[^)\s]", """
 def _gpucc_most_common_n(c, n):
     return sorted(c.items(), key=lambda kv: kv[1], reverse=True)[:max(n, 0)]
 """),
-    "_gpucc_elements": (r"elements\s*\(", """
+    "_gpucc_elements": (r"\.\s*elements\s*\(", """
 def _gpucc_elements(c):
     out = []
     for k, v in c.items():
@@ -90,12 +90,11 @@ def _gpucc_elements(c):
             out.append(k)
     return out
 """),
-    "_gpucc_total": (r"total\s*\(", """
+    "_gpucc_total": (r"\.\s*total\s*\(", """
 def _gpucc_total(c):
     return sum(c.values())
 """),
 }  # fmt: skip
-assert tuple(_METHOD_BODIES) == COUNTER_PRELUDES, "a Counter method without a body"
 # a deque's methods a list has not (compiler/typecheck_deque.py): DEQUE_PRELUDES' bodies, as
 # Counter's; a deque is a list in the heap, so popleft and appendleft move its other elements
 # (their cost counts each, as list.pop(0) and insert(0, x): no ring buffer); popleft's q.pop(0)
@@ -190,7 +189,7 @@ builtins' prelude when it names pow)."""
         wanted.remove("deque")
     bodies = [_BODIES[n][0] for n in sorted(wanted)]
     if "Counter" in wanted:
-        bodies += [body for pattern, body in _METHOD_BODIES.values() if re.search(rf"\.\s*{pattern}", source)]
+        bodies += [body for pattern, body in _METHOD_BODIES.values() if re.search(pattern, source)]
     if uses_deque:
         found = [body for pattern, body in _DEQUE_BODIES.values() if re.search(rf"\.\s*{pattern}", source)]
         bodies += [b for k, b in enumerate(found) if not (b == _DEQUE_ROTATE and _DEQUE_ROTATE in "".join(found[:k]))]
@@ -199,3 +198,50 @@ builtins' prelude when it names pow)."""
     if not bodies:
         return source
     return source + ("" if source.endswith("\n") else "\n") + "".join("\n" + b for b in bodies)
+
+
+# CPython's Counter.update / subtract (of an iterable; of a mapping's counts: `_counts`, one
+# body with it), its + - & | (a new Counter of the positive counts, the left's keys first)
+# and unary + and -
+_COUNTING = """
+def _gpucc_{verb}(c, xs):
+    for x in xs:
+        c[x] = c[x] {sign} 1
+
+def _gpucc_{verb}_counts(c, m):
+    for k, v in m.items():
+        c[k] = c[k] {sign} v
+"""
+_OPERATOR = """
+def _gpucc_counter_{name}(a, b):
+    out = {{}}
+    for k, v in a.items():
+        n = {count}
+        if n > 0:
+            out[k] = n{rest}
+    return out
+"""
+_RIGHTS = """
+    for k, v in b.items():
+        if k not in a and {test}:
+            out[k] = {value}"""
+_SIGNED = """
+def _gpucc_counter_{name}(c):
+    return {{k: {value} for k, v in c.items() if {test}}}
+"""
+_METHOD_BODIES.update({
+    "_gpucc_update": (r"\.\s*update\s*\(", _COUNTING.format(verb="update", sign="+")),
+    "_gpucc_update_counts": (r"$^", ""),  # in _gpucc_update's body
+    "_gpucc_subtract": (r"\.\s*subtract\s*\(", _COUNTING.format(verb="subtract", sign="-")),
+    "_gpucc_subtract_counts": (r"$^", ""),
+    "_gpucc_counter_add": (r"\+", _OPERATOR.format(name="add", count="v + b[k]",
+                                                   rest=_RIGHTS.format(test="v > 0", value="v"))),
+    "_gpucc_counter_sub": (r"-", _OPERATOR.format(name="sub", count="v - b[k]",
+                                                  rest=_RIGHTS.format(test="v < 0", value="0 - v"))),
+    "_gpucc_counter_and": (r"&", _OPERATOR.format(name="and", count="v if v < b[k] else b[k]", rest="")),
+    "_gpucc_counter_or": (r"\|", _OPERATOR.format(name="or", count="b[k] if v < b[k] else v",
+                                                  rest=_RIGHTS.format(test="v > 0", value="v"))),
+    "_gpucc_counter_pos": (r"\+", _SIGNED.format(name="pos", value="v", test="v > 0")),
+    "_gpucc_counter_neg": (r"-", _SIGNED.format(name="neg", value="0 - v", test="v < 0")),
+})  # fmt: skip
+assert tuple(_METHOD_BODIES) == COUNTER_PRELUDES, "a Counter method without a body"

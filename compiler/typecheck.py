@@ -120,6 +120,8 @@ from gpucc.compiler.typecheck_frames import (  # noqa: F401 - MASK_WIDTH re-expo
     is_loop,
     push_frame,
 )  # fmt: skip
+from gpucc.compiler.typecheck_counter import spare_prelude
+from gpucc.compiler.typecheck_expr import type_expr
 from gpucc.compiler.typecheck_infer import CALLEE_REQUEST, CHECKED, CHECKING, UNCHECKED, ready
 from gpucc.compiler.typecheck_stmt import (
     check_assign,
@@ -362,6 +364,10 @@ def check_all(src, toks, tree, types, nf, scratch, err):
             else:
                 fn[f, F_STATE] = CHECKED
                 f = fn[f, F_WAITER]
+    for f in range(nf):  # a Counter prelude appended by its pattern, not called (compiler/typecheck_counter.py)
+        spare = fn[f, F_STATE] == UNCHECKED and spare_prelude(src, toks, tree, fn, f)
+        if spare and check_one(f, src, toks, tree, types, nf, scratch, err) == 0:
+            fn[f, F_STATE] = CHECKED
     for f in range(nf):
         if fn[f, F_STATE] != CHECKED:
             return fail(err, E_NEVER_CALLED, fn[f, F_NAME_S], fn[f, F_NAME_E], 0)

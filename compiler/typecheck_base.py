@@ -12,6 +12,7 @@ from gpucc.compiler.errors import E_TYPE_MISMATCH, E_UNSUPPORTED
 from gpucc.compiler.limits import MAX_LOCALS
 from gpucc.compiler.nodes import N_BINARY, N_BOOL, N_BOOLOP, N_CALL, N_COMPARE, N_IFEXP, N_INT, N_NAME, N_SUBSCRIPT
 from gpucc.compiler.scope import L_PRESET
+from gpucc.compiler.typecheck_defaultdict import dd_request
 from gpucc.compiler.typerules import EMPTY_LIST, LIST_FLOAT, LIST_INT, LIST_STR, is_deque, list_view
 from gpucc.contract.jitable import nrt_free, type_list_of
 from gpucc.contract.typecodes import DEQUE, LIST, OPTIONAL
@@ -149,6 +150,9 @@ def list_request(tree, types, scope, locs, value, want):
     """A local list of ints `value` (from `[]`, it may be) where list type `want` is wanted:
     ask for a check with its `[]` a `want` (a list[str]: STR_REQUEST - its slot; a list of
     other than numbers: preset_request); else 0."""
+    if tree.kind[value] == N_SUBSCRIPT:  # a defaultdict's value (compiler/typecheck_defaultdict.py)
+        v = dd_request(tree, types, locs, value, want)
+        return PRESET_REQUEST - v if v >= 0 else 0
     if tree.kind[value] != N_NAME:
         return 0
     return slot_request(scope, locs, types.slot[value], types.type[value], want)

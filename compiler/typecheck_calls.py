@@ -52,9 +52,11 @@ from gpucc.compiler.typecheck_counter import (
     COUNTER_CALL,
     NOT_COUNTER_METHOD,
     RESOLVED_CALL,
+    RESOLVED_COUNTER,
     counter_call_type,
     counter_method,
     is_counter_prelude,
+    resolved_type,
 )
 from gpucc.compiler.typecheck_deque import (
     DEQUE_CALL,
@@ -111,7 +113,7 @@ def resolve_call(src, toks, tree, types, scope, scratch, n, err):
     it takes.  Returns >= 0, or -1 with err set."""
     if tree.op[n] > FIRST_MODULE_CODE or tree.op[n] == 1 + B_ISINSTANCE:  # resolved (math.f(...): resolve_attribute)
         return 0
-    if tree.val[n] == RESOLVED_CALL:  # a Counter method's prelude call (compiler/typecheck_counter.py)
+    if tree.val[n] == RESOLVED_CALL or tree.val[n] == RESOLVED_COUNTER:  # compiler/typecheck_counter.py
         return types.slot[n]
     s, e = toks.start[tree.tok[n]], toks.end[tree.tok[n]]
     fn = types.fn
@@ -203,7 +205,7 @@ def type_call(toks, tree, types, scope, scratch, n, err):
         return counter_call_type(toks, tree, types, n, callee_type(fn, f, n, toks, tree, err), err)
     if tree.val[n] == DEQUE_CALL:
         return deque_call_type(callee_type(fn, f, n, toks, tree, err))
-    return callee_type(fn, f, n, toks, tree, err)
+    return resolved_type(tree, n, callee_type(fn, f, n, toks, tree, err))
 
 
 @nrt_free

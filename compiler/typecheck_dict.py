@@ -16,6 +16,8 @@ from gpucc.compiler.errors import E_OPERAND_TYPES, E_TYPE_MISMATCH, E_UNSUPPORTE
 from gpucc.compiler.nodes import N_DICT, N_NAME, N_SLICE
 from gpucc.compiler.scope import L_PRESET
 from gpucc.compiler.typecheck_base import PRESET_REQUEST, expr_fail_types, node_fail, node_fail_types, unboxed
+from gpucc.compiler.typecheck_defaultdict import DD_MARK, NOT_DEFAULTDICT, dd_request
+from gpucc.compiler.typecheck_defaultdict import display_type as dd_display_type
 from gpucc.compiler.typerules import (
     A_ELEMENT,
     A_SAME,
@@ -83,8 +85,8 @@ def display_type(tree, types, n):
             return -1 - errors.C_MIXED_LIST
         k += 1
         c = next_[c]
-    if k == 0:
-        return EMPTY_DICT
+    if k == 0:  # `{}`, or defaultdict(f) (compiler/typecheck_defaultdict.py)
+        return dd_display_type(tree.val[n]) if tree.val[n] <= DD_MARK else EMPTY_DICT
     if not key_ok(ke):
         return -1 - errors.C_KEY_TYPE
     t = type_dict_of(ke, ve) if tree.kind[n] == N_DICT else type_set_of(ke)
@@ -96,6 +98,9 @@ def default_request(tree, types, locs, obj, want):
     """A local dict or set `obj` bound to `{}` / set() and typed by nothing yet (DICT_DEFAULT,
     SET_DEFAULT, or a guessed dict[K, int]) gets a key or value of another type: ask for a
     check of the function with it of type `want` (PRESET_REQUEST - its slot); else 0."""
+    v = dd_request(tree, types, locs, obj, want)  # a defaultdict's (compiler/typecheck_defaultdict.py)
+    if v != NOT_DEFAULTDICT:
+        return PRESET_REQUEST - v if v >= 0 else 0
     if tree.kind[obj] != N_NAME or want < 0 or want == types.type[obj]:
         return 0
     t = types.type[obj]
@@ -118,6 +123,8 @@ def dict_subscript_type(n, toks, tree, types, locs, err):
     key = tree.next[obj]
     if tree.kind[n] == N_SLICE or is_set(t):
         return node_fail_types(err, E_OPERAND_TYPES, toks, tree, n, t, types.type[key])
+    if toks.end[tree.tok[obj]] >= toks.end[tree.tok[n]]:  # ys[k] of compiler/desugar_keyed.py, desugar.py: a
+        return node_fail(err, E_UNSUPPORTED, toks, tree, n, errors.C_DICT_AS_SEQUENCE)  # hidden name's position
     kt = unboxed(tree, types, key)
     if not converts(element_type(t), kt):
         r = default_request(tree, types, locs, obj, type_dict_of(known(kt), type_value_of(t)))

@@ -75,6 +75,7 @@ from gpucc.compiler.typecheck_base import (  # noqa: F401 - S_C, S_STATE, is_con
 from gpucc.compiler.modules import find_import
 from gpucc.compiler.typecheck_calls import resolve_call, type_call, type_method
 from gpucc.compiler.typecheck_deque import deque_display_type
+from gpucc.compiler.typecheck_counter import NOT_COUNTER_METHOD, counter_operator
 from gpucc.compiler.typecheck_comp import truth_only, type_comp_name, type_comprehension
 from gpucc.compiler.typecheck_dict import bad_key, dict_subscript_type, display_type
 from gpucc.compiler.typecheck_import import imported_constant, resolve_attribute
@@ -88,6 +89,7 @@ from gpucc.compiler.typerules import (
     converts,
     element_type,
     is_deque,
+    is_counter,
     is_dict,
     is_integral,
     is_optional,
@@ -206,6 +208,10 @@ def node_type(n, truth, src, toks, tree, types, scope, mask, scratch, sp, err):
         return T_FLOAT
     if k == N_STR:
         return T_STR
+    if (k == N_UNARY or k == N_BINARY) and is_counter(types.type[tree.first[n]]):  # compiler/typecheck_counter.py
+        g = counter_operator(src, toks, tree, types, scope.nf, n, err)
+        if g != NOT_COUNTER_METHOD:
+            return -1 if g < 0 else type_call(toks, tree, types, scope, scratch, n, err)
     if k == N_UNARY:
         return _type_unary(n, toks, tree, types, err)
     if k == N_BINARY:

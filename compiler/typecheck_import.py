@@ -12,6 +12,7 @@ from gpucc.compiler.errors import E_BUILTIN_ARGS, E_MODULE_MEMBER, E_UNSUPPORTED
 from gpucc.compiler.modules import (
     CONSTANT_BITS,
     CONSTANT_TYPES,
+    DEFAULTDICT_MEMBER,
     FIRST_DESUGARED,
     FIRST_MODULE_CODE,
     FIRST_PRELUDE,
@@ -52,7 +53,10 @@ def named_function(src, fn, nf, k, names, lens):
 @nrt_free
 def desugared_left(k):
     """The construct a call of desugared member k that compiler/desugar.py left is: a fold
-    outside a statement that runs it once (compiler/desugar_folds.py), or an itertools form."""
+    outside a statement that runs it once (compiler/desugar_folds.py), an itertools form, or
+    defaultdict() without a factory."""
+    if k == DEFAULTDICT_MEMBER:  # defaultdict() (compiler/desugar_defaultdict.py made the rest)
+        return errors.C_DEFAULTDICT_FORM
     return errors.C_FOLD_PLACE if k < PERMUTATIONS else errors.C_ITERTOOLS_FORM
 
 

@@ -59,6 +59,7 @@ from gpucc.compiler.typerules import (
     binary_type,
     converts,
     element_type,
+    is_counter,
     is_dict,
     is_list,
     is_optional,
@@ -214,7 +215,7 @@ def check_augassign(n, src, toks, tree, types, scope, mask, scratch, sp, err):
         tree.val[n] = have
         return same_list(toks, tree, types, scope, scratch.locs, have, v, tree.first[n], err)
     in_place = (is_list(have) and tree.op[n] == BIN_MUL and (t == T_INT or t == T_BOOL)) or (
-        is_dict(have) and tree.op[n] == BIN_OR and is_dict(t) and join(have, t) == have) or (
+        is_dict(have) and not is_counter(have) and tree.op[n] == BIN_OR and is_dict(t) and join(have, t) == have) or (
         is_set(have) and binary_type(tree.op[n], have, t) == have)
     if in_place:  # xs *= n: xs[:] = xs * n; d |= e: d.update(e); s op= t (compiler/codegen_stmt.py)
         tree.val[n] = have

@@ -37,7 +37,7 @@ from gpucc.compiler.typeshapes import (  # noqa: F401 - LIST_FLOAT, LIST_INT, co
 )
 from gpucc.contract.isa import CMP_GE, CMP_GT, CMP_LE, CMP_LT, CMP_NAMES
 from gpucc.contract.jitable import nrt_free, type_is_heap, type_list_of, type_value_of
-from gpucc.contract.typecodes import COUNTER, DEQUE, DICT, LIST, NONE, SET
+from gpucc.contract.typecodes import COUNTER, DEFAULTDICT, DEQUE, DICT, LIST, NONE, SET
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_NONE, T_STR  # a scalar's type code is its flat code
 
 # what an operand or argument must be (A_*); what the result is: a type code, or a rule R_*
@@ -170,8 +170,27 @@ def list_view(t):
 
 @nrt_free
 def is_dict(t):
-    """A dict, or a Counter (a dict whose missing keys count 0)."""
-    return (t & 15) == DICT or (t & 15) == COUNTER
+    """A dict, a Counter (a dict whose missing keys count 0) or a defaultdict."""
+    return (t & 15) == DICT or (t & 15) == COUNTER or (t & 15) == DEFAULTDICT
+
+
+@nrt_free
+def is_defaultdict(t):
+    return (t & 15) == DEFAULTDICT
+
+
+@nrt_free
+def as_dict(t):
+    """Type t, a defaultdict's as the dict it is."""
+    return t ^ DEFAULTDICT ^ DICT if is_defaultdict(t) else t
+
+
+@nrt_free
+def keyed_join(a, b):
+    """The type == of dicts or sets of types a and b compares as: their join; a defaultdict and
+    a dict of its keys and values as dicts."""
+    j = join(a, b)
+    return j if j >= 0 else join(as_dict(a), as_dict(b))
 
 
 @nrt_free
@@ -326,7 +345,7 @@ def dict_compare_ok(rule, cmp, lt, rt):
         return (is_dict(rt) or is_set(rt)) and converts(element_type(rt), lt)
     if rule == IDENTITY:
         return False
-    j = join(lt, rt)
+    j = keyed_join(lt, rt)
     if j < 0 or (is_dict(j) and has_keyed(type_value_of(j))):  # values that are dicts or sets: not compared
         return False
     return rule == EQUALITY or (is_set(lt) and (cmp == CMP_LE or cmp == CMP_GE or cmp == CMP_LT or cmp == CMP_GT))

@@ -11,7 +11,7 @@ that subtree.
 from __future__ import annotations
 
 from gpucc.contract.jitable import nrt_free, type_optional_of, type_width
-from gpucc.contract.typecodes import COUNTER, DEQUE, DICT, LIST, MAX_NIBBLES, NONE, OPTIONAL, SET, TUPLE, UNKNOWN, list_of
+from gpucc.contract.typecodes import COUNTER, DEFAULTDICT, DEQUE, DICT, LIST, MAX_NIBBLES, NONE, OPTIONAL, SET, TUPLE, UNKNOWN, list_of
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_STR  # a scalar's type code is its flat code
 
 # the static list types the flat instructions serve, and `[]`'s before its context types it
@@ -36,7 +36,7 @@ def _children(k):
     """How many types follow constructor nibble k (a tuple's: its arity nibble says)."""
     if k == LIST or k == OPTIONAL or k == SET or k == DEQUE:
         return 1
-    return 2 if k == DICT or k == COUNTER else 0
+    return 2 if k == DICT or k == COUNTER or k == DEFAULTDICT else 0
 
 
 @nrt_free
@@ -226,7 +226,7 @@ def keyed_parts(t):
     while need > 0 and p < MAX_NIBBLES:
         k = nibble(t, p)
         need -= 1
-        if k == DICT or k == COUNTER or k == SET:
+        if k == DICT or k == COUNTER or k == DEFAULTDICT or k == SET:
             found = True
             ok = ok and key_ok(subtree(t, p + 1))
         p += 1

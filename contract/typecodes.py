@@ -19,11 +19,13 @@ from __future__ import annotations
 
 from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT, T_LIST_FLOAT, T_LIST_INT, T_LIST_STR, T_NONE, T_STR
 
-# leaves (= the flat scalar codes) and constructors (nibbles 8..)
+# leaves (= the flat scalar codes) and constructors (nibbles 7..; 4 and 5 are no type)
 NONE, INT, BOOL, FLOAT, STR = T_NONE, T_INT, T_BOOL, T_FLOAT, T_STR
 LIST, TUPLE, OPTIONAL, DICT, SET = 8, 9, 10, 11, 12
 COUNTER = 13  # collections.Counter: a dict (laid out as DICT: key, value int) whose missing keys count 0
 DEQUE = 14  # collections.deque: a list (laid out as LIST) of its own type (repr, ==, its methods)
+DEFAULTDICT = 7  # collections.defaultdict: a dict (laid out as DICT) whose read of a missing key inserts
+# its value type's empty value (the factory's: int 0, float 0.0, bool False, str '', list / set / dict empty)
 UNKNOWN = 15
 LEAVES = (NONE, INT, BOOL, FLOAT, STR)
 MAX_NIBBLES = 7
@@ -46,11 +48,11 @@ def width(t):
         k = (t >> (4 * n)) & 15
         n += 1
         need -= 1
-        if k == 4 or k == 5 or k == 7:
+        if k == 4 or k == 5:
             return 0
         if k == LIST or k == OPTIONAL or k == SET or k == DEQUE:
             need += 1
-        elif k == DICT or k == COUNTER:
+        elif k == DICT or k == COUNTER or k == DEFAULTDICT:
             need += 2
         elif k == TUPLE:
             if n >= MAX_NIBBLES:
@@ -129,6 +131,12 @@ def deque_of(e):
     return _wrap(DEQUE, e)
 
 
+def defaultdict_of(k, v):
+    """defaultdict[k, v]: dict[k, v] with the DEFAULTDICT head."""
+    d = dict_of(k, v)
+    return d if d < 0 else d ^ DICT ^ DEFAULTDICT
+
+
 def arity(t):
     """The number of fields of tuple t."""
     return (t >> 4) & 15
@@ -144,7 +152,7 @@ def field(t, i):
 
 
 def value_of(t):
-    """The value type of dict (or Counter) t."""
+    """The value type of dict (or Counter, defaultdict) t."""
     return t >> (4 + 4 * width(t >> 4))
 
 
@@ -180,9 +188,11 @@ def name(t) -> str:
         return f"Optional[{name(element(t))}]"
     if h == DEQUE:
         return f"deque[{name(element(t))}]"
-    if h == DICT or h == COUNTER:
+    if h == DICT or h == COUNTER or h == DEFAULTDICT:
         k = name(element(t) & ((1 << 4 * width(element(t))) - 1))
-        return f"dict[{k}, {name(value_of(t))}]" if h == DICT else f"Counter[{k}]"
+        if h == COUNTER:
+            return f"Counter[{k}]"
+        return f"{'dict' if h == DICT else 'defaultdict'}[{k}, {name(value_of(t))}]"
     if h == TUPLE:
         return f"tuple[{', '.join(name(field(t, i)) for i in range(arity(t)))}]" if arity(t) else "tuple[()]"
     return f"<bad type {t:#x}>"

@@ -140,6 +140,7 @@ class ProgramGen(ExprGen):
         self.iters = shape.iters
         self.counter_used = False  # a function sets a Counter local (Shape.collections): import it
         self.deque_used = False  # a function sets a deque local (Shape.collections): import it
+        self.defaultdict_used = False  # ... a defaultdict local
 
     # ------------------------------------------------------------ statements
 
@@ -413,8 +414,9 @@ class ProgramGen(ExprGen):
         return GenProgram("\n".join(self.imports() + lines), "f", f.params)
 
     def imports(self) -> list[str]:
-        counter = ["from collections import Counter", ""] if self.counter_used else []
-        counter += ["from collections import deque", ""] if self.deque_used else []
+        used = [n for n, u in (("Counter", self.counter_used), ("defaultdict", self.defaultdict_used),
+                               ("deque", self.deque_used)) if u]
+        counter = [f"from collections import {', '.join(used)}", ""] if used else []
         return (IMPORTS if self.shape.iters else []) + counter
 
     def drawn_signature(self, lines: list[str], calls: list[Sig]) -> GenProgram:

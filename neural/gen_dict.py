@@ -12,7 +12,10 @@ Statements: `d[k] = e`, `d[k] += e`, `del d[k]`, `d.pop(k, e)`, `setdefault`, `s
 iterates: CPython's RuntimeError is tests/compiler/test_lang_dicts.py's).  Keys are small
 (an expression mod a small literal), so the objects stay small.  Under Shape.collections, a
 `cc = Counter([...])` local too (its program imports Counter): `cc[k]` of missing keys,
-`most_common`, `total`, `==`, `in`, `cc[k] op= e`, `del cc[k]`; a `qq = deque([...])` local
+`most_common`, `total`, `==`, `in`, `cc[k] op= e`, `del cc[k]`, `update` / `subtract` of a list
+or a Counter, `+ - & |` of Counters and unary `+` / `-`; `gd = defaultdict(int)`, `gl =
+defaultdict(list)` locals (their reads insert): `gd[k]`, `len`, `get`, `in`, `==`, `sum` of
+values, `len(gl[k])`, `sum(gl[k])`, `gd[k] op= e`, `gl[k].append(e)`; a `qq = deque([...])` local
 (neural/gen_deque.py); and the sets' in-place forms:
 `ss |= e` (`&=` `-=` `^=`), `update`, `intersection_update`, `difference_update`,
 `symmetric_difference_update` of a set, a list or `dd`, `union` / `intersection` / `difference` /
@@ -24,6 +27,7 @@ from __future__ import annotations
 from gpucc.neural.gen_deque import DEQUE
 
 DICT, SET, COUNTER = "dict[int, int]", "set[int]", "Counter[int]"
+DD_INT, DD_LIST = "defaultdict[int, int]", "defaultdict[int, list[int]]"
 
 
 class DictGen:
@@ -52,6 +56,11 @@ class DictGen:
             out.append(f"    cc = Counter([{', '.join(self._key(1) for _ in range(r.randint(0, 5)))}])")
             made.append(("cc", COUNTER))
             self.counter_used = True  # neural/gen.py imports Counter
+        for name, t, factory in (("gd", DD_INT, "int"), ("gl", DD_LIST, "list")):
+            if self.shape.collections and r.random() < 0.3:  # and defaultdicts
+                out.append(f"    {name} = defaultdict({factory})")
+                made.append((name, t))
+                self.defaultdict_used = True
         if self.shape.collections and r.random() < 0.4:  # a deque too: neural/gen_deque.py
             out += self.deque_local(made)
         self.s.dicts = made
@@ -67,6 +76,11 @@ class DictGen:
         if type_ == "bool":
             other = ", ".join(self._key(d - 1) for _ in range(r.randint(0, 3)))
             return f"{self._key(d)} in {cc}" if k < 2 else f"{cc} {r.choice(['==', '!='])} Counter([{other}])"
+        other = f"Counter([{', '.join(self._key(d - 1) for _ in range(r.randint(0, 3)))}])"
+        if r.random() < 0.4:  # an operator's Counter
+            op = r.choice(["+", "-", "&", "|", "u+", "u-"])
+            made = f"({op[1]}{cc})" if op[0] == "u" else f"({cc} {op} {other})"
+            return f"{made}[{self._key(d)}]" if k < 3 else f"len({made}) * 100 + sum({made}.values())"
         if k == 0:
             return f"{cc}.total()"
         if k == 1:
@@ -81,7 +95,11 @@ class DictGen:
         if not cc:
             return None
         key = f"{r.choice(ints or ['1'])} % {r.choice([3, 5, 7])}"  # evaluated twice by op=: a name
-        k = r.randrange(3)  # small counts: CPython's total() and most_common() are unchecked library code
+        k = r.randrange(5)  # small counts: CPython's total() and most_common() are unchecked library code
+        if k >= 3:
+            items = ", ".join(self._key(2) for _ in range(r.randint(0, 3)))
+            arg = f"[{items}]" if r.random() < 0.5 else f"Counter([{items}])"
+            return [f"{pad}{cc}.{r.choice(['update', 'subtract'])}({arg})"]
         if k == 0:
             return [f"{pad}{cc}[{key}] {r.choice(['+=', '-='])} {r.randint(0, 9)}"]
         if k == 1:
@@ -133,8 +151,32 @@ class DictGen:
         read = self._read(type_, d)
         return f"({read})" if read else None
 
+    def defaultdict_read(self, type_: str, d: int) -> str | None:
+        """An int or bool read from f's defaultdicts (a missing key's read inserts it)."""
+        r, gd, gl = self.r, self._keyed(DD_INT), self._keyed(DD_LIST)
+        k = r.randrange(4)
+        if type_ == "bool":
+            if gd and k == 0:
+                return f"{gd} {r.choice(['==', '!='])} {{{self._key(d - 1)}: {self.int_expr(d - 1)}}}"
+            return f"{self._key(d)} {r.choice(['in', 'not in'])} {gd or gl}"
+        if gl and (k < 2 or not gd):
+            return f"{r.choice(['len', 'sum'])}({gl}[{self._key(d)}])"
+        if k == 2:
+            return r.choice([f"len({gd})", f"sum({gd}.values())", f"{gd}.get({self._key(d)}, {self.int_expr(d - 1)})"])
+        return f"{gd}[{self._key(d)}]"
+
+    def defaultdict_stmt(self, pad: str) -> list[str] | None:
+        """A statement changing f's defaultdicts: a value changed (a missing key's made first)."""
+        r, gd, gl, ints = self.r, self._keyed(DD_INT), self._keyed(DD_LIST), self.s.assignable["int"]
+        if gl and (r.random() < 0.5 or not gd):
+            return [f"{pad}{gl}[{self._key(2)}].append({self.int_expr(1)})"]
+        key = f"{r.choice(ints or ['1'])} % {r.choice([3, 5, 7])}"  # evaluated twice by op=: a name
+        return [f"{pad}{gd}[{key}] {r.choice(['+=', '-=', '='])} {self.int_expr(1)}"]
+
     def _read(self, type_: str, d: int) -> str | None:
         r, dd, ss = self.r, self._keyed(DICT), self._keyed(SET)
+        if (self._keyed(DD_INT) or self._keyed(DD_LIST)) and r.random() < 0.4:
+            return self.defaultdict_read(type_, d)
         if self._keyed(COUNTER) and r.random() < 0.5:
             return self.counter_read(type_, d)
         if self._keyed(DEQUE) and r.random() < 0.5:
@@ -178,6 +220,8 @@ class DictGen:
         f has none."""
         r, pad, dd, ss = self.r, "    " * ind, self._keyed(DICT), self._keyed(SET)
         ints = self.s.assignable["int"]
+        if (self._keyed(DD_INT) or self._keyed(DD_LIST)) and r.random() < 0.4:
+            return self.defaultdict_stmt(pad)
         if self._keyed(COUNTER) and r.random() < 0.5:
             return self.counter_stmt(pad)
         if self._keyed(DEQUE) and r.random() < 0.5:

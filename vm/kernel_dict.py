@@ -31,7 +31,7 @@ import numpy as np
 from gpucc.contract.isa import CMP_EQ
 from gpucc.contract.jitable import nrt_free, type_value_of, type_width
 from gpucc.contract.status import INVALID_BYTECODE, KEY_ERROR, MEMORY_LIMIT, OK
-from gpucc.contract.typecodes import COUNTER, DICT, MAX_NIBBLES
+from gpucc.contract.typecodes import COUNTER, DEFAULTDICT, DICT, MAX_NIBBLES
 from gpucc.vm.kernel_hash import key_equal, key_hash, key_type_ok
 from gpucc.vm.kernel_heap import HEADER, PLAIN, REFS, header, new_list
 from gpucc.vm.kernel_set import DEAD, MIN_SIZE, PROBE_SLACK, block, perturbed, words
@@ -221,9 +221,10 @@ def dict_delete(heap, hp, h, k, kt):
 
 @nrt_free
 def dict_type(c):
-    """(ok, key type, value type) of a dict (or Counter) type constant (vm/reference_dict.dict_type)."""
+    """(ok, key type, value type) of a dict (Counter, defaultdict) type constant (vm/reference_dict.dict_type)."""
     zero = np.int64(0)
-    if c < 0 or c >= np.int64(1) << (4 * MAX_NIBBLES) or ((c & 15) != DICT and (c & 15) != COUNTER):
+    h = c & 15
+    if c < 0 or c >= np.int64(1) << (4 * MAX_NIBBLES) or (h != DICT and h != COUNTER and h != DEFAULTDICT):
         return False, zero, zero
     n = type_width(c)
     if n == 0 or (c >> (4 * n)) != 0:

@@ -18,7 +18,7 @@ import numpy as np
 from gpucc.contract.isa import CMP_EQ, CMP_GE, CMP_LE, CMP_NE, NONE_REF
 from gpucc.contract.jitable import nrt_free, type_arity, type_field, type_width, typed_cmp
 from gpucc.contract.status import INVALID_BYTECODE, OK, TYPE_ERROR
-from gpucc.contract.typecodes import BOOL, COUNTER, DEQUE, DICT, FLOAT, INT, LIST, MAX_NIBBLES, NONE, OPTIONAL, SET, STR, TUPLE
+from gpucc.contract.typecodes import BOOL, COUNTER, DEFAULTDICT, DEQUE, DICT, FLOAT, INT, LIST, MAX_NIBBLES, NONE, OPTIONAL, SET, STR, TUPLE
 from gpucc.vm.floats import typed_compare
 from gpucc.vm.intmath import compare
 from gpucc.vm.kernel_heap import header
@@ -40,7 +40,7 @@ def type_ok(t):
     i = 0
     while i < n:
         k = (t >> (4 * i)) & 15
-        if k == DICT or k == COUNTER or k == SET:
+        if k == DICT or k == COUNTER or k == DEFAULTDICT or k == SET:
             return False
         if k == OPTIONAL:
             inner = (t >> (4 * i + 4)) & 15

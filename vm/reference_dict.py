@@ -20,7 +20,7 @@ from gpucc.vm.reference_value import compare, constant, type_ok
 
 def dict_type(c: int) -> tuple[int, int]:
     """(key type, value type) of a dict type constant, checked."""
-    if T.head(c) not in (T.DICT, T.COUNTER) or not (0 <= c < 1 << 4 * T.MAX_NIBBLES) or c >> 4 * max(T.width(c), 1):
+    if T.head(c) not in (T.DICT, T.COUNTER, T.DEFAULTDICT) or not (0 <= c < 1 << 4 * T.MAX_NIBBLES) or c >> 4 * max(T.width(c), 1):
         raise Stop(S.INVALID_BYTECODE)
     if not T.width(c):
         raise Stop(S.INVALID_BYTECODE)

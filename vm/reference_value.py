@@ -32,7 +32,7 @@ instruction adds nothing, but for a failed ASSERT_VALUE (its comparison's walk).
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter, defaultdict, deque
 
 from gpucc.contract import isa as O
 from gpucc.contract import status as S
@@ -45,8 +45,9 @@ from gpucc.vm.reference_lists import merge_sort, sort_cost
 from gpucc.vm.reference_numeric import COMPARISONS, Stop, typed_compare, typed_value
 
 NUMBERS = (T.INT, T.BOOL, T.FLOAT)
+FACTORIES = {T.INT: int, T.BOOL: bool, T.FLOAT: float, T.STR: str, T.LIST: list, T.SET: set, T.DICT: dict}
 SEQUENCES = (T.STR, T.LIST, T.TUPLE, T.DEQUE)  # a deque is laid out as a list
-UNSUPPORTED = (T.DICT, T.COUNTER, T.SET)  # the next issue's
+UNSUPPORTED = (T.DICT, T.COUNTER, T.DEFAULTDICT, T.SET)  # the next issue's
 
 
 def type_ok(t: int) -> bool:
@@ -286,9 +287,11 @@ def python_value(heap: Heap, v: int, t: int):
         return v != 0
     if h in NUMBERS:
         return typed_value(v, h)
-    if h in (T.DICT, T.COUNTER):
+    if h in (T.DICT, T.COUNTER, T.DEFAULTDICT):
         kt = T.element(t) & ((1 << 4 * T.width(T.element(t))) - 1)
         d = {python_value(heap, k, kt): python_value(heap, x, T.value_of(t)) for k, x in Dicts(heap).entries(v)}
+        if h == T.DEFAULTDICT:  # its factory is its value type's (compiler/typecheck_defaultdict.py)
+            return defaultdict(FACTORIES[T.head(T.value_of(t))], d)
         return d if h == T.DICT else Counter(d)  # its repr: most common first, as CPython's
     if h == T.SET:
         return ShownSet(python_value(heap, x, T.element(t)) for _, x in Dicts(heap).set_slots(v))

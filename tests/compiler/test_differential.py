@@ -146,10 +146,18 @@ def test_generator_covers_every_form_of_the_language():
                "Tuple", "Is", "IsNot", "Assign unpack", "For unpack", "nested unpack", "swap", "m[i][j] store",
                "param tuple[int, int]", "param list[tuple[int, int]]", "param list[list[int]]", "param list[bool]",
                "param Optional[int]", "-> tuple[int, int]", "-> Optional[int]", "-> list[bool]", "call Counter",
-               "method most_common", "call deque", "method popleft", "method appendleft", "method rotate"]
+               "method most_common", "call deque", "method popleft", "method appendleft", "method rotate", "call defaultdict"]
               + [f"call {b}" for b in ("abs", "min", "max", "int", "float", "bool", "len", "sum", "sorted", "any", "all")]
               + [f"BinOp.{o}" for o in ops] + [f"AugAssign.{o}" for o in ops])  # fmt: skip
     assert [w for w in wanted if forms[w] < 5] == []
+
+
+def test_generator_writes_the_collections_forms():
+    """Counter's update / subtract / operators and the defaultdicts' reads and appends appear in the fuzzer's programs."""
+    sources = "\n".join(ProgramGen(seed).program().source for seed in range(600))
+    forms = [r"cc\.update\(", r"cc\.subtract\(", r"\(cc [-+&|] Counter", r"\([-+]cc\)", r"gl\[[^]]*\]\.append\(",
+             r"gd\[[^]]*\] [-+]?= ", r"\(gd\[", r"= defaultdict\(int\)", r"= defaultdict\(list\)"]  # fmt: skip
+    assert [f for f in forms if not re.search(f, sources)] == []
 
 
 def test_generator_narrows_optionals():

@@ -52,10 +52,16 @@ CONSTRUCTS = [
      "set of s's type): not supported by gpucc", 5),
     ("!import math\ndef f(x: float) -> float:\n    g = math.sqrt\n    return x",
      "a module, or a module's function, as a value (call the function: math.sqrt(x)): not supported by gpucc", 9),
-    ("!from collections import Counter\ndef f(xs: list[int]) -> None:\n    Counter(xs).update(xs)",
-     "this form of collections.Counter (Counter(iterable) of a list, str, tuple, set or range; c.update / "
-     "c.subtract, Counter() without an argument, Counter(mapping) and + - & | of Counters are not built): not "
-     "supported by gpucc", 17),
+    ("!from collections import Counter\ndef f(d: dict[int, int]) -> None:\n    Counter(d).update(d)",
+     "this form of collections.Counter (Counter() or Counter(iterable) of a list, str, tuple, set or range; "
+     "Counter(mapping) and Counter(a=1) are not built): not supported by gpucc", 5),
+    ("!def f(d: dict[int, int]) -> int:\n    return max(d, key=lambda k: d[k])",
+     "a dict where a builtin rewritten as a loop over positions wants a sequence (sorted, min or max with key=, "
+     "enumerate, zip: use d.keys() or d.items()): not supported by gpucc", 12),
+    ("!from collections import defaultdict\ndef f() -> int:\n    return len(defaultdict(lambda: 1))",
+     "this form of collections.defaultdict (defaultdict(f) of a factory f among int, float, bool, str, list, set "
+     "and dict; defaultdict() without a factory, other factories and lambdas are not built): not supported by gpucc",
+     16),
     ("!def f(xs: list[int]) -> int:\n    xs[len(xs) - 1] += 1\n    return 0",
      "augmented assignment to a subscript of anything but a name or a subscript, or with a call in it: not supported "
      "by gpucc", 5),

@@ -2,7 +2,7 @@
 kernel_dict.py, kernel_set.py, kernel_set_ops.py, kernel_set_inplace.py, kernel_hash.py): the CPU
 launcher's Results, array for array, on compiled programs that hash ints, floats, strs and tuples,
 resize, delete, iterate, combine sets, change them in place (operators, methods of lists and
-dicts, pop, clear), compare Counters (missing counts 0) and end with KeyError, RuntimeError and a
+dicts, pop, clear), compare Counters (missing counts 0), read defaultdicts (a missing key's value made first) and end with KeyError, RuntimeError and a
 failed ASSERT_KEYED."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from gpucc.contract.image import LaunchLimits, Program
 from gpucc.vm.asm import make_jobs
 
 SOURCE = """
-from collections import Counter
+from collections import Counter, defaultdict
 
 
 def f(n: int) -> int:
@@ -78,6 +78,17 @@ def u(n: int) -> int:
     if n > 3:
         t += s.pop()
     return t + len(a)
+
+
+def m(n: int) -> int:
+    d = defaultdict(list)
+    w = defaultdict(str)
+    for i in range(n):
+        d[i % 3].append(i)
+        w[i % 2] += 'ab'
+    c = Counter([i % 4 for i in range(n)]) - Counter([1, 1])
+    assert d == {i: [j for j in range(n) if j % 3 == i] for i in range(min(n, 3))}
+    return len(d[5]) + len(d) * 10 + len(w[1]) * 100 + len(c) * 1000
 """
 
 
@@ -87,7 +98,7 @@ def test_simulated_dicts_and_sets_match_cpu(tmp_path: Path):
     program = Program.from_batch(batch)
     names = {n: i for i, n in enumerate(batch.function_names(0))}
     calls = [("f", (n,)) for n in (0, 1, 8, 30)] + [("g", (2,)), ("g", (5,)), ("h", (1,)), ("h", (2,))] + [
-        ("k", (n,)) for n in (0, 1, 5)] + [("u", (0,)), ("u", (9,))]
+        ("k", (n,)) for n in (0, 1, 5)] + [("u", (0,)), ("u", (9,))] + [("m", (n,)) for n in (0, 4)]
     jobs = make_jobs(names, calls)
     limits = LaunchLimits(step_limit=20000, stack_size=64, max_depth=4, heap_size=6000)
     expected = vm.launch(program, jobs, "cpu", limits)

@@ -98,3 +98,34 @@ def test_counters_show_as_cpythons_repr():
     assert replayer.operands(0, types) == ("Counter({'a': 2, 'b': 1})", "Counter({'b': 2, 'a': 1})")
     ret = int(program.func_ret_type[names["counts"]])
     assert replayer.returned(1, ret) == "Counter({'y': 2, 'x': 1})" and placeholder(0, ret, op=-1) == "<Counter[str]>"
+
+
+def test_defaultdicts_show_as_cpythons_repr():
+    """A failed `==` of defaultdicts (ASSERT_KEYED), one against a dict (both shown as dicts: one
+    type names both operands) and a returned defaultdict: CPython's repr, its factory named by
+    its value type (compiler/typecheck_defaultdict.py)."""
+    from gpucc.compiler.batch import compile_batch
+    from gpucc.contract.image import Program
+    from gpucc.contract.isa import ASSERT_KEYED
+
+    src = ("from collections import defaultdict\n\n\ndef groups(s: str):\n    d = defaultdict(list)\n"
+           "    for ch in s:\n        d[ch].append(len(d))\n    return d\n\n\n"
+           "def same(s: str) -> None:\n    assert groups(s) == groups('ab')\n\n\n"
+           "def plain(s: str) -> None:\n    d = defaultdict(int)\n    d[s] += 1\n    assert d == {'a': 1}\n")  # fmt: skip
+    batch = compile_batch([src])
+    assert batch.ok(0), batch.error(0)
+    program = Program.from_batch(batch)
+    names = {n: i for i, n in enumerate(batch.function_names(0))}
+    jobs = make_jobs(names, [("same", ("ba",)), ("groups", ("xyx",)), ("plain", ("b",))])
+    limits = LaunchLimits()
+    res, replayer = vm.launch(program, jobs, "cpu", limits), Replayer(program, jobs, limits)
+    assert res.status.tolist() == [st.ASSERT_FAILED, st.OK, st.ASSERT_FAILED] and res.fail_op[0] == ASSERT_KEYED
+    types = compared(ASSERT_KEYED, int(res.fail_arg[0]), replayer.constant(int(res.fail_unit[0]), int(res.fail_arg[0])))
+    assert T.name(types[1]) == "defaultdict[str, list[int]]" and wants_replay(ASSERT_KEYED, types, st.ASSERT_FAILED, 10)
+    assert replayer.operands(0, types) == ("defaultdict(<class 'list'>, {'b': [1], 'a': [2]})",
+                                           "defaultdict(<class 'list'>, {'a': [1], 'b': [2]})")
+    ret = int(program.func_ret_type[names["groups"]])
+    assert replayer.returned(1, ret) == "defaultdict(<class 'list'>, {'x': [1, 2], 'y': [2]})"
+    assert placeholder(0, ret, op=-1) == "<defaultdict[str, list[int]]>"
+    types = compared(ASSERT_KEYED, int(res.fail_arg[2]), replayer.constant(int(res.fail_unit[2]), int(res.fail_arg[2])))
+    assert replayer.operands(2, types) == ("{'b': 1}", "{'a': 1}")

@@ -214,7 +214,7 @@ def test_unpack_check_box_unbox():
 
 
 BAD_TYPES = [
-    -1, 2**28, 4, 5, 7, 13,  # out of range, unused nibbles (13: a Counter, no value instruction takes it)
+    -1, 2**28, 4, 5, 7, 13,  # out of range, unused nibbles (7, 13: a defaultdict, a Counter: no value instruction takes them)
     I | (I << 4),  # nibbles past the type's end
     T.OPTIONAL | (T.OPTIONAL << 4) | (I << 8), T.OPTIONAL | (N << 4),  # Optional[Optional[int]], Optional[None]
     T.set_of(I), T.dict_of(I, I),  # not yet
