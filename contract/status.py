@@ -8,7 +8,7 @@ _ROWS = [
     ("ASSERT_FAILED", "AssertionError", "an assert was false"),
     ("ZERO_DIVISION", "ZeroDivisionError", "integer division or modulo by zero"),
     ("INDEX_ERROR", "IndexError", "index out of range"),
-    ("OVERFLOW", "OverflowError", "an int result outside 64 bits"),
+    ("OVERFLOW", "OverflowError", "an int result outside 64 bits (CPython's ints are unbounded: a limit, never caught)"),
     ("VALUE_ERROR", "ValueError", "e.g. range() step is zero"),
     ("STEP_LIMIT", "step limit", "ran past the step limit (the deterministic timeout)"),
     ("STACK_LIMIT", "stack limit", "value stack exhausted"),
@@ -22,6 +22,7 @@ _ROWS = [
     ("RUNTIME_ERROR", "RuntimeError", "a dict or set changed size while a for loop iterated over it; raise RuntimeError(...)"),
     ("NOT_IMPLEMENTED", "NotImplementedError", "raise NotImplementedError(...)"),
     ("EXCEPTION", "Exception", "raise Exception(...)"),
+    ("OVERFLOW_ERROR", "OverflowError", "CPython's own: a float out of range (math.exp(1000), 2.0 ** 10000, int / round of inf), chr past a C int; raise OverflowError(...)"),
 ]
 
 NAMES = tuple(r[0] for r in _ROWS)
@@ -46,30 +47,31 @@ KEY_ERROR = 14
 RUNTIME_ERROR = 15
 NOT_IMPLEMENTED = 16
 EXCEPTION = 17
+OVERFLOW_ERROR = 18
 
 # Exceptions a program can raise and catch (try / except).  The limits (step, stack,
-# recursion, memory), invalid bytecode and `returned None` are never caught.  OverflowError
-# is caught only when a raise statement raised it: the VM's own (ints are int64) is a limit
-# CPython does not have, and so is the ValueError of `**` (an int to a negative power, a
-# negative float to a fractional one: CPython answers); `catchable` is the rule.
-RAISABLE = (ASSERT_FAILED, ZERO_DIVISION, INDEX_ERROR, OVERFLOW, VALUE_ERROR, TYPE_ERROR, KEY_ERROR, RUNTIME_ERROR,
-            NOT_IMPLEMENTED, EXCEPTION)  # fmt: skip
+# recursion, memory), invalid bytecode and `returned None` are never caught.  OVERFLOW (an
+# int past int64) is a limit CPython does not have, never caught; CPython's own OverflowError
+# (a float out of range, a raise statement's) is OVERFLOW_ERROR, caught.  The ValueError of
+# `**` (an int to a negative power, a negative float to a fractional one: CPython answers) is
+# a limit too; `catchable` is the rule.
+RAISABLE = (ASSERT_FAILED, ZERO_DIVISION, INDEX_ERROR, OVERFLOW_ERROR, VALUE_ERROR, TYPE_ERROR, KEY_ERROR,
+            RUNTIME_ERROR, NOT_IMPLEMENTED, EXCEPTION)  # fmt: skip
 RAISABLE_MASK = sum(1 << s for s in RAISABLE)
-CATCHABLE_MASK = RAISABLE_MASK & ~(1 << OVERFLOW)
 # the classes a raise or an except names: the status each raises (-1: none, except only) and
 # the statuses it catches (a bit each)
 EXCEPTION_CLASSES = (
     ("AssertionError", ASSERT_FAILED, (ASSERT_FAILED,)),
     ("ZeroDivisionError", ZERO_DIVISION, (ZERO_DIVISION,)),
     ("IndexError", INDEX_ERROR, (INDEX_ERROR,)),
-    ("OverflowError", OVERFLOW, (OVERFLOW,)),
+    ("OverflowError", OVERFLOW_ERROR, (OVERFLOW_ERROR,)),
     ("ValueError", VALUE_ERROR, (VALUE_ERROR,)),
     ("TypeError", TYPE_ERROR, (TYPE_ERROR,)),
     ("KeyError", KEY_ERROR, (KEY_ERROR,)),
     ("RuntimeError", RUNTIME_ERROR, (RUNTIME_ERROR, NOT_IMPLEMENTED)),
     ("NotImplementedError", NOT_IMPLEMENTED, (NOT_IMPLEMENTED,)),
     ("Exception", EXCEPTION, RAISABLE),
-    ("ArithmeticError", -1, (ZERO_DIVISION, OVERFLOW)),
+    ("ArithmeticError", -1, (ZERO_DIVISION, OVERFLOW_ERROR)),
     ("LookupError", -1, (INDEX_ERROR, KEY_ERROR)),
     ("BaseException", -1, RAISABLE),
 )
@@ -83,8 +85,6 @@ def catchable(st, raised, from_pow):
     again), `from_pow` by `**` (BINARY_POW, FLOAT_POW).  Kernels call it (contract/jitable.py)."""
     if st < 0 or st > 62:
         return False
-    if raised:
-        return (RAISABLE_MASK >> st) & 1 == 1
-    if from_pow and st == VALUE_ERROR:
+    if from_pow and st == VALUE_ERROR and not raised:
         return False
-    return (CATCHABLE_MASK >> st) & 1 == 1
+    return (RAISABLE_MASK >> st) & 1 == 1

@@ -15,7 +15,7 @@ from numba.core import types
 from numba.extending import intrinsic, overload, register_jitable
 
 from gpucc.contract.jitable import typed_cmp_fields
-from gpucc.contract.status import OK, OVERFLOW, VALUE_ERROR, ZERO_DIVISION
+from gpucc.contract.status import OK, OVERFLOW, OVERFLOW_ERROR, VALUE_ERROR, ZERO_DIVISION
 from gpucc.contract.valuetypes import T_FLOAT
 from gpucc.vm.intmath import compare
 
@@ -139,16 +139,19 @@ def float_pow(v, w):
         return OK, (-1.0 if negate else 1.0)
     r = v**w
     if math.isinf(r):
-        return OVERFLOW, v
+        return OVERFLOW_ERROR, v
     return OK, (-r if negate else r)
 
 
 @register_jitable
 def float_to_int(x):
-    """(status, int(x)): toward zero; nan is VALUE_ERROR, outside int64 OVERFLOW (CPython's
-    ints are unbounded: gpucc's stop at 64 bits)."""
+    """(status, int(x)): toward zero; nan is VALUE_ERROR, an infinity CPython's OverflowError
+    (OVERFLOW_ERROR), a finite x outside int64 OVERFLOW (CPython's ints are unbounded: gpucc's
+    stop at 64 bits)."""
     if x != x:
         return VALUE_ERROR, np.int64(0)
+    if math.isinf(x):
+        return OVERFLOW_ERROR, np.int64(0)
     if x >= TWO_63 or x < -TWO_63:
         return OVERFLOW, np.int64(0)
     return OK, np.int64(x)

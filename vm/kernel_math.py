@@ -29,7 +29,7 @@ from gpucc.contract.isa import (
     MATH_TEST,
     MATH_TO_INT,
 )
-from gpucc.contract.status import INVALID_BYTECODE, OK, OVERFLOW, VALUE_ERROR, ZERO_DIVISION
+from gpucc.contract.status import INVALID_BYTECODE, OK, OVERFLOW, OVERFLOW_ERROR, VALUE_ERROR, ZERO_DIVISION
 from gpucc.vm.floats import b2f, f2b, ffloor, float_pow, float_to_int
 from gpucc.vm.intmath import INT64_MIN, arith
 from gpucc.vm.kernel_heap import header
@@ -53,7 +53,7 @@ def float1(f, x):
     if f == SQRT:
         return (VALUE_ERROR, x) if x < 0.0 else (OK, math.sqrt(x))
     if f == EXP:
-        return (OVERFLOW, x) if x > EXP_MAX and not math.isinf(x) else (OK, math.exp(x))
+        return (OVERFLOW_ERROR, x) if x > EXP_MAX and not math.isinf(x) else (OK, math.exp(x))
     if f == LOG or f == LOG2 or f == LOG10:
         if x <= 0.0:  # 0, the negatives and -inf; nan gives nan
             return VALUE_ERROR, x

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.status import MEMORY_LIMIT, OK, OVERFLOW
+from gpucc.contract.status import MEMORY_LIMIT, OK, OVERFLOW_ERROR
 from gpucc.vm.kernel_heap import RAW, alloc, release
 from gpucc.vm.bigdecimal import BIAS, DEC_WORDS, DP, MANT_BITS, ND, dec_assign, dec_round, dec_shift, dec_to_float_bits
 
@@ -55,6 +55,6 @@ def float_round(stack, sp, heap, hp):
         result = dec_to_float_bits(s, 0, bits < 0)
         hp = release(heap, hp, tmp)
         if (result >> MANT_BITS) & 0x7FF == 0x7FF:
-            return OVERFLOW, sp, hp, np.int64(0)
+            return OVERFLOW_ERROR, sp, hp, np.int64(0)
     stack[sp - 2] = result
     return OK, sp - 1, hp, np.int64(0)

@@ -50,7 +50,7 @@ from gpucc.contract.isa import (
     STR_TO_NUM,
 )  # fmt: skip
 from gpucc.contract.jitable import nrt_free
-from gpucc.contract.status import INDEX_ERROR, INVALID_BYTECODE, MEMORY_LIMIT, OK, OVERFLOW, TYPE_ERROR, VALUE_ERROR
+from gpucc.contract.status import INDEX_ERROR, INVALID_BYTECODE, MEMORY_LIMIT, OK, OVERFLOW_ERROR, TYPE_ERROR, VALUE_ERROR
 from gpucc.vm.kernel_heap import HEADER, PLAIN, RAW, REFS, alloc, copy, header, new_list, release
 from gpucc.vm.kernel_list_methods import radix_text
 from gpucc.vm.kernel_round import float_round
@@ -295,7 +295,7 @@ def str_op(op, arg, stack, sp, heap, hp, consts, const_base):
     elif op == STR_CHR:
         c = stack[base]
         if c < -(2**31) or c >= 2**31:  # CPython: past a C int
-            return OVERFLOW, sp, hp, zero, 1
+            return OVERFLOW_ERROR, sp, hp, zero, 1
         if c < 0 or c > MAX_CODE_POINT:
             return VALUE_ERROR, sp, hp, zero, 1
         r, hp = new_list(heap, hp, np.int64(1), PLAIN)

@@ -168,7 +168,7 @@ def float_round(job) -> int:
     try:
         job.push(float_to_bits(round(x, n)))
     except OverflowError:
-        raise Stop(S.OVERFLOW) from None
+        raise Stop(S.OVERFLOW_ERROR) from None
     return 0
 
 

@@ -46,8 +46,8 @@ def python_op(f, *args):
         r = f(*args)
     except ZeroDivisionError:
         raise Stop(S.ZERO_DIVISION) from None
-    except OverflowError:
-        raise Stop(S.OVERFLOW) from None
+    except OverflowError:  # CPython's own (an int past int64 is int64()'s OVERFLOW)
+        raise Stop(S.OVERFLOW_ERROR) from None
     except ValueError:
         raise Stop(S.VALUE_ERROR) from None
     if isinstance(r, complex):

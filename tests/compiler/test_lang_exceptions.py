@@ -118,6 +118,20 @@ CATCHES = {
         "    except ArithmeticError:\n        return -1\n",
         [(3,), (9,)],
     ),
+    "cpython_overflow_caught": (  # CPython's own OverflowError (contract.status.OVERFLOW_ERROR) is caught
+        "import math\n\ndef f(x: float, k: int) -> float:\n    try:\n        if k == 0:\n            return math.exp(x)\n"
+        "        if k == 1:\n            return 2.0 ** x\n        if k == 2:\n            return float(int(x))\n"
+        "        if k == 3:\n            return float(round(x))\n        if k == 4:\n            return float(math.floor(x))\n"
+        "        if k == 5:\n            return round(x, -308)\n        return float(len(chr(int(x))))\n"
+        "    except OverflowError:\n        return -1.0\n",
+        [(1000.0, 0), (1.5, 0), (10000.0, 1), (3.0, 1), (float("inf"), 2), (-2.5, 2), (float("-inf"), 3), (2.5, 3),
+         (float("inf"), 4), (1.7e308, 5), (1.2e308, 5), (1e10, 6), (65.0, 6)],
+    ),
+    "cpython_overflow_as_arithmetic_error": (
+        "import math\n\ndef f(x: float) -> int:\n    try:\n        return len(str(math.pow(10.0, x)))\n"
+        "    except ArithmeticError:\n        return -1\n    except Exception:\n        return -2\n",
+        [(2.0,), (400.0,)],
+    ),
 }
 
 # The VM's own limits are never caught (contract.status.catchable): CPython (the oracle) runs these
@@ -127,6 +141,10 @@ NEVER_CAUGHT = {
         "def f(n: int) -> int:\n    try:\n        return n * n\n    except OverflowError:\n        return -1\n"
         "    except:\n        return -2\n",
         [(3,), (2**40,)],
+    ),
+    "finite_float_past_int64": (  # CPython's int(1e19) is a big int: gpucc's OverflowError is a limit
+        "def f(x: float) -> int:\n    try:\n        return int(x)\n    except OverflowError:\n        return -1\n",
+        [(1e3,), (1e19,)],
     ),
     "int_pow_negative": (
         "def f(n: int) -> int:\n    try:\n        return 2 ** n\n    except ValueError:\n        return -1\n",

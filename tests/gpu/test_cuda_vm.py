@@ -353,7 +353,7 @@ def test_simulated_launch_with_list_methods_matches_cpu(tmp_path: Path):
     jobs = make_jobs(names, calls)
     limits = LaunchLimits(step_limit=200, stack_size=32, max_depth=4, heap_size=900)
     expected = vm.launch(program, jobs, "cpu", limits)
-    assert {S.OK, S.INDEX_ERROR, S.VALUE_ERROR, S.MEMORY_LIMIT, S.OVERFLOW} <= set(expected.status.tolist())
+    assert {S.OK, S.INDEX_ERROR, S.VALUE_ERROR, S.MEMORY_LIMIT, S.OVERFLOW_ERROR} <= set(expected.status.tolist())
     got = simulate("vm", tmp_path, {**vm_input(program, jobs, limits), "x_max_threads": np.int64(3)})
     assert_same_arrays(arrays(expected), got)
 def simulate_collecting(tmp_path: Path, source: str, ns: tuple, steps: int, heap_size: int, factor: int) -> None:

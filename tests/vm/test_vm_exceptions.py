@@ -129,7 +129,8 @@ handler:
 @pytest.mark.parametrize(
     "body, expected",
     [
-        ("    LOAD_INT 1\n    RAISE 4", ("OK", 99)),  # a raised OverflowError is caught
+        ("    LOAD_INT 1\n    RAISE 18", ("OK", 99)),  # a raised OverflowError (OVERFLOW_ERROR) is caught
+        ("    LOAD_INT 1\n    RAISE 4", ("INVALID_BYTECODE", None)),  # OVERFLOW is int64's limit, no exception
         ("    LOAD_CONST 2**62\n    LOAD_INT 4\n    BINARY_MUL", ("OVERFLOW", None)),  # int64's is not
         ("    LOAD_INT 2\n    LOAD_INT -1\n    BINARY_POW", ("VALUE_ERROR", None)),  # CPython: 0.5
         ("    LOAD_INT 1\n    RAISE 5", ("OK", 99)),

@@ -48,8 +48,8 @@ def python_outcome(f, *args):
         r = f(*args)
     except ValueError:
         return "VALUE_ERROR", None
-    except OverflowError:
-        return "OVERFLOW", None
+    except OverflowError:  # CPython's own: caught as OverflowError
+        return "OVERFLOW_ERROR", None
     except ZeroDivisionError:
         return "ZERO_DIVISION", None
     if isinstance(r, bool):

@@ -24,7 +24,7 @@ from gpucc.vm.verify import verify
 STRS = ["", "a", "abc", "ß", "İ", "Σ", "ΑΣ", "ΑΣ b", "ΣΑΣ Σ.Σ'Σ", "𝔘𝔫𝔦", "😀x", "Straße", "ǅungla ǈ",
         "ﬁŉ", "aAbB", "hello world", "a,b,,c,", " \t\n a b\x0b\x0c\r\x1c\u2003c \u3000", "  ", "\x85x\xa0", "İstanbul",
         "ǰ̌", "x_1", "-0042", "١٢٣", "²½Ⅻ", "ΐΰ", "AΣ\u0345b"]  # fmt: skip
-ERRORS = {IndexError: "INDEX_ERROR", ValueError: "VALUE_ERROR", TypeError: "TYPE_ERROR", OverflowError: "OVERFLOW"}
+ERRORS = {IndexError: "INDEX_ERROR", ValueError: "VALUE_ERROR", TypeError: "TYPE_ERROR", OverflowError: "OVERFLOW_ERROR"}  # CPython's own: chr past a C int
 
 READERS = """
 .func top {params}
