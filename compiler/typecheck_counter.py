@@ -41,7 +41,7 @@ from gpucc.contract.valuetypes import T_INT
 
 COUNTER_CALL = -8  # tree.val of a CALL of Counter's prelude (its type becomes a Counter's)
 RESOLVED_CALL = -9  # tree.val of a Counter method made a CALL of its prelude function (slot set)
-RESOLVED_COUNTER = -10  # ... of a Counter operator (its dict result a Counter)
+RESOLVED_COUNTER = -10  # ... of a Counter operator (its dict result a Counter; -11, -12: deque's, -20 ..: defaultdict's)
 NOT_COUNTER_METHOD = -1000  # counter_method: a dict method (the dict rules type it)
 PARAM_MARK = len(COUNTER_PRELUDES)  # COUNTER_PRELUDE_BYTES' last row: Counter's parameter name
 FIRST_SPARE = COUNTER_PRELUDES.index("_gpucc_update")  # the preludes from here on take Counters (spare_prelude)

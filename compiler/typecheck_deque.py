@@ -41,7 +41,7 @@ from gpucc.compiler.typerules import converts, element_type, is_deque, is_list, 
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.typecodes import DEQUE, LIST, UNKNOWN
 
-DEQUE_CALL = -10  # tree.val of a CALL of deque's prelude (its type becomes a deque's)
+DEQUE_CALL = -12  # tree.val of a CALL of deque's prelude (its type becomes a deque's)
 EMPTY_DEQUE = DEQUE | (UNKNOWN << 4)  # `deque()`'s type until its uses type it
 NOT_DEQUE_METHOD = -1000  # deque_method: a list method (the list rules type it)
 PARAM_MARK = len(DEQUE_PRELUDES)  # DEQUE_PRELUDE_BYTES' last row: deque's parameter name

@@ -159,7 +159,7 @@ def value_of(t):
 def is_heap(t):
     """Does a value of type t live in the job's heap (its slot a handle, or NONE_REF)?"""
     h = head(t)
-    return h == STR or h >= LIST
+    return h == STR or h >= LIST or h == DEFAULTDICT
 
 
 def runtime_kind(t):

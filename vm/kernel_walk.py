@@ -60,7 +60,7 @@ def settle(heap, hp, x, t):
     if x == NONE_REF:
         return True, np.int64(0), np.int64(NONE)
     h = inner & 15
-    if h == STR or h >= LIST:
+    if h == STR or h >= LIST or h == DEFAULTDICT:
         return True, x, inner
     d, n, _ = header(heap, hp, x)
     if d < 0 or n != 1:

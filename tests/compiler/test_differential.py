@@ -154,7 +154,7 @@ def test_generator_covers_every_form_of_the_language():
 
 def test_generator_writes_the_collections_forms():
     """Counter's update / subtract / operators and the defaultdicts' reads and appends appear in the fuzzer's programs."""
-    sources = "\n".join(ProgramGen(seed).program().source for seed in range(600))
+    sources = "\n".join(ProgramGen(seed).program().source for seed in range(2000))
     forms = [r"cc\.update\(", r"cc\.subtract\(", r"\(cc [-+&|] Counter", r"\([-+]cc\)", r"gl\[[^]]*\]\.append\(",
              r"gd\[[^]]*\] [-+]?= ", r"\(gd\[", r"= defaultdict\(int\)", r"= defaultdict\(list\)"]  # fmt: skip
     assert [f for f in forms if not re.search(f, sources)] == []

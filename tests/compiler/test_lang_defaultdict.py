@@ -140,7 +140,7 @@ DD = "from collections import defaultdict\n"
         ("from collections import Counter\ndef f(xs: list[int]) -> int:\n    c = Counter(xs)\n    c |= Counter(xs)\n"
          "    return len(c)\n", "unsupported operand types", None),
         *[(f"from collections import {name}\n", f"'{name}' is not supported by gpucc yet", 25)
-          for name in ("deque", "OrderedDict", "namedtuple", "ChainMap")],
+          for name in ("OrderedDict", "namedtuple", "ChainMap")],
     ],
 )
 def test_forms_not_built_are_located(src, message, column):
