@@ -121,7 +121,7 @@ def check(source: str, args: tuple, heap_size: int, steps: int = 3_000_000) -> s
 def test_dicts_sets_and_tuples_in_dicts_live_across_collections():
     # the set's table grows while garbage fills the heap: an add whose resize does not fit is
     # undone and runs again after the collection, so the set iterates in CPython's order
-    check(DICTS, (400,), heap_size=3300)  # 3000 before sets took a fifth header word (s.pop()'s finger)
+    check(DICTS, (400,), heap_size=3300)  # 3000 until session 22's sets merge: why ~300 more words stay live is open
     check(DICTS, (150,), heap_size=1500)
 
 
