@@ -35,7 +35,7 @@ from gpucc.neural.checkpoint import load
 from gpucc.neural.data import CURRICULUM
 from gpucc.neural.evaluate import judge
 from gpucc.neural.model import Compiler
-from gpucc.neural.train import TrainConfig, datasets
+from gpucc.neural.train import TrainConfig, datasets, trained
 
 _V = len(tk.VOCAB)
 
@@ -250,10 +250,14 @@ def main(argv=None) -> None:
     ap.add_argument("--temperature", type=float, default=0.8)
     ap.add_argument("--top-p", type=float, default=0.95)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--trained-only", action="store_true", help="only the levels the checkpoint was trained on")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     model, meta = load(args.checkpoint)
-    _, held = datasets(TrainConfig(**meta["train"]), meta["seed"])
+    cfg = TrainConfig(**meta["train"])
+    _, held = datasets(cfg, meta["seed"])
+    if args.trained_only:
+        held = [e for e in held if e.pair.level in trained(cfg)]
     figures = measure(model, held, args.k, args.temperature, args.top_p)
     print(f"{'level':<18}{'n':>6}{'samples':>9}{'valid':>8}{'functional':>12}{f'solved@{args.k}':>11}")
     for name, f in figures.items():

@@ -8,6 +8,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install '.[neural]')")
 
 from gpucc.neural import tokenizer as tk  # noqa: E402
+from gpucc.neural.data import CURRICULUM  # noqa: E402
 from gpucc.neural.model import Compiler, NeuralConfig  # noqa: E402
 from gpucc.neural.train import CONFIGS, measure, report, train, trained  # noqa: E402
 
@@ -58,3 +59,20 @@ def test_a_tiny_run_on_a_drawn_signature_level_trains_decodes_and_is_measured():
     assert figures["sig-1-stmt"]["n"] > 0 and figures["sig-2-stmt-nest1"]["n"] > 0
     assert all(f["exact"] <= f["functional"] <= f["valid"] <= f["n"] for f in figures.values())
     assert ["sig-1-stmt", "yes"] in [line.split()[:2] for line in report(figures, trained(cfg)).splitlines()]
+
+
+def test_sampling_the_trained_levels_only(tmp_path, capsys):
+    """`python -m gpucc.neural.sample CKPT --trained-only` samples the held-out programs of the
+    levels the checkpoint was trained on and no others (their rows show no programs)."""
+    from gpucc.neural import sample
+    from gpucc.neural import train as train_module
+
+    out = tmp_path / "tiny.npz"
+    train_module.main(["--config", "tiny", "--seed", "0", "--out", str(out)])
+    capsys.readouterr()
+    sample.main([str(out), "--k", "2", "--trained-only"])
+    levels = {spec.name for spec in CURRICULUM}
+    rows = {w[0]: w[1:] for w in map(str.split, capsys.readouterr().out.splitlines()) if w and w[0] in levels}
+    assert set(rows) == levels
+    assert int(rows["1-stmt"][0]) > 0 and int(rows["1-stmt"][1]) == 2 * int(rows["1-stmt"][0])
+    assert all(int(r[0]) == 0 for name, r in rows.items() if name != "1-stmt")
