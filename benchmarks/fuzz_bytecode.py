@@ -33,6 +33,7 @@ import faulthandler
 import random
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -121,14 +122,15 @@ def check_batch(ks: list[int], a, corpus: Corpus, out: list, counts: collections
     sample = [u for u in np.flatnonzero(unit_ok) if ks_run[u] % a.reference_every == 0]
     if not sample:
         return
-    sub_program, sub_jobs = job_table([units[u] for u in sample], [rows[u] for u in sample], pool)
-    ref = vm.launch(sub_program, sub_jobs, "reference", LIMITS)
     idx = np.concatenate([np.arange(first_job[u], first_job[u + 1]) for u in sample])
+    # the same program (its function ids and pcs: an exception value a program forged names a
+    # function and pc by global id, so another layout would fail "elsewhere"), these jobs only
+    sub_jobs = replace(jobs, func=jobs.func[idx], link=jobs.link[idx], args=jobs.args[idx],
+                       arg_lists=jobs.arg_lists[idx])  # fmt: skip
+    ref = vm.launch(program, sub_jobs, "reference", LIMITS)
     counts["reference programs"] += len(sample)
     counts["reference jobs"] += len(idx)
     got, want = field_rows(results, idx), field_rows(ref, slice(None))
-    unit_of = np.array(sample)  # the sub-program's unit i is the batch's unit sample[i]
-    want["fail_unit"] = np.where(want["fail_unit"] >= 0, unit_of[np.maximum(want["fail_unit"], 0)], want["fail_unit"])
     differ = np.zeros(len(idx), bool)
     for f in got:
         differ |= got[f] != want[f]
