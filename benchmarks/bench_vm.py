@@ -24,6 +24,7 @@ WORKLOADS = {
     "loop-heavy": (workloads.loop_heavy, "score", [(n,) for n in (50, 100, 150, 200, 250, 300, 350, 400)]),
     "call-heavy": (workloads.call_heavy, "score", [(n,) for n in (4, 6, 8, 10, 12, 14, 16, 18)]),
     "str-heavy": (workloads.str_heavy, "score", [(n,) for n in (20, 40, 60, 80, 100, 120, 140, 160)]),
+    "list-heavy": (workloads.list_heavy, "score", [(n,) for n in (20, 40, 60, 80, 100, 120, 140, 160)]),
 }
 
 

@@ -70,6 +70,26 @@ def score(n: int) -> int:
 '''
 
 
+LIST_TEMPLATE = '''\
+def score(n: int) -> int:
+    xs: list[int] = []
+    for i in range(n):
+        xs.append(i * {a} % {m})
+    total = 0
+    for i in range(n):
+        v = xs[i]
+        if v % {k} == {c}:
+            total += v
+        xs[i] = v // 2 + total % 7
+    ys = sorted(xs[::{step}])
+    for v in ys:
+        total += v % {a}
+    if {c} in ys:
+        total += 1
+    return total + len(ys) + sum(xs[-{k}:]) + max(xs) - min(ys)
+'''
+
+
 def loop_heavy(n_candidates: int, seed: int = 1) -> list[str]:
     rng = random.Random(seed)
     return [
@@ -96,5 +116,14 @@ def str_heavy(n_candidates: int, seed: int = 3) -> list[str]:
     return [
         STR_TEMPLATE.format(a=rng.randint(3, 97), m=rng.randint(50, 100000), k=rng.randint(4, 12),
                             c=rng.randint(0, 9), d=rng.randint(0, 9))
+        for _ in range(n_candidates)
+    ]  # fmt: skip
+
+
+def list_heavy(n_candidates: int, seed: int = 4) -> list[str]:
+    rng = random.Random(seed)
+    return [
+        LIST_TEMPLATE.format(a=rng.randint(3, 97), m=rng.randint(50, 5000), k=rng.randint(2, 9),
+                             c=rng.randint(0, 9), step=rng.randint(1, 4))
         for _ in range(n_candidates)
     ]  # fmt: skip
