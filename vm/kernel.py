@@ -123,6 +123,7 @@ from gpucc.contract.isa import (
     JUMP_IF_NOT_NE_VAR_INT,
     JUMP_IF_TRUE,
     JUMP_IF_TRUE_OR_POP,
+    LIST_APPEND,
     LIST_GET,
     LIST_LEN,
     LIST_SET,
@@ -157,6 +158,7 @@ from gpucc.contract.jitable import catchable
 from gpucc.contract.status import (
     ASSERT_FAILED,
     INVALID_BYTECODE,
+    MEMORY_LIMIT,
     NONE_RETURNED,
     OK,
     OVERFLOW,
@@ -618,10 +620,13 @@ def run_job(j, image, jobs, scratch, out, step_limit):
                         v = stack[ix(sp - 1)] & 0xFF
                         stack[ix(sp - 1)] = (arg >> v) & 1 if v < 32 else 0
                     pc += 1
-                elif op == FOR_LIST or op == LIST_GET or op == LIST_SET or op == LIST_LEN:  # inlined: no call
-                    st, sp, advance = list_access(op, arg, stack, sp, fp, heap, hp)
+                elif op == FOR_LIST or op == LIST_GET or op == LIST_SET or op == LIST_LEN or op == LIST_APPEND:
+                    st, sp, hp, extra, advance = list_access(op, arg, stack, sp, fp, heap, hp)  # loops' list ops
+                    if st == MEMORY_LIMIT:  # an append's growth did not fit: once more after a collection
+                        st, sp, hp, extra, advance = heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts, 0)
                     if st != OK:
                         break
+                    n_cost += extra
                     pc += advance
                 elif op >= FIRST_LIST or (op == COMPARE_NUM and list_typed(arg)):  # the heap's instructions
                     st, sp, hp, extra, advance = heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts,

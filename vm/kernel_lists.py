@@ -99,43 +99,75 @@ def _reduce(op, heap, hp, d, n, kind, etype, walk):
 
 
 @nrt_free
+def append(stack, sp, heap, hp):
+    """(status, sp, hp, extra cost) of LIST_APPEND (xs v ->): a full list's elements move to a
+    new DATA block of twice its capacity (extra: the elements copied)."""
+    zero = np.int64(0)
+    xs = stack[np.uint64(sp - 2)]
+    d, n, cap = header(heap, hp, xs)
+    if d < 0:
+        return INVALID_BYTECODE, sp, hp, zero
+    extra = zero
+    if n == cap:
+        new_cap = 2 * cap if cap >= MIN_CAP else np.int64(MIN_CAP)
+        nd, hp = alloc(heap, hp, new_cap, DATA)
+        if nd < 0:
+            return MEMORY_LIMIT, sp, hp, zero
+        copy(heap, d, nd, n)
+        for k in range(nd + n, nd + new_cap):
+            heap[k] = 0
+        d = nd
+        heap[xs + 1] = new_cap
+        heap[xs + 2] = d
+        extra = n
+    heap[np.uint64(d + n)] = stack[np.uint64(sp - 1)]
+    heap[np.uint64(xs)] = n + 1
+    return OK, sp - 2, hp, extra
+
+
+@nrt_free
 def list_access(op, arg, stack, sp, fp, heap, hp):
-    """(status, sp, pc advance: 1, or 2 when FOR_LIST skips its JUMP) of the list instructions
-    loops run that allocate nothing and cost no more than their table cost: FOR_LIST, LIST_GET,
-    LIST_SET, LIST_LEN.  run_job calls it directly, not through kernel_frames.heap_op: every call
-    passes each array as seven words, and heap_op's passing of four arrays, then list_op's of
-    three, cost more than these instructions do."""
+    """(status, sp, hp, extra cost, pc advance: 1, or 2 when FOR_LIST skips its JUMP) of the list
+    instructions loops run most: FOR_LIST, LIST_GET, LIST_SET, LIST_LEN, LIST_APPEND.  run_job
+    calls it directly, not through kernel_frames.heap_op: every call passes each array as seven
+    words, and heap_op's passing of four arrays, then list_op's of three, cost more than these
+    instructions do.  An append whose growth did not fit (MEMORY_LIMIT, nothing changed) runs
+    again through heap_op, after a collection."""
+    zero = np.int64(0)
+    if op == LIST_APPEND:
+        st, sp, hp, extra = append(stack, sp, heap, hp)
+        return st, sp, hp, extra, 1
     if op == FOR_LIST:
         s = np.uint64(fp + arg)  # every index here is >= 0 (the verifier's sp and fp, header's d, i checked)
         d, n, _ = header(heap, hp, stack[s])
         if d < 0:
-            return INVALID_BYTECODE, sp, 1
+            return INVALID_BYTECODE, sp, hp, zero, 1
         i = stack[s + np.uint64(1)]
         if i < 0 or i >= n:
-            return OK, sp, 1
+            return OK, sp, hp, zero, 1
         stack[np.uint64(sp)] = heap[np.uint64(d + i)]
         stack[s + np.uint64(1)] = i + 1
-        return OK, sp + 1, 2
+        return OK, sp + 1, hp, zero, 2
     if op == LIST_LEN:
         d, n, _ = header(heap, hp, stack[np.uint64(sp - 1)])
         if d < 0:
-            return INVALID_BYTECODE, sp, 1
+            return INVALID_BYTECODE, sp, hp, zero, 1
         stack[np.uint64(sp - 1)] = n
-        return OK, sp, 1
+        return OK, sp, hp, zero, 1
     base = sp - 2  # LIST_GET, LIST_SET: xs, i (LIST_SET: v below them)
     d, n, _ = header(heap, hp, stack[np.uint64(base)])
     if d < 0:
-        return INVALID_BYTECODE, sp, 1
+        return INVALID_BYTECODE, sp, hp, zero, 1
     i = stack[np.uint64(base + 1)]
     if i < 0:
         i += n
     if i < 0 or i >= n:
-        return INDEX_ERROR, sp, 1
+        return INDEX_ERROR, sp, hp, zero, 1
     if op == LIST_GET:
         stack[np.uint64(base)] = heap[np.uint64(d + i)]
-        return OK, sp - 1, 1
+        return OK, sp - 1, hp, zero, 1
     heap[np.uint64(d + i)] = stack[np.uint64(base - 1)]
-    return OK, base - 1, 1
+    return OK, base - 1, hp, zero, 1
 
 
 @nrt_free
@@ -222,27 +254,9 @@ def list_op(op, arg, stack, sp, fp, heap, hp, walk):
             heap[h + HEADER + k] = heap[d + start + k * step]
         stack[base] = h
         return OK, base + 1, hp, count, 1
-    if op == LIST_APPEND:
-        xs = stack[sp - 2]
-        d, n, cap = header(heap, hp, xs)
-        if d < 0:
-            return INVALID_BYTECODE, sp, hp, zero, 1
-        extra = zero
-        if n == cap:
-            new_cap = 2 * cap if cap >= MIN_CAP else np.int64(MIN_CAP)
-            nd, hp = alloc(heap, hp, new_cap, DATA)
-            if nd < 0:
-                return MEMORY_LIMIT, sp, hp, zero, 1
-            copy(heap, d, nd, n)
-            for k in range(nd + n, nd + new_cap):
-                heap[k] = 0
-            d = nd
-            heap[xs + 1] = new_cap
-            heap[xs + 2] = d
-            extra = n
-        heap[d + n] = stack[sp - 1]
-        heap[xs] = n + 1
-        return OK, sp - 2, hp, extra, 1
+    if op == LIST_APPEND:  # again after a collection (list_access's did not fit)
+        st, sp, hp, extra = append(stack, sp, heap, hp)
+        return st, sp, hp, extra, 1
     if op >= LIST_CLEAR:  # the list methods of vm/kernel_list_methods.py
         st, sp, hp, extra = list_method(op, arg, stack, sp, heap, hp)
         return st, sp, hp, extra, 1
