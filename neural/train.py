@@ -76,6 +76,10 @@ CONFIGS = {
     "longer": TrainConfig(model=dict(n_layer=3, n_head=4, n_embd=128, block_size=192), train_levels=2,
                           train_per_level=100000, eval_per_level=100, steps=16000, batch_size=32, lr=2e-3, warmup=200,
                           stages=[0.0, 0.2]),
+    # a model three times "long"'s size on its levels and data: about an hour on one idle core
+    "wide": TrainConfig(model=dict(n_layer=4, n_head=6, n_embd=192, block_size=192), train_levels=2,
+                        train_per_level=100000, eval_per_level=100, steps=10000, batch_size=32, lr=1.5e-3,
+                        warmup=300, stages=[0.0, 0.2]),
     # the same model on the old two levels and the drawn-signature ones (4 x 100,000 pairs): about an
     # hour on one idle core (timed at --threads 1 under load: 0.53 s per step wall, 0.17 s CPU; 20,000
     # pairs took ~9 CPU-seconds to make, so 400,000 ~3 minutes)

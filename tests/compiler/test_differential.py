@@ -194,6 +194,19 @@ def test_long_run_reports_disagreements_and_exits_1(tmp_path, monkeypatch, capsy
     assert "def f(a: int, b: int, c: bool, x: float, y: float" in text and ", VM wrong" in text
 
 
+
+def test_long_run_sets_aside_programs_past_a_compiler_capacity():
+    """Program 697 of seed 1 (in its second batch) has more than 64 locals with its folds' hidden ones:
+    the compiler refuses it with a located error (a documented capacity, not a wrong answer), so
+    the long run sets its pairs aside, counted, and checks the others."""
+    seed = fuzz_differential.program_seed(1, 697)
+    source = ProgramGen(seed).program().source
+    pairs, ref, bad, outcomes, over = fuzz_differential.check_batch([seed, seed + 1], 3, "cpu", 1, 2_000_000, 1 << 22)
+    assert (pairs, ref, over, bad) == (3, 0, 1, [])
+    got = vm_outcomes([source], [(0, "f", ())], "cpu", 2_000_000, 1 << 22)[0]
+    assert fuzz_differential.over_capacity(got) and "too many local variables (limit 64)" in got
+    assert not fuzz_differential.over_capacity("compile error: <candidate>:1:1: error: tuples: not supported by gpucc")
+
 STRUCTURED_RETURNS = """
 def pair(n: int) -> tuple[int, str]:
     return n * 2, str(n) + "!"
