@@ -85,11 +85,12 @@ from gpucc.contract.isa import (
     FELL_OFF,
     FIRST_EXC,
     FIRST_LIST,
-    FIRST_MODULE,
     FIRST_MATH,
+    FIRST_MODULE,
     FIRST_NUMERIC,
     FIRST_VALUE,
     FLOAT_POW,
+    FOR_LIST,
     FOR_LOOP,
     FOR_RANGE,
     INC_VAR,
@@ -98,39 +99,43 @@ from gpucc.contract.isa import (
     JUMP_IF_FALSE_OR_POP,
     JUMP_IF_NOT_EQ,
     JUMP_IF_NOT_EQ_INT,
-    JUMP_IF_NOT_EQ_VAR_INT,
     JUMP_IF_NOT_EQ_VARS,
+    JUMP_IF_NOT_EQ_VAR_INT,
     JUMP_IF_NOT_GE,
     JUMP_IF_NOT_GE_INT,
-    JUMP_IF_NOT_GE_VAR_INT,
     JUMP_IF_NOT_GE_VARS,
+    JUMP_IF_NOT_GE_VAR_INT,
     JUMP_IF_NOT_GT,
     JUMP_IF_NOT_GT_INT,
-    JUMP_IF_NOT_GT_VAR_INT,
     JUMP_IF_NOT_GT_VARS,
+    JUMP_IF_NOT_GT_VAR_INT,
     JUMP_IF_NOT_LE,
     JUMP_IF_NOT_LE_INT,
-    JUMP_IF_NOT_LE_VAR_INT,
     JUMP_IF_NOT_LE_VARS,
+    JUMP_IF_NOT_LE_VAR_INT,
     JUMP_IF_NOT_LT,
     JUMP_IF_NOT_LT_INT,
-    JUMP_IF_NOT_LT_VAR_INT,
     JUMP_IF_NOT_LT_VARS,
+    JUMP_IF_NOT_LT_VAR_INT,
     JUMP_IF_NOT_NE,
     JUMP_IF_NOT_NE_INT,
-    JUMP_IF_NOT_NE_VAR_INT,
     JUMP_IF_NOT_NE_VARS,
+    JUMP_IF_NOT_NE_VAR_INT,
     JUMP_IF_TRUE,
     JUMP_IF_TRUE_OR_POP,
+    LIST_APPEND,
+    LIST_GET,
+    LIST_LEN,
+    LIST_SET,
     LOAD_CONST,
     LOAD_GLOBAL,
     LOAD_INT,
     LOAD_VAR,
     LOAD_VAR2,
     NOP,
+    POPS,
     POP_TOP,
     POP_TRY,
-    POPS,
     RAISE,
     RANGE_CHECK,
     RERAISE,
@@ -153,6 +158,7 @@ from gpucc.contract.jitable import catchable
 from gpucc.contract.status import (
     ASSERT_FAILED,
     INVALID_BYTECODE,
+    MEMORY_LIMIT,
     NONE_RETURNED,
     OK,
     OVERFLOW,
@@ -166,6 +172,7 @@ from gpucc.vm.floats import typed_compare
 from gpucc.vm.intmath import INT64_MIN, arith, compare
 from gpucc.vm.kernel_frames import arguments, attribute, heap_op, module_code, resolve
 from gpucc.vm.kernel_heap import peak_words, start
+from gpucc.vm.kernel_lists import list_access
 from gpucc.vm.kernel_math import math_op
 from gpucc.vm.kernel_numeric import numeric_value
 from gpucc.vm.kernel_order import list_compare, list_length, list_typed
@@ -613,6 +620,14 @@ def run_job(j, image, jobs, scratch, out, step_limit):
                         v = stack[ix(sp - 1)] & 0xFF
                         stack[ix(sp - 1)] = (arg >> v) & 1 if v < 32 else 0
                     pc += 1
+                elif op == FOR_LIST or op == LIST_GET or op == LIST_SET or op == LIST_LEN or op == LIST_APPEND:
+                    st, sp, hp, extra, advance = list_access(op, arg, stack, sp, fp, heap, hp)  # loops' list ops
+                    if st == MEMORY_LIMIT:  # an append's growth did not fit: once more after a collection
+                        st, sp, hp, extra, advance = heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts, 0)
+                    if st != OK:
+                        break
+                    n_cost += extra
+                    pc += advance
                 elif op >= FIRST_LIST or (op == COMPARE_NUM and list_typed(arg)):  # the heap's instructions
                     st, sp, hp, extra, advance = heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts,
                                                          unit_const_start[func_unit[g]])  # fmt: skip

@@ -9,6 +9,7 @@ import numpy as np
 from numba.extending import register_jitable
 
 from gpucc.contract.image import MODULE_CODE
+from gpucc.contract.jitable import nrt_free
 from gpucc.contract.isa import FIRST_DICT, FIRST_STR, FIRST_VALUE
 from gpucc.contract.status import MEMORY_LIMIT, OK
 from gpucc.vm.kernel_keyed import dict_op
@@ -18,7 +19,7 @@ from gpucc.vm.kernel_str import str_op
 from gpucc.vm.kernel_value import value_op
 
 
-@register_jitable
+@nrt_free
 def heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base):
     """(status, sp, hp, extra cost, pc advance) of a list, str, value, dict or set instruction (or
     COMPARE_NUM of lists); one whose allocation did not fit (it changed nothing else) runs once
@@ -69,7 +70,7 @@ def attribute(now, counting, n_cost, hidden, mark):
     return now, hidden, mark
 
 
-@register_jitable
+@nrt_free
 def resolve(g, link_row, func_import, func_nparams, func_ok, links):
     """Global id a call of g runs (a stub resolves through the job's link row to a function
     with a body and the stub's arity); -1 if that fails or the function did not verify."""
@@ -88,7 +89,7 @@ def resolve(g, link_row, func_import, func_nparams, func_ok, links):
     return t
 
 
-@register_jitable
+@nrt_free
 def module_code(u, unit_func_start, func_import):
     """Global id of unit u's module code (its last function, func_import MODULE_CODE), or -1."""
     if u < 0 or u + 1 >= unit_func_start.shape[0]:

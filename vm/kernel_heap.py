@@ -154,9 +154,10 @@ def header(heap, hp, h):
     """(d, len, cap) of handle h; d == -1 when h is not a valid list handle."""
     if h < FIRST_BLOCK or h > hp - HEADER:
         return np.int64(-1), np.int64(0), np.int64(0)
-    n = heap[h]
-    cap = heap[h + 1]
-    d = heap[h + 2]
+    u = np.uint64(h)  # >= 0: numba emits no negative-index wraparound
+    n = heap[u]
+    cap = heap[u + np.uint64(1)]
+    d = heap[u + np.uint64(2)]
     if n < 0 or cap < n or d < FIRST_BLOCK or d > hp or cap > hp - d:
         return np.int64(-1), np.int64(0), np.int64(0)
     return d, n, cap

@@ -99,22 +99,83 @@ def _reduce(op, heap, hp, d, n, kind, etype, walk):
 
 
 @nrt_free
-def list_op(op, arg, stack, sp, fp, heap, hp, walk):
-    """Run list instruction op (or COMPARE_NUM on list operands) on the stack whose top is at
-    sp - 1 and the frame at fp (walk: the job's Scratch.walk); returns (status, sp, hp, extra
-    cost, pc advance: 1, or 2 when FOR_LIST skips its JUMP)."""
+def append(stack, sp, heap, hp):
+    """(status, sp, hp, extra cost) of LIST_APPEND (xs v ->): a full list's elements move to a
+    new DATA block of twice its capacity (extra: the elements copied)."""
     zero = np.int64(0)
+    xs = stack[np.uint64(sp - 2)]
+    d, n, cap = header(heap, hp, xs)
+    if d < 0:
+        return INVALID_BYTECODE, sp, hp, zero
+    extra = zero
+    if n == cap:
+        new_cap = 2 * cap if cap >= MIN_CAP else np.int64(MIN_CAP)
+        nd, hp = alloc(heap, hp, new_cap, DATA)
+        if nd < 0:
+            return MEMORY_LIMIT, sp, hp, zero
+        copy(heap, d, nd, n)
+        for k in range(nd + n, nd + new_cap):
+            heap[k] = 0
+        d = nd
+        heap[xs + 1] = new_cap
+        heap[xs + 2] = d
+        extra = n
+    heap[np.uint64(d + n)] = stack[np.uint64(sp - 1)]
+    heap[np.uint64(xs)] = n + 1
+    return OK, sp - 2, hp, extra
+
+
+@nrt_free
+def list_access(op, arg, stack, sp, fp, heap, hp):
+    """(status, sp, hp, extra cost, pc advance: 1, or 2 when FOR_LIST skips its JUMP) of the list
+    instructions loops run most: FOR_LIST, LIST_GET, LIST_SET, LIST_LEN, LIST_APPEND.  run_job
+    calls it directly, not through kernel_frames.heap_op: every call passes each array as seven
+    words, and heap_op's passing of four arrays, then list_op's of three, cost more than these
+    instructions do.  An append whose growth did not fit (MEMORY_LIMIT, nothing changed) runs
+    again through heap_op, after a collection."""
+    zero = np.int64(0)
+    if op == LIST_APPEND:
+        st, sp, hp, extra = append(stack, sp, heap, hp)
+        return st, sp, hp, extra, 1
     if op == FOR_LIST:
-        s = fp + arg
+        s = np.uint64(fp + arg)  # every index here is >= 0 (the verifier's sp and fp, header's d, i checked)
         d, n, _ = header(heap, hp, stack[s])
         if d < 0:
             return INVALID_BYTECODE, sp, hp, zero, 1
-        i = stack[s + 1]
+        i = stack[s + np.uint64(1)]
         if i < 0 or i >= n:
             return OK, sp, hp, zero, 1
-        stack[sp] = heap[d + i]
-        stack[s + 1] = i + 1
+        stack[np.uint64(sp)] = heap[np.uint64(d + i)]
+        stack[s + np.uint64(1)] = i + 1
         return OK, sp + 1, hp, zero, 2
+    if op == LIST_LEN:
+        d, n, _ = header(heap, hp, stack[np.uint64(sp - 1)])
+        if d < 0:
+            return INVALID_BYTECODE, sp, hp, zero, 1
+        stack[np.uint64(sp - 1)] = n
+        return OK, sp, hp, zero, 1
+    base = sp - 2  # LIST_GET, LIST_SET: xs, i (LIST_SET: v below them)
+    d, n, _ = header(heap, hp, stack[np.uint64(base)])
+    if d < 0:
+        return INVALID_BYTECODE, sp, hp, zero, 1
+    i = stack[np.uint64(base + 1)]
+    if i < 0:
+        i += n
+    if i < 0 or i >= n:
+        return INDEX_ERROR, sp, hp, zero, 1
+    if op == LIST_GET:
+        stack[np.uint64(base)] = heap[np.uint64(d + i)]
+        return OK, sp - 1, hp, zero, 1
+    heap[np.uint64(d + i)] = stack[np.uint64(base - 1)]
+    return OK, base - 1, hp, zero, 1
+
+
+@nrt_free
+def list_op(op, arg, stack, sp, fp, heap, hp, walk):
+    """Run list instruction op (or COMPARE_NUM on list operands; not those of list_access) on
+    the stack whose top is at sp - 1 and the frame at fp (walk: the job's Scratch.walk); returns
+    (status, sp, hp, extra cost, pc advance)."""
+    zero = np.int64(0)
     if op == NEW_LIST:
         h, hp = new_list(heap, hp, np.int64(arg), REFS)
         if h < 0:
@@ -149,21 +210,6 @@ def list_op(op, arg, stack, sp, fp, heap, hp, walk):
             return st, sp, hp, zero, 1
         stack[sp - 2] = eq
         return OK, sp - 1, hp, extra, 1
-    if op == LIST_GET or op == LIST_SET:
-        base = sp - 2  # xs, i (LIST_SET: v below them)
-        d, n, _ = header(heap, hp, stack[base])
-        if d < 0:
-            return INVALID_BYTECODE, sp, hp, zero, 1
-        i = stack[base + 1]
-        if i < 0:
-            i += n
-        if i < 0 or i >= n:
-            return INDEX_ERROR, sp, hp, zero, 1
-        if op == LIST_GET:
-            stack[base] = heap[d + i]
-            return OK, sp - 1, hp, zero, 1
-        heap[d + i] = stack[base - 1]
-        return OK, base - 1, hp, zero, 1
     if op == LIST_CONCAT or op == LIST_REPEAT:
         a = stack[sp - 2]
         d, n, _ = header(heap, hp, a)
@@ -208,38 +254,20 @@ def list_op(op, arg, stack, sp, fp, heap, hp, walk):
             heap[h + HEADER + k] = heap[d + start + k * step]
         stack[base] = h
         return OK, base + 1, hp, count, 1
-    if op == LIST_APPEND:
-        xs = stack[sp - 2]
-        d, n, cap = header(heap, hp, xs)
-        if d < 0:
-            return INVALID_BYTECODE, sp, hp, zero, 1
-        extra = zero
-        if n == cap:
-            new_cap = 2 * cap if cap >= MIN_CAP else np.int64(MIN_CAP)
-            nd, hp = alloc(heap, hp, new_cap, DATA)
-            if nd < 0:
-                return MEMORY_LIMIT, sp, hp, zero, 1
-            copy(heap, d, nd, n)
-            for k in range(nd + n, nd + new_cap):
-                heap[k] = 0
-            d = nd
-            heap[xs + 1] = new_cap
-            heap[xs + 2] = d
-            extra = n
-        heap[d + n] = stack[sp - 1]
-        heap[xs] = n + 1
-        return OK, sp - 2, hp, extra, 1
+    if op == LIST_APPEND:  # again after a collection (list_access's did not fit)
+        st, sp, hp, extra = append(stack, sp, heap, hp)
+        return st, sp, hp, extra, 1
     if op >= LIST_CLEAR:  # the list methods of vm/kernel_list_methods.py
         st, sp, hp, extra = list_method(op, arg, stack, sp, heap, hp)
         return st, sp, hp, extra, 1
-    # one list operand on top: LIST_LEN, SUM, MIN, MAX, SORTED, SORT
+    # one list operand on top: SUM, MIN, MAX, SORTED, SORT
     st, sp, hp, extra = one_list_op(op, arg, 0, walk, stack, sp, heap, hp)
     return st, sp, hp, extra, 1
 
 
 @nrt_free
 def one_list_op(op, kind, etype, walk, stack, sp, heap, hp):
-    """(status, sp, hp, extra cost) of LIST_LEN, SUM, MIN, MAX, SORTED or SORT on the list on top,
+    """(status, sp, hp, extra cost) of LIST_SUM, MIN, MAX, SORTED or SORT on the list on top,
     its elements of `kind` (kernel_order.less: VALUES for the value instructions' MIN / MAX /
     SORTED / SORT, of packed type etype, compared with the `walk` scratch)."""
     zero = np.int64(0)
@@ -247,9 +275,6 @@ def one_list_op(op, kind, etype, walk, stack, sp, heap, hp):
     d, n, _ = header(heap, hp, xs)
     if d < 0:
         return INVALID_BYTECODE, sp, hp, zero
-    if op == LIST_LEN:
-        stack[sp - 1] = n
-        return OK, sp, hp, zero
     if op == LIST_SUM or op == LIST_MIN or op == LIST_MAX:
         st, r, extra = _reduce(op, heap, hp, d, n, kind, etype, walk)
         if st != OK:

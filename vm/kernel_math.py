@@ -29,6 +29,7 @@ from gpucc.contract.isa import (
     MATH_TEST,
     MATH_TO_INT,
 )
+from gpucc.contract.jitable import nrt_free
 from gpucc.contract.status import INVALID_BYTECODE, OK, OVERFLOW, OVERFLOW_ERROR, VALUE_ERROR, ZERO_DIVISION
 from gpucc.vm.floats import b2f, f2b, ffloor, float_pow, float_to_int
 from gpucc.vm.intmath import INT64_MIN, arith
@@ -189,7 +190,7 @@ def int1(f, n):
     return OK, r, n
 
 
-@register_jitable
+@nrt_free
 def prod(kind, heap, hp, h):
     """(status, math.prod(xs) of the list handle h, extra cost); kind 1: floats."""
     zero = np.int64(0)
@@ -209,7 +210,7 @@ def prod(kind, heap, hp, h):
     return OK, total, n
 
 
-@register_jitable
+@nrt_free
 def math_op(op, arg, stack, sp, heap, hp):
     """Run math instruction op (arg: its IMM operand) on the stack whose top is at sp - 1;
     returns (status, sp, extra cost)."""
