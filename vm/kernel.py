@@ -603,7 +603,7 @@ def run_job(j, image, jobs, scratch, out, step_limit):
                         raised_g = (ev >> 8) & 0xFFFFFF
                         raised_pc = ev >> 32
                         good = raised_g < func_entry.shape[0] and 0 <= raised_pc < code.shape[0] // 2
-                        st = v if good and (RAISABLE_MASK >> v) & 1 == 1 else INVALID_BYTECODE
+                        st = v if good and v <= 62 and (RAISABLE_MASK >> v) & 1 == 1 else INVALID_BYTECODE  # a shift past 63 is undefined
                         break
                     if op == SETUP_TRY:
                         if depth + 1 + nh >= max_depth:
