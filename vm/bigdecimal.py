@@ -11,7 +11,8 @@ have no trailing zeros after any operation below.
 from __future__ import annotations
 
 import numpy as np
-from numba.extending import register_jitable
+
+from gpucc.contract.jitable import nrt_free
 
 ND, DP, TRUNC, DIGITS = 0, 1, 2, 3
 MAX_DIGITS = 800  # Go's: enough for the 767 significant digits of the longest exact double
@@ -27,7 +28,7 @@ FIVES = np.array([int(c) for k in range(MAX_SHIFT + 1) for c in str(5**k)], np.i
 POWTAB = np.array([1, 3, 6, 9, 13, 16, 19, 23, 26], np.int64)  # bits to shift by for a dp
 
 
-@register_jitable
+@nrt_free
 def dec_assign(s, at, v):
     """The decimal := int v (0 <= v < 2**63)."""
     n = np.int64(0)
@@ -44,7 +45,7 @@ def dec_assign(s, at, v):
     dec_trim(s, at)
 
 
-@register_jitable
+@nrt_free
 def dec_trim(s, at):
     nd = s[at + ND]
     while nd > 0 and s[at + DIGITS + nd - 1] == 0:
@@ -54,7 +55,7 @@ def dec_trim(s, at):
         s[at + DP] = 0
 
 
-@register_jitable
+@nrt_free
 def _right_shift(s, at, k):
     """The decimal //= 2**k, exactly unless digits run past MAX_DIGITS (k <= MAX_SHIFT)."""
     nd = s[at + ND]
@@ -93,7 +94,7 @@ def _right_shift(s, at, k):
     dec_trim(s, at)
 
 
-@register_jitable
+@nrt_free
 def _below_fives(s, at, k):
     """1 if the digits compare below those of 5**k (Go's prefixIsLessThan)."""
     nd = s[at + ND]
@@ -107,7 +108,7 @@ def _below_fives(s, at, k):
     return False
 
 
-@register_jitable
+@nrt_free
 def _left_shift(s, at, k):
     """The decimal *= 2**k (k <= MAX_SHIFT)."""
     nd = s[at + ND]
@@ -136,7 +137,7 @@ def _left_shift(s, at, k):
     dec_trim(s, at)
 
 
-@register_jitable
+@nrt_free
 def dec_shift(s, at, k):
     """The decimal *= 2**k (any sign of k)."""
     if s[at + ND] == 0:
@@ -153,7 +154,7 @@ def dec_shift(s, at, k):
         _right_shift(s, at, -k)
 
 
-@register_jitable
+@nrt_free
 def _should_round_up(s, at, nd):
     """Whether cutting the digits at nd rounds up (half to even; up if truncated)."""
     if nd < 0 or nd >= s[at + ND]:
@@ -165,14 +166,14 @@ def _should_round_up(s, at, nd):
     return s[at + DIGITS + nd] >= 5
 
 
-@register_jitable
+@nrt_free
 def dec_round_down(s, at, nd):
     if 0 <= nd < s[at + ND]:
         s[at + ND] = nd
         dec_trim(s, at)
 
 
-@register_jitable
+@nrt_free
 def dec_round_up(s, at, nd):
     """Cut the digits at nd and add one unit of the last digit kept."""
     if nd < 0 or nd >= s[at + ND]:
@@ -187,7 +188,7 @@ def dec_round_up(s, at, nd):
     s[at + DP] += 1
 
 
-@register_jitable
+@nrt_free
 def dec_round(s, at, nd):
     """Round to nd digits, half to even."""
     if _should_round_up(s, at, nd):
@@ -196,7 +197,7 @@ def dec_round(s, at, nd):
         dec_round_down(s, at, nd)
 
 
-@register_jitable
+@nrt_free
 def _rounded_integer(s, at):
     """The integer part, rounded half to even (the decimal is below 2**63)."""
     dp = s[at + DP]
@@ -209,7 +210,7 @@ def _rounded_integer(s, at):
     return n
 
 
-@register_jitable
+@nrt_free
 def dec_to_float_bits(s, at, negative):
     """The bits of the double nearest the decimal (ties to even; +-inf past the largest),
     negated if `negative` (Go's decimal.floatBits).  Destroys the decimal."""

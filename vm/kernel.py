@@ -85,6 +85,7 @@ from gpucc.contract.isa import (
     FELL_OFF,
     FIRST_EXC,
     FIRST_LIST,
+    FIRST_STR,
     FIRST_MATH,
     FIRST_MODULE,
     FIRST_NUMERIC,
@@ -173,6 +174,7 @@ from gpucc.vm.intmath import INT64_MIN, arith, compare
 from gpucc.vm.kernel_frames import arguments, attribute, heap_op, module_code, resolve
 from gpucc.vm.kernel_heap import peak_words, start
 from gpucc.vm.kernel_lists import list_access
+from gpucc.vm.kernel_str import str_op
 from gpucc.vm.kernel_math import math_op
 from gpucc.vm.kernel_numeric import numeric_value
 from gpucc.vm.kernel_order import list_compare, list_length, list_typed
@@ -601,7 +603,7 @@ def run_job(j, image, jobs, scratch, out, step_limit):
                         raised_g = (ev >> 8) & 0xFFFFFF
                         raised_pc = ev >> 32
                         good = raised_g < func_entry.shape[0] and 0 <= raised_pc < code.shape[0] // 2
-                        st = v if good and (RAISABLE_MASK >> v) & 1 == 1 else INVALID_BYTECODE
+                        st = v if good and v <= 62 and (RAISABLE_MASK >> v) & 1 == 1 else INVALID_BYTECODE  # a shift past 63 is undefined
                         break
                     if op == SETUP_TRY:
                         if depth + 1 + nh >= max_depth:
@@ -620,12 +622,19 @@ def run_job(j, image, jobs, scratch, out, step_limit):
                         v = stack[ix(sp - 1)] & 0xFF
                         stack[ix(sp - 1)] = (arg >> v) & 1 if v < 32 else 0
                     pc += 1
-                elif op == FOR_LIST or op == LIST_GET or op == LIST_SET or op == LIST_LEN or op == LIST_APPEND:
-                    st, sp, hp, extra, advance = list_access(op, arg, stack, sp, fp, heap, hp)  # loops' list ops
-                    if st == MEMORY_LIMIT:  # an append's growth did not fit: once more after a collection
-                        st, sp, hp, extra, advance = heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts, 0)
+                elif (op == FOR_LIST or op == LIST_GET or op == LIST_SET or op == LIST_LEN or op == LIST_APPEND
+                      or (op >= FIRST_STR and op < FIRST_VALUE)):  # one call, not heap_op's two
+                    if op >= FIRST_STR:
+                        st, new_sp, hp, extra, advance = str_op(op, arg, stack, sp, heap, hp, consts,
+                                                                unit_const_start[func_unit[g]])  # fmt: skip
+                    else:  # the list instructions loops run most
+                        st, new_sp, hp, extra, advance = list_access(op, arg, stack, sp, fp, heap, hp)
+                    if st == MEMORY_LIMIT:  # an allocation did not fit (nothing changed): again after a collection
+                        st, new_sp, hp, extra, advance = heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts,
+                                                                 unit_const_start[func_unit[g]])  # fmt: skip
                     if st != OK:
                         break
+                    sp = new_sp
                     n_cost += extra
                     pc += advance
                 elif op >= FIRST_LIST or (op == COMPARE_NUM and list_typed(arg)):  # the heap's instructions

@@ -10,9 +10,10 @@ whose code points lie in 0 .. 0x10FFFF (`text`); STR_GET and STR_ORD only need t
 An optional str operand may instead be NO_ARG.  Anything else is INVALID_BYTECODE, found
 before any other error.  Every result is a new str (or list[str]), even one equal to an
 operand; STR_SPLIT allocates its list first, then its parts in the order it finds them
-(rsplit: from the right).  STR_FROM writes the digits
-allocates: into a RAW block of 24 words (a float: 24 + strconv.FLOAT_REPR_SCRATCH, its scratch),
-then the new str, then it releases the RAW block; float(s) takes a RAW block of
+(rsplit: from the right).  STR_FROM of an int or bool allocates the new str only (its length
+counted first, its digits written into it); of a float it writes the digits into a RAW block of
+24 + strconv.FLOAT_REPR_SCRATCH words (its scratch), then allocates the new str, then releases
+the RAW block (releasing sends the allocator's next fit back to it: vm/kernel_heap.py); float(s) takes a RAW block of
 strconv.PARSE_FLOAT_SCRATCH words for its scratch (vm/kernel_heap.py; MEMORY_LIMIT when one does
 not fit).  Strs are PLAIN blocks, STR_SPLIT's list a REFS block.
 
@@ -51,10 +52,11 @@ from gpucc.contract.isa import (
 )  # fmt: skip
 from gpucc.contract.jitable import nrt_free
 from gpucc.contract.status import INDEX_ERROR, INVALID_BYTECODE, MEMORY_LIMIT, OK, OVERFLOW_ERROR, TYPE_ERROR, VALUE_ERROR
+from gpucc.contract.valuetypes import T_FLOAT
 from gpucc.vm.kernel_heap import HEADER, PLAIN, RAW, REFS, alloc, copy, header, new_list, release
 from gpucc.vm.kernel_list_methods import radix_text
 from gpucc.vm.kernel_round import float_round
-from gpucc.vm.kernel_text import case_op, is_op, is_space, parse_number, repr_room, repr_value
+from gpucc.vm.kernel_text import case_op, is_op, is_space, parse_number, repr_length, repr_room, repr_value
 
 MAX_CODE_POINT = 0x10FFFF
 # STR_FIND modes
@@ -302,15 +304,21 @@ def str_op(op, arg, stack, sp, heap, hp, consts, const_base):
         if r >= 0:
             heap[r + HEADER] = c
         extra = np.int64(1)
-    elif op == STR_FROM:
+    elif op == STR_FROM and arg == T_FLOAT:  # its digits need scratch: a RAW block, released after
         tmp, hp = alloc(heap, hp, repr_room(arg), RAW)
         if tmp < 0:
             return MEMORY_LIMIT, sp, hp, zero, 1
         n = repr_value(stack[base], arg, heap, tmp)
-        if n < 0:
-            return INVALID_BYTECODE, sp, hp, zero, 1
         r, hp = new_str(heap, hp, tmp, n)
         hp = release(heap, hp, tmp)
+        extra = n
+    elif op == STR_FROM:  # an int or bool: its length first, its digits written in place (no RAW
+        n = repr_length(stack[base], arg)  # block: releasing one sent the next fit back below every str)
+        if n < 0:
+            return INVALID_BYTECODE, sp, hp, zero, 1
+        r, hp = new_list(heap, hp, n, PLAIN)
+        if r >= 0:
+            repr_value(stack[base], arg, heap, r + HEADER)
         extra = n
     elif op == STR_JOIN:
         ds, m = text(heap, hp, stack[base])

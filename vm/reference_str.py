@@ -26,7 +26,7 @@ IS = ("isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "isdecim
 STRIP = ("strip", "lstrip", "rstrip")
 SPLIT = ("split", "rsplit")
 PAD = ("zfill", "center", "ljust", "rjust")
-MAX_REPR = 24  # STR_FROM's RAW block: MAX_REPR words (a float also its scratch)
+MAX_REPR = 24  # STR_FROM of a float: its RAW block, MAX_REPR words and its scratch
 FROM = {T_INT: str, T_BOOL: lambda x: str(x != 0), T_FLOAT: lambda x: repr(bits_to_float(x))}
 
 
@@ -120,13 +120,14 @@ def execute(job, op: int, arg: int) -> int:
         return 1
     if op == O.STR_CHR:
         result = python_op(chr, args[0])  # ValueError; OverflowError past a C int
-    elif op == O.STR_FROM:  # the digits go to a RAW block first, released after the new str
-        tmp = heap.alloc(MAX_REPR + (FLOAT_REPR_SCRATCH if arg == T_FLOAT else 0), RAW)
-        if arg not in FROM:
+    elif op == O.STR_FROM:  # a float's digits go to a RAW block first, released after the new str
+        if arg not in FROM:  # (an int's or bool's are written into the new str: no RAW block)
             raise Stop(S.INVALID_BYTECODE)
+        tmp = heap.alloc(MAX_REPR + FLOAT_REPR_SCRATCH, RAW) if arg == T_FLOAT else None
         result = FROM[arg](args[0])
         h = new_str(heap, result)
-        heap.release(tmp)
+        if tmp is not None:
+            heap.release(tmp)
         job.push(h)
         return len(result)
     elif op == O.STR_JOIN:

@@ -10,8 +10,8 @@ contract.status VALUE_ERROR (or OVERFLOW: an int outside int64) instead of raisi
 from __future__ import annotations
 
 import numpy as np
-from numba.extending import register_jitable
 
+from gpucc.contract.jitable import nrt_free
 from gpucc.contract.status import OK, OVERFLOW, VALUE_ERROR
 from gpucc.vm.bigdecimal import (
     BIAS,
@@ -50,7 +50,7 @@ LOWER_A, LOWER_E, LOWER_F, LOWER_I, LOWER_N = (ord(c) for c in "aefin")
 WORDS = np.array([ord(c) for c in "infinitynan"], np.int64)  # 'inf' / 'infinity' at 0, 'nan' at 8
 
 
-@register_jitable
+@nrt_free
 def _write_digits(m, buf, at):
     """Write the decimal digits of m >= 0 at buf[at:]; their count."""
     n = np.int64(1)
@@ -64,7 +64,7 @@ def _write_digits(m, buf, at):
     return n
 
 
-@register_jitable
+@nrt_free
 def int_repr(value, buf, at):
     """Write str(value) at buf[at:] (at most 20 code points); its length."""
     if value >= 0:
@@ -79,7 +79,7 @@ def int_repr(value, buf, at):
     return n + 2
 
 
-@register_jitable
+@nrt_free
 def _is_space(cp):
     """Whitespace to int() and float(): C's isspace for ASCII (not str.isspace: '\x1c' is not),
     str.isspace beyond."""
@@ -88,7 +88,7 @@ def _is_space(cp):
     return char_flags(cp) & SPACE != 0
 
 
-@register_jitable
+@nrt_free
 def _strip(buf, lo, hi):
     """(lo, hi) without the whitespace at both ends."""
     while lo < hi and _is_space(buf[lo]):
@@ -98,7 +98,7 @@ def _strip(buf, lo, hi):
     return lo, hi
 
 
-@register_jitable
+@nrt_free
 def parse_int(buf, lo, hi):
     """(status, int(s)) for the str s = buf[lo:hi] (CPython's PyLong_FromString, base 10):
     whitespace, a sign, decimal digits with single '_' between them; VALUE_ERROR for anything
@@ -134,7 +134,7 @@ def parse_int(buf, lo, hi):
     return OK, (value if negative else -value)
 
 
-@register_jitable
+@nrt_free
 def _shortest(s, mant, exp):
     """Cut the decimal at s[0:] (= mant * 2**(exp - MANT_BITS)) to the fewest digits that read
     back as the same double, the nearest such (Go's strconv roundShortest).  Uses the next
@@ -184,21 +184,21 @@ def _shortest(s, mant, exp):
         ui += 1
 
 
-@register_jitable
+@nrt_free
 def _put(buf, at, a, b, c):
     buf[at] = a
     buf[at + 1] = b
     buf[at + 2] = c
 
 
-@register_jitable
+@nrt_free
 def _put_digits(buf, at, s, lo, hi):
     """Write the decimal's digits lo..hi-1 (0 outside 0..nd-1) at buf[at:]."""
     for i in range(lo, hi):
         buf[at + i - lo] = ZERO + (s[DIGITS + i] if 0 <= i < s[ND] else 0)
 
 
-@register_jitable
+@nrt_free
 def float_repr(bits, buf, at, scratch):
     """Write repr(float) of the double with these bits at buf[at:] (at most FLOAT_REPR_MAX
     code points); its length.  scratch: FLOAT_REPR_SCRATCH words (int64)."""
@@ -255,12 +255,12 @@ def float_repr(bits, buf, at, scratch):
     return n + nd + 1
 
 
-@register_jitable
+@nrt_free
 def _is_digit(buf, i, lo, hi):
     return lo <= i < hi and decimal_value(buf[i]) >= 0
 
 
-@register_jitable
+@nrt_free
 def _spells(buf, i, hi, word, n):
     """Whether buf[i:hi] is WORDS[word:word + n] in any case."""
     if hi - i != n:
@@ -271,7 +271,7 @@ def _spells(buf, i, hi, word, n):
     return True
 
 
-@register_jitable
+@nrt_free
 def _inf_or_nan(buf, i, hi, negative):
     """(status, bits) of 'inf', 'infinity' or 'nan' in any case at buf[i:hi] (Python's
     _Py_parse_inf_or_nan, after the sign)."""
@@ -283,7 +283,7 @@ def _inf_or_nan(buf, i, hi, negative):
     return VALUE_ERROR, np.int64(0)
 
 
-@register_jitable
+@nrt_free
 def _decimal_bits(buf, lo, hi, exp10, negative, s):
     """The bits of the double nearest to the digits at buf[lo:hi] ('.' and '_' among them)
     times 10**exp10, negated if `negative`: exactly when a double holds the digits and the
@@ -340,7 +340,7 @@ def _decimal_bits(buf, lo, hi, exp10, negative, s):
     return dec_to_float_bits(s, 0, negative)
 
 
-@register_jitable
+@nrt_free
 def parse_float(buf, lo, hi, scratch):
     """(status, bits of float(s)) for the str s = buf[lo:hi], correctly rounded (CPython's
     PyFloat_FromString): whitespace, a sign, digits with an optional '.', an optional exponent,

@@ -7,12 +7,16 @@ import struct
 from decimal import Decimal, localcontext
 
 import numpy as np
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from numba import njit
 
 from gpucc.contract.status import OK, OVERFLOW, VALUE_ERROR
+from gpucc.contract.valuetypes import T_BOOL, T_FLOAT, T_INT
 from gpucc.vm import strconv
+from gpucc.vm.kernel_text import repr_length
+from gpucc.vm.strconv import int_repr
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 # characters int() and float() treat specially, and some they reject
@@ -204,3 +208,14 @@ def test_floats_as_plain_python():
         assert text(buf[: strconv.float_repr(bits_of(x), buf, 0, scratch)]) == repr(x)
     for s in PARSE_FLOAT_EDGES + [repr(x) for x in FLOAT_EDGES]:
         assert strconv.parse_float(codes(s), 0, len(s), scratch) == float_oracle(s), repr(s)
+
+
+@pytest.mark.parametrize("x", [0, 5, 9, 10, 99, 100, -1, -9, -10, -99, -100, 12345, 2**63 - 1, -(2**63), 10**18, -(10**18)])
+def test_repr_length_counts_what_int_repr_writes(x):
+    """STR_FROM of an int sizes its str by repr_length before int_repr writes into it."""
+    buf = np.zeros(24, np.int64)
+    assert repr_length(x, T_INT) == int_repr(x, buf, 0) == len(str(x))
+
+
+def test_repr_length_of_bools_and_other_types():
+    assert (repr_length(1, T_BOOL), repr_length(0, T_BOOL), repr_length(0, T_FLOAT)) == (4, 5, -1)

@@ -1,7 +1,7 @@
 """The kernel's functions that take the job's arrays are compiled without numba's reference
 counting (contract.jitable.nrt_free): with it, every call increfs and decrefs each array argument
 atomically, which made every heap instruction (through kernel_frames.heap_op) about twice as slow
-(benchmarks/RESULTS.md, "List code three times slower than fec3820")."""
+and str() of an int five times (benchmarks/RESULTS.md, session 23)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import ast
 from pathlib import Path
 
 VM = Path(__file__).resolve().parents[2] / "vm"
-JOB_ARRAYS = {"stack", "heap", "walk", "consts", "frames"}
+JOB_ARRAYS = {"stack", "heap", "walk", "consts", "frames", "buf", "scratch", "s"}  # s: a bigdecimal
 # run_job takes the bundles (one incref each per job); operands is three lines LLVM inlines;
 # arguments runs once per job and slices the stack (a view)
 WITH_NRT = {"run_job", "operands", "arguments"}
 
 
 def kernel_functions():
-    for path in sorted(VM.glob("kernel*.py")):
+    for path in sorted([*VM.glob("kernel*.py"), VM / "strconv.py", VM / "bigdecimal.py"]):
         for node in ast.parse(path.read_text()).body:
             if isinstance(node, ast.FunctionDef) and node.decorator_list:
                 yield path.name, node
@@ -35,5 +35,5 @@ def test_functions_taking_job_arrays_are_nrt_free():
 
 def test_the_scan_sees_the_heap_instructions():
     names = {fn.name: [ast.unparse(d) for d in fn.decorator_list] for _, fn in kernel_functions()}
-    for name in ("heap_op", "list_op", "list_access", "str_op", "dict_op", "value_op", "math_op"):
+    for name in ("heap_op", "list_op", "list_access", "str_op", "dict_op", "value_op", "math_op", "int_repr", "dec_shift"):
         assert names[name] == ["nrt_free"], name

@@ -373,7 +373,7 @@ def test_memory_limit_and_the_room_str_from_needs():
     limits = LaunchLimits(heap_size=heap_for(8 + 1 + 3 + 30))  # the argument's block takes 1 + 3 + 4 words
     got = run(body, "s w", [("ab", 30), ("ab", 31), ("ab", MAX)], limits=limits, plain=True)
     assert [g[0] for g in got] == ["OK", "MEMORY_LIMIT", "MEMORY_LIMIT"]
-    need = heap_for(1 + 24 + 8)  # STR_FROM writes its digits into a RAW block first, then the new str
+    need = heap_for(1 + 3 + 4)  # STR_FROM of an int allocates its str only (its digits written into it)
     for heap, want in ((need - 1, "MEMORY_LIMIT"), (need, "OK")):
         got = run(f"    LOAD_VAR x\n    STR_FROM {T_INT}", "x", [(5,)], limits=LaunchLimits(heap_size=heap))
         assert got[0][0] == want
