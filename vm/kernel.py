@@ -30,7 +30,13 @@ contract.isa.COSTS (a constant address), not an argument: as an argument its poi
 reloaded from the stack on every VM instruction.  No numba-level
 inline="always": numba-cuda cannot compile that IR to PTX.
 The hot loop holds only the int instructions: ASSERT_CMP, the numeric, list and str
-instructions (calls) leave it and run in the loop around it.  LLVM weighs every arm of the
+instructions (calls) leave it and run in the loop around it.  Every call passes each array as
+seven words, and functions compiled with numba's reference counting incref and decref each
+array argument atomically: the called functions that take the job's arrays are compiled
+without it (contract.jitable.nrt_free; tests/vm/test_vm_no_nrt.py), and the list instructions
+loops run most (FOR_LIST, LIST_GET, LIST_SET, LIST_LEN, LIST_APPEND) call list_access and the
+str instructions str_op directly, rather than heap_op and then list_op or str_op (two calls,
+four arrays then three: list code was 2-3x slower); heap_op runs one again after a collection.  LLVM weighs every arm of the
 dispatch alike, so arms with calls inside the hot loop took registers from the int
 instructions (spills in the dispatch itself, 15-20% slower per instruction: see
 benchmarks/RESULTS.md).
