@@ -1,5 +1,6 @@
 """Fixtures of the plugin tests."""
 
+import numba.core.boxing  # noqa: F401  (imported lazily by numba's first compile: see warm_vm)
 import pytest
 from gpucc_project import write_project
 
@@ -8,7 +9,10 @@ from gpucc_project import write_project
 def warm_vm():
     """Compile and launch once in this process: pytester's in-process runs drop the modules
     they import (numba's lazily imported ones included), and re-importing numba modules
-    fails with "duplicate registration"."""
+    fails with "duplicate registration".  numba.core.boxing is imported above, at collection:
+    in one whole-suite run (session 23, the kernel's cache cold, another process compiling it
+    at the same time) the in-process compiles after the plugin tests failed with a duplicate
+    registration of its first boxer, while the same tests passed alone and in the run before."""
     from gpucc.compiler.batch import compile_batch
     from gpucc.contract.image import Program
     from gpucc.vm import launch
