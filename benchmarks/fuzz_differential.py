@@ -13,7 +13,7 @@ each disagreement (backend, program seed, source, input, CPython's and the VM's 
 
 A program the compiler refuses for one of its documented capacities (compiler/limits.py: 64
 locals with the hidden ones of comprehensions and folds, 64 functions, ...; a located compile
-error, README "Limits") checks nothing about semantics: its pairs are set aside, counted in the
+error, README "What is in") checks nothing about semantics: its pairs are set aside, counted in the
 summary, and not counted as checked; the run goes on until --pairs pairs are checked.
 """
 
@@ -29,6 +29,10 @@ from pathlib import Path
 from gpucc.compiler import errors
 from gpucc.neural.gen import ProgramGen
 from tests.oracle.oracle import cpython_outcomes, vm_outcomes
+
+
+# the compiler's capacity errors (compiler/errors.py's templates ending "(limit {arg})")
+CAPACITY_MESSAGES = tuple(t.split(" (limit")[0] for t in errors.TEMPLATES if t.endswith("(limit {arg})"))
 
 
 def program_seed(seed: int, k: int) -> int:
@@ -60,8 +64,6 @@ def over_capacity(outcome: str) -> bool:
     """Whether an outcome is the compiler's refusal of a program past one of its capacities."""
     return outcome.startswith("compile error:") and any(m in outcome for m in CAPACITY_MESSAGES)
 
-
-CAPACITY_MESSAGES = tuple(t.split(" (limit")[0] for t in errors.TEMPLATES if t.endswith("(limit {arg})"))
 
 
 def outcome_kind(outcome: str) -> str:

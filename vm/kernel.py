@@ -36,10 +36,10 @@ array argument atomically: the called functions that take the job's arrays are c
 without it (contract.jitable.nrt_free; tests/vm/test_vm_no_nrt.py), and the list instructions
 loops run most (FOR_LIST, LIST_GET, LIST_SET, LIST_LEN, LIST_APPEND) call list_access and the
 str instructions str_op directly, rather than heap_op and then list_op or str_op (two calls,
-four arrays then three: list code was 2-3x slower); heap_op runs one again after a collection.  LLVM weighs every arm of the
-dispatch alike, so arms with calls inside the hot loop took registers from the int
-instructions (spills in the dispatch itself, 15-20% slower per instruction: see
-benchmarks/RESULTS.md).
+four arrays then three: list code was 2-3x slower); heap_op runs one again after a
+collection.  LLVM weighs every arm of the dispatch alike, so arms with calls inside the hot
+loop took registers from the int instructions (spills in the dispatch itself, 15-20% slower
+per instruction: see benchmarks/RESULTS.md).
 Packed operands (contract.isa) are split as lo = arg & 0xFFFF, hi = arg >> 16 (and hi's two
 bytes as (arg >> 16) & 0xFF, arg >> 24).
 
@@ -91,10 +91,10 @@ from gpucc.contract.isa import (
     FELL_OFF,
     FIRST_EXC,
     FIRST_LIST,
-    FIRST_STR,
-    FIRST_MATH,
     FIRST_MODULE,
+    FIRST_MATH,
     FIRST_NUMERIC,
+    FIRST_STR,
     FIRST_VALUE,
     FLOAT_POW,
     FOR_LIST,
@@ -106,28 +106,28 @@ from gpucc.contract.isa import (
     JUMP_IF_FALSE_OR_POP,
     JUMP_IF_NOT_EQ,
     JUMP_IF_NOT_EQ_INT,
-    JUMP_IF_NOT_EQ_VARS,
     JUMP_IF_NOT_EQ_VAR_INT,
+    JUMP_IF_NOT_EQ_VARS,
     JUMP_IF_NOT_GE,
     JUMP_IF_NOT_GE_INT,
-    JUMP_IF_NOT_GE_VARS,
     JUMP_IF_NOT_GE_VAR_INT,
+    JUMP_IF_NOT_GE_VARS,
     JUMP_IF_NOT_GT,
     JUMP_IF_NOT_GT_INT,
-    JUMP_IF_NOT_GT_VARS,
     JUMP_IF_NOT_GT_VAR_INT,
+    JUMP_IF_NOT_GT_VARS,
     JUMP_IF_NOT_LE,
     JUMP_IF_NOT_LE_INT,
-    JUMP_IF_NOT_LE_VARS,
     JUMP_IF_NOT_LE_VAR_INT,
+    JUMP_IF_NOT_LE_VARS,
     JUMP_IF_NOT_LT,
     JUMP_IF_NOT_LT_INT,
-    JUMP_IF_NOT_LT_VARS,
     JUMP_IF_NOT_LT_VAR_INT,
+    JUMP_IF_NOT_LT_VARS,
     JUMP_IF_NOT_NE,
     JUMP_IF_NOT_NE_INT,
-    JUMP_IF_NOT_NE_VARS,
     JUMP_IF_NOT_NE_VAR_INT,
+    JUMP_IF_NOT_NE_VARS,
     JUMP_IF_TRUE,
     JUMP_IF_TRUE_OR_POP,
     LIST_APPEND,
@@ -140,9 +140,9 @@ from gpucc.contract.isa import (
     LOAD_VAR,
     LOAD_VAR2,
     NOP,
-    POPS,
     POP_TOP,
     POP_TRY,
+    POPS,
     RAISE,
     RANGE_CHECK,
     RERAISE,
@@ -180,10 +180,10 @@ from gpucc.vm.intmath import INT64_MIN, arith, compare
 from gpucc.vm.kernel_frames import arguments, attribute, heap_op, module_code, resolve
 from gpucc.vm.kernel_heap import peak_words, start
 from gpucc.vm.kernel_lists import list_access
-from gpucc.vm.kernel_str import str_op
 from gpucc.vm.kernel_math import math_op
 from gpucc.vm.kernel_numeric import numeric_value
 from gpucc.vm.kernel_order import list_compare, list_length, list_typed
+from gpucc.vm.kernel_str import str_op
 
 
 # the modules this body is compiled from: launchers hash them into numba's cache key
@@ -609,7 +609,8 @@ def run_job(j, image, jobs, scratch, out, step_limit):
                         raised_g = (ev >> 8) & 0xFFFFFF
                         raised_pc = ev >> 32
                         good = raised_g < func_entry.shape[0] and 0 <= raised_pc < code.shape[0] // 2
-                        st = v if good and v <= 62 and (RAISABLE_MASK >> v) & 1 == 1 else INVALID_BYTECODE  # a shift past 63 is undefined
+                        good = good and v <= 62  # RAISE's bound: a shift past 63 is undefined
+                        st = v if good and (RAISABLE_MASK >> v) & 1 == 1 else INVALID_BYTECODE
                         break
                     if op == SETUP_TRY:
                         if depth + 1 + nh >= max_depth:

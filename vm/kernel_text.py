@@ -20,6 +20,7 @@ from gpucc.vm.strconv import (
     PARSE_FLOAT_SCRATCH,
     float_repr,
     int_repr,
+    int_repr_length,
     parse_float,
     parse_int,
 )
@@ -162,26 +163,13 @@ def repr_value(x, type_code, heap, at):
 
 
 @nrt_free
-def _digits(v):
-    """The decimal digits of v >= 0."""
-    n = np.int64(1)
-    while v >= 10:
-        v //= 10
-        n += 1
-    return n
-
-
-@nrt_free
 def repr_length(x, type_code):
     """len(str(x)) of an int or bool (as repr_value writes it, without scratch); -1 for another type."""
     if type_code == T_BOOL:
         return np.int64(4 if x != 0 else 5)
-    if type_code != T_INT:
-        return np.int64(-1)
-    if x >= 0:
-        return _digits(x)
-    head = x // -10  # as int_repr: -x // 10 without negating INT64_MIN
-    return np.int64(2) if head == 0 else _digits(head) + 2
+    if type_code == T_INT:
+        return int_repr_length(x)
+    return np.int64(-1)
 
 
 @nrt_free

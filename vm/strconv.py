@@ -51,13 +51,20 @@ WORDS = np.array([ord(c) for c in "infinitynan"], np.int64)  # 'inf' / 'infinity
 
 
 @nrt_free
-def _write_digits(m, buf, at):
-    """Write the decimal digits of m >= 0 at buf[at:]; their count."""
+def digit_count(m):
+    """The decimal digits of m >= 0."""
     n = np.int64(1)
     t = m // 10
     while t > 0:
         n += 1
         t //= 10
+    return n
+
+
+@nrt_free
+def _write_digits(m, buf, at):
+    """Write the decimal digits of m >= 0 at buf[at:]; their count."""
+    n = digit_count(m)
     for i in range(n - 1, -1, -1):
         buf[at + i] = ZERO + m % 10
         m //= 10
@@ -77,6 +84,15 @@ def int_repr(value, buf, at):
     n = _write_digits(head, buf, at + 1)
     buf[at + 1 + n] = ZERO - value % -10
     return n + 2
+
+
+@nrt_free
+def int_repr_length(value):
+    """len(str(value)): the code points int_repr writes."""
+    if value >= 0:
+        return digit_count(value)
+    head = value // -10  # as int_repr
+    return np.int64(2) if head == 0 else digit_count(head) + 2
 
 
 @nrt_free

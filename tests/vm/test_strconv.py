@@ -210,7 +210,8 @@ def test_floats_as_plain_python():
         assert strconv.parse_float(codes(s), 0, len(s), scratch) == float_oracle(s), repr(s)
 
 
-@pytest.mark.parametrize("x", [0, 5, 9, 10, 99, 100, -1, -9, -10, -99, -100, 12345, 2**63 - 1, -(2**63), 10**18, -(10**18)])
+@pytest.mark.parametrize("x", [0, 5, 9, 10, 99, 100, -1, -9, -10, -99, -100, 12345, 2**63 - 1, -(2**63), 10**18,
+                               -(10**18)])
 def test_repr_length_counts_what_int_repr_writes(x):
     """STR_FROM of an int sizes its str by repr_length before int_repr writes into it."""
     buf = np.zeros(24, np.int64)
