@@ -69,7 +69,7 @@ def _stmt(s, lines) -> str:
         return f"(SETITEM {_expr(s.targets[0])} = {_expr(s.value)})"
     if isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Subscript):
         return f"(SETITEM {_expr(s.target)} {_BIN[type(s.op)]}= {_expr(s.value)})"
-    if isinstance(s, ast.Assign):
+    if isinstance(s, ast.Assign) and isinstance(s.targets[0], ast.Name) and len(s.targets) == 1:
         return f"(ASSIGN {s.targets[0].id} {_expr(s.value)})"
     if isinstance(s, ast.AnnAssign):
         return f"(ASSIGN {s.target.id}: {_type(s.annotation)} {_expr(s.value)})"

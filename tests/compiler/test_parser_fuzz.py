@@ -197,6 +197,12 @@ def test_plain_python_lexes_float_exponents(literal):
     check(f"def f() -> float:\n    return {literal}\n".encode())
 
 
+def test_a_tuple_target_is_outside_the_oracle():
+    """hypothesis's mutation `b, = a % b` (session 23): an unpacking target is no Name, and the
+    oracle's dump of an assignment read its `.id` (AttributeError) instead of saying
+    NotInSubset; the tree is then checked for shape only, as for every tuple."""
+    check(b"def gcd(a: int, b: int) -> int:\n    while b != 0:\n        t = b\n        b, = a % b\n        a = t\n    return a\n")
+
 def test_seeds_are_accepted():
     for s in SEEDS:
         assert run(s.encode(), plain=False)[0] == "ok"
