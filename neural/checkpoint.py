@@ -2,7 +2,8 @@
 
 A checkpoint is one .npz: `meta` (JSON: model and training config, seed, the figures train.py
 printed, the token vocabulary it was trained with, and the ISA facts of every opcode its
-training targets used, the tokenizer's FORMAT) and one float32 array per weight.  Reading `meta` needs no torch.
+training targets used, the tokenizer's FORMAT) and one float16 array per weight (float32 in checkpoints written before
+float16 was: both load; training and sampling run in float32).  Reading `meta` needs no torch.
 
 The vocabulary is stored by token spelling, opcodes by NAME with the facts that give an
 instruction its meaning for a model: operand kind, pops, pushes, keeps-on-jump, slot width and
@@ -61,7 +62,7 @@ def save(path, model, meta: dict) -> None:
     training targets used) -> one .npz."""
     ops = meta.pop("ops")
     meta = {**meta, "format": tk.FORMAT, "vocab": list(tk.VOCAB), "isa": isa_facts(ops)}
-    weights = {f"w:{k}": v.detach().float().numpy() for k, v in model.state_dict().items()}
+    weights = {f"w:{k}": v.detach().half().numpy() for k, v in model.state_dict().items()}  # half the bytes
     np.savez_compressed(path, meta=np.array(json.dumps(meta)), **weights)
 
 
@@ -85,7 +86,7 @@ def load(path=None):
         raise ValueError(f"{path} does not match the ISA ({'; '.join(problems)}): retrain it "
                          "(python -m gpucc.neural.train)")  # fmt: skip
     with np.load(path, allow_pickle=False) as f:
-        state = {k[2:]: torch.from_numpy(f[k]) for k in f.files if k.startswith("w:")}
+        state = {k[2:]: torch.from_numpy(f[k]).float() for k in f.files if k.startswith("w:")}
     rows = [(tk.ID[t], i) for i, t in enumerate(meta["vocab"]) if t in tk.ID]  # today's id, its id
     for name in ("transformer.wte.weight", "lm_head.weight"):
         old = state[name]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+from dataclasses import replace
 
 import torch
 
@@ -216,15 +217,16 @@ def sample(model: Compiler, sources: list[tk.Source], k: int = 1, temperature: f
 
 def measure(model: Compiler, held: list, k: int, temperature: float, top_p: float, chunk: int = 8) -> dict[str, dict]:
     """k constrained samples of every held-out example (train.Example) -> per curriculum level:
-    programs, samples valid, samples functional (the estimate of p_correct) and programs with a
-    functional sample among their k."""
-    units = []
+    programs, samples exact (the traditional compiler's tokens), samples valid, samples functional
+    (the estimate of p_correct) and programs with a functional sample among their k."""
+    units, exact = [], []
     for c in range(0, len(held), chunk):
         part = held[c : c + chunk]
         longest = max(len(e.target) for e in part)
         for samples, e in zip(sample(model, [e.src for e in part], k, temperature, top_p, seed=c,
                                      max_new=2 * longest + 8), part):  # fmt: skip
             for toks in samples:
+                exact.append(toks == e.target)
                 try:
                     units.append(tk.decode_unit(toks, e.src))
                 except tk.DecodeError:  # cut off by max_new
@@ -235,7 +237,8 @@ def measure(model: Compiler, held: list, k: int, temperature: float, top_p: floa
         rows = [i for i, e in enumerate(held) if e.pair.level == level]
         mine = [verdicts[i * k : (i + 1) * k] for i in rows]
         figures[spec.name] = dict(
-            n=len(rows), samples=len(rows) * k, valid=sum(v.valid for vs in mine for v in vs),
+            n=len(rows), samples=len(rows) * k, exact=sum(sum(exact[i * k : (i + 1) * k]) for i in rows),
+            valid=sum(v.valid for vs in mine for v in vs),
             functional=sum(v.functional for vs in mine for v in vs),
             solved=sum(any(v.functional for v in vs) for vs in mine),
         )  # fmt: skip
@@ -251,19 +254,24 @@ def main(argv=None) -> None:
     ap.add_argument("--top-p", type=float, default=0.95)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--trained-only", action="store_true", help="only the levels the checkpoint was trained on")
+    ap.add_argument("--held-out", type=int, default=None, metavar="N",
+                    help="draw N held-out programs per level (default: as many as training measured on)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     model, meta = load(args.checkpoint)
     cfg = TrainConfig(**meta["train"])
+    if args.held_out is not None:
+        cfg = replace(cfg, eval_per_level=args.held_out)
     _, held = datasets(cfg, meta["seed"])
     if args.trained_only:
         held = [e for e in held if e.pair.level in trained(cfg)]
     figures = measure(model, held, args.k, args.temperature, args.top_p)
-    print(f"{'level':<18}{'n':>6}{'samples':>9}{'valid':>8}{'functional':>12}{f'solved@{args.k}':>11}")
+    print(f"{'level':<18}{'n':>6}{'samples':>9}{'exact':>8}{'valid':>8}{'functional':>12}{f'solved@{args.k}':>11}")
     for name, f in figures.items():
         pct = lambda c, n: f"{100 * c / n:.1f}%" if n else "-"  # noqa: E731
-        print(f"{name:<18}{f['n']:>6}{f['samples']:>9}{pct(f['valid'], f['samples']):>8}"
-              f"{pct(f['functional'], f['samples']):>12}{pct(f['solved'], f['n']):>11}")  # fmt: skip
+        print(f"{name:<18}{f['n']:>6}{f['samples']:>9}{pct(f['exact'], f['samples']):>8}"
+              f"{pct(f['valid'], f['samples']):>8}{pct(f['functional'], f['samples']):>12}"
+              f"{pct(f['solved'], f['n']):>11}")  # fmt: skip
 
 
 if __name__ == "__main__":

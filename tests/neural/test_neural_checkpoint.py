@@ -55,7 +55,7 @@ def test_loading_maps_tokens_by_spelling_and_masks_what_it_does_not_know(tmp_pat
     vocab = list(reversed(tk.VOCAB[:-3]))  # another order, and three tokens it never had
     model, path = _tiny(tmp_path, vocab, ["RETURN", "LOAD_VAR"])
     loaded, meta = ck.load(path)
-    w, w0 = loaded.transformer.wte.weight, model.transformer.wte.weight
+    w, w0 = loaded.transformer.wte.weight, model.transformer.wte.weight.half().float()  # stored as float16
     assert (w[tk.ID["RETURN"]] == w0[tk.ID["RETURN"]]).all() and (w[tk.ID["FN"]] == w0[tk.ID["FN"]]).all()
     known = loaded.known.tolist()
     assert known[tk.ID["RETURN"]] and known[tk.ID["FN"]] and not known[tk.ID["BINARY_ADD"]]  # an op it never wrote
@@ -72,3 +72,17 @@ def test_a_changed_opcode_is_refused_at_load(tmp_path):
     with pytest.raises(ValueError, match="retrain"):
         ck.load(path)
     assert O.BY_NAME["RETURN"].pops == 1
+
+
+def test_weights_are_stored_as_float16_and_float32_checkpoints_still_load(tmp_path):
+    model, path = _tiny(tmp_path, list(tk.VOCAB), ["RETURN"])
+    with np.load(path) as f:
+        arrays = {k: f[k] for k in f.files}
+    assert {a.dtype for k, a in arrays.items() if k.startswith("w:")} == {np.dtype(np.float16)}
+    loaded, _ = ck.load(path)
+    w = model.transformer.h[0].attn.c_attn.weight
+    assert (loaded.transformer.h[0].attn.c_attn.weight == w.half().float()).all()
+    assert (loaded.transformer.h[0].attn.c_attn.weight - w).abs().max() <= 1e-3 * w.abs().max()
+    np.savez(path, **{k: a.astype(np.float32) if k.startswith("w:") else a for k, a in arrays.items()})  # older
+    older, _ = ck.load(path)
+    assert (older.transformer.h[0].attn.c_attn.weight == loaded.transformer.h[0].attn.c_attn.weight).all()
