@@ -33,11 +33,12 @@ The hot loop holds only the int instructions: ASSERT_CMP, the numeric, list and 
 instructions (calls) leave it and run in the loop around it.  Every call passes each array as
 seven words, and functions compiled with numba's reference counting incref and decref each
 array argument atomically: the called functions that take the job's arrays are compiled
-without it (contract.jitable.nrt_free; tests/vm/test_vm_no_nrt.py), and the list instructions
-loops run most (FOR_LIST, LIST_GET, LIST_SET, LIST_LEN, LIST_APPEND) call list_access and the
-str instructions str_op directly, rather than heap_op and then list_op or str_op (two calls,
-four arrays then three: list code was 2-3x slower); heap_op runs one again after a
-collection.  LLVM weighs every arm of the dispatch alike, so arms with calls inside the hot
+without it (contract.jitable.nrt_free; tests/vm/test_vm_no_nrt.py), and the list and str
+instructions are one call from run_job (the ones loops run most, FOR_LIST, LIST_GET, LIST_SET,
+LIST_LEN, LIST_APPEND, to list_access; the other list ones to list_op, the str ones to str_op;
+COMPARE_NUM of strs or lists to list_compare), not heap_op and then list_op or str_op (two
+calls, four arrays then three: list code was 2-3x slower, str code 1.3x); heap_op runs one
+again after a collection.  Those arms come first in the loop around the hot loop.  LLVM weighs every arm of the dispatch alike, so arms with calls inside the hot
 loop took registers from the int instructions (spills in the dispatch itself, 15-20% slower
 per instruction: see benchmarks/RESULTS.md).
 Packed operands (contract.isa) are split as lo = arg & 0xFFFF, hi = arg >> 16 (and hi's two
@@ -179,7 +180,7 @@ from gpucc.vm.floats import typed_compare
 from gpucc.vm.intmath import INT64_MIN, arith, compare
 from gpucc.vm.kernel_frames import arguments, attribute, heap_op, module_code, resolve
 from gpucc.vm.kernel_heap import peak_words, start
-from gpucc.vm.kernel_lists import list_access
+from gpucc.vm.kernel_lists import list_access, list_op
 from gpucc.vm.kernel_math import math_op
 from gpucc.vm.kernel_numeric import numeric_value
 from gpucc.vm.kernel_order import list_compare, list_length, list_typed
@@ -540,7 +541,32 @@ def run_job(j, image, jobs, scratch, out, step_limit):
             while other:  # ASSERT_CMP, the numeric, list, str, value, dict, exc, module and math instructions, out of
                 # the hot loop (see the module doc): one pass, a failure breaks out of it
                 other = False
-                if op == ASSERT_CMP:
+                if op >= FIRST_LIST and op < FIRST_VALUE:  # the list and str instructions: one call, not heap_op's two
+                    if op >= FIRST_STR:
+                        st, new_sp, hp, extra, advance = str_op(op, arg, stack, sp, heap, hp, consts,
+                                                                unit_const_start[func_unit[g]])  # fmt: skip
+                    elif (op == FOR_LIST or op == LIST_GET or op == LIST_SET or op == LIST_LEN
+                          or op == LIST_APPEND):  # the list instructions loops run most
+                        st, new_sp, hp, extra, advance = list_access(op, arg, stack, sp, fp, heap, hp)
+                    else:
+                        st, new_sp, hp, extra, advance = list_op(op, arg, stack, sp, fp, heap, hp, walk)
+                    if st == MEMORY_LIMIT:  # an allocation did not fit (nothing changed): again after a collection
+                        st, new_sp, hp, extra, advance = heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts,
+                                                                 unit_const_start[func_unit[g]], True)  # fmt: skip
+                    if st != OK:
+                        break
+                    sp = new_sp
+                    n_cost += extra
+                    pc += advance
+                elif op == COMPARE_NUM and list_typed(arg):  # strs, lists, tuples: one call, as ASSERT_CMP
+                    st, r, extra = list_compare(arg, stack[ix(sp - 2)], stack[ix(sp - 1)], heap, hp)
+                    if st != OK:
+                        break
+                    sp -= 1
+                    stack[ix(sp - 1)] = r
+                    n_cost += extra
+                    pc += 1
+                elif op == ASSERT_CMP:
                     sp -= 2
                     a, b = stack[ix(sp)], stack[ix(sp + 1)]
                     if list_typed(arg):  # lists or strs; a failure records their lengths
@@ -629,26 +655,10 @@ def run_job(j, image, jobs, scratch, out, step_limit):
                         v = stack[ix(sp - 1)] & 0xFF
                         stack[ix(sp - 1)] = (arg >> v) & 1 if v < 32 else 0
                     pc += 1
-                elif (op == FOR_LIST or op == LIST_GET or op == LIST_SET or op == LIST_LEN or op == LIST_APPEND
-                      or (op >= FIRST_STR and op < FIRST_VALUE)):  # one call, not heap_op's two
-                    if op >= FIRST_STR:
-                        st, new_sp, hp, extra, advance = str_op(op, arg, stack, sp, heap, hp, consts,
-                                                                unit_const_start[func_unit[g]])  # fmt: skip
-                    else:  # the list instructions loops run most
-                        st, new_sp, hp, extra, advance = list_access(op, arg, stack, sp, fp, heap, hp)
-                    if st == MEMORY_LIMIT:  # an allocation did not fit (nothing changed): again after a collection
-                        st, new_sp, hp, extra, advance = heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts,
-                                                                 unit_const_start[func_unit[g]])  # fmt: skip
-                    if st != OK:
-                        break
-                    sp = new_sp
-                    n_cost += extra
-                    pc += advance
-                elif op >= FIRST_LIST or (op == COMPARE_NUM and list_typed(arg)):  # the heap's instructions
+                elif op >= FIRST_VALUE:  # the value, dict and set instructions
                     st, sp, hp, extra, advance = heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts,
-                                                         unit_const_start[func_unit[g]])  # fmt: skip
-                    if st == OK or op >= FIRST_VALUE:  # a value or dict assert's walk costs when it fails
-                        n_cost += extra
+                                                         unit_const_start[func_unit[g]], False)  # fmt: skip
+                    n_cost += extra  # a value or dict assert's walk costs when it fails too
                     if st != OK:
                         if st == ASSERT_FAILED:  # ASSERT_VALUE / ASSERT_KEYED left their operands on the stack
                             lhs = stack[ix(sp - 2)]

@@ -20,15 +20,20 @@ from gpucc.vm.kernel_value import value_op
 
 
 @nrt_free
-def heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base):
-    """(status, sp, hp, extra cost, pc advance) of a list, str, value, dict or set instruction (or
-    COMPARE_NUM of lists); one whose allocation did not fit (it changed nothing else) runs once
-    more after a collection of the heap with the stack below sp as roots (vm/kernel_gc.py)."""
+def heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base, collect_first):
+    """(status, sp, hp, extra cost, pc advance) of a list, str, value, dict or set instruction; one
+    whose allocation did not fit (it changed nothing else) runs once more after a collection of
+    the heap with the stack below sp as roots (vm/kernel_gc.py).  collect_first: it ran already
+    (run_job calls the list and str instructions directly) and did not fit: collect, then run it."""
     st = OK
     new_sp = sp
     extra = np.int64(0)
     advance = 1
-    for attempt in range(2):
+    for attempt in range(1 if collect_first else 0, 2):
+        if attempt == 1:
+            st, hp = collect(heap, hp, stack, sp)
+            if st != OK:
+                break
         if op >= FIRST_DICT:  # vm/kernel_keyed.py
             st, new_sp, hp, extra, advance = dict_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base)
         elif op >= FIRST_VALUE:  # vm/kernel_value.py
@@ -38,10 +43,7 @@ def heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base):
             st, new_sp, hp, extra, advance = str_op(op, arg, stack, sp, heap, hp, consts, const_base)
         else:  # vm/kernel_lists.py
             st, new_sp, hp, extra, advance = list_op(op, arg, stack, sp, fp, heap, hp, walk)
-        if st != MEMORY_LIMIT or attempt == 1:
-            break
-        st, hp = collect(heap, hp, stack, sp)
-        if st != OK:
+        if st != MEMORY_LIMIT:
             break
     return st, new_sp, hp, extra, advance
 
