@@ -292,7 +292,9 @@ def str_op(op, arg, stack, sp, heap, hp, consts, const_base):
             i = i + n if i < 0 else i
             if i < 0 or i >= n:
                 return INDEX_ERROR, sp, hp, zero, 1
-            r, hp = new_str(heap, hp, d + i, 1)
+            r, hp = new_list(heap, hp, np.int64(1), PLAIN)  # not new_str: one call fewer (s[i] is common)
+            if r >= 0:
+                heap[r + HEADER] = heap[d + i]
             extra = np.int64(1)
     elif op == STR_CHR:
         c = stack[base]
