@@ -101,7 +101,8 @@ def main(argv=None) -> None:
         for name in names:
             for label in ("old", "new") if r % 2 == 0 else ("new", "old"):
                 times[name, label].append(measure(label, name))
-    print(f"{args.rounds} rounds of {args.reps} launches per checkout, CPU {args.cpu}; ms per launch; ratio = new / old")
+    print(f"{args.rounds} rounds of {args.reps} launches per checkout, CPU {args.cpu}; "
+          "ms per launch; ratio = new / old")
     for name in names:
         old, new = times[name, "old"], times[name, "new"]
         paired = sorted(b / a for a, b in zip(old, new))

@@ -38,9 +38,10 @@ instructions are one call from run_job (the ones loops run most, FOR_LIST, LIST_
 LIST_LEN, LIST_APPEND, to list_access; the other list ones to list_op, the str ones to str_op;
 COMPARE_NUM of strs or lists to list_compare), not heap_op and then list_op or str_op (two
 calls, four arrays then three: list code was 2-3x slower, str code 1.3x); heap_op runs one
-again after a collection.  Those arms come first in the loop around the hot loop.  LLVM weighs every arm of the dispatch alike, so arms with calls inside the hot
-loop took registers from the int instructions (spills in the dispatch itself, 15-20% slower
-per instruction: see benchmarks/RESULTS.md).
+again after a collection.  Those arms come first in the loop around the hot loop.  LLVM
+weighs every arm of the dispatch alike, so arms with calls inside the hot loop took registers
+from the int instructions (spills in the dispatch itself, 15-20% slower per instruction: see
+benchmarks/RESULTS.md).
 Packed operands (contract.isa) are split as lo = arg & 0xFFFF, hi = arg >> 16 (and hi's two
 bytes as (arg >> 16) & 0xFF, arg >> 24).
 
