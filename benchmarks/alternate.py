@@ -91,7 +91,10 @@ def main(argv=None) -> None:
         w = workers[label]
         w.stdin.write(name + "\n")
         w.stdin.flush()
-        return float(w.stdout.readline())
+        line = w.stdout.readline()
+        if not line:  # the worker died (its traceback is above): a workload bench_vm lacks, a compile error
+            sys.exit(f"the {label} checkout's worker stopped at {name!r}")
+        return float(line)
 
     for name in names:  # compile and warm both
         for label in workers:
