@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import llvmlite.binding as llvm
 import numba
 import numpy as np
 from numba import njit, prange
@@ -18,6 +19,20 @@ from gpucc.vm.kernel import KERNEL_SOURCES, Scratch, run_job
 from gpucc.vm.kernel_heap import MIN_HEAP
 from gpucc.vm.kernel_walk import WALK_WORDS
 from gpucc.vm.prepare import prepare_launch
+
+
+# LLVM's inliner, for the kernel's CPU code (process-wide options read whenever numba builds an
+# optimisation pipeline; CUDA's NVVM is not affected).  str_op and list_op are each one dispatch
+# over dozens of instructions, so LLVM's static estimate puts every arm below 2% of the
+# function's entry frequency: a "cold" call site, where the inline threshold is 45.  new_list,
+# which every allocating instruction calls, then stayed a call (str_op -> new_list, the heap
+# passed as seven words).  Call sites count as cold only below 1% of the entry (the arms of those
+# dispatches are above it; run_job's calls out of its hot loop stay below it: inlining more into
+# run_job cost int code 5-10%), and inlining may grow a function more (threshold 3000, LLVM's
+# -O3 default 250).  Measured in benchmarks/RESULTS.md (session 25): list code 0.75x, str code
+# 0.91x the time before, int code unchanged.
+llvm.set_option("gpucc", "-inline-threshold=3000")
+llvm.set_option("gpucc", "-cold-callsite-rel-freq=1")
 
 
 def _make_runner(fingerprint):

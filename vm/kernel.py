@@ -28,7 +28,8 @@ if/elif chain that LLVM turns into a jump table; LLVM inlines arith/compare and 
 dispatch on the (constant) op; array indices go through ix().  The cost table is the global
 contract.isa.COSTS (a constant address), not an argument: as an argument its pointer was
 reloaded from the stack on every VM instruction.  No numba-level
-inline="always": numba-cuda cannot compile that IR to PTX.
+inline="always": numba-cuda cannot compile that IR to PTX; vm/cpu.py sets LLVM's inliner options
+instead (so that str_op and list_op inline new_list).
 The hot loop holds only the int instructions: ASSERT_CMP, the numeric, list and str
 instructions (calls) leave it and run in the loop around it.  Every call passes each array as
 seven words, and functions compiled with numba's reference counting incref and decref each
