@@ -58,7 +58,8 @@ def judge(outcomes: list[CandidateOutcome], reference: CandidateOutcome | None,
         why = f"its canonical solution does not finish within the step limit ({step_limit}; raise it)"
         return _not_run(outcomes, why), info
     if not reference.passed:
-        hint = "; raise the heap (--gpucc-heap-words)" if any(j.status == st.MEMORY_LIMIT for j in reference.jobs) else ""
+        heap = any(j.status == st.MEMORY_LIMIT for j in reference.jobs)
+        hint = "; raise the heap (--gpucc-heap-words; gpucc run / evaluate: --heap-words)" if heap else ""
         return _not_run(outcomes, f"its canonical solution fails on the VM: {reference.reason}{hint}"), info
     budgets = [min(step_limit, max(BUDGET_FLOOR, BUDGET_FACTOR * j.steps)) for j in reference.jobs]
     info["budgets"] = budgets
