@@ -41,7 +41,7 @@ from gpucc.vm.kernel_walk import element_type, sequence, value_compare
 
 
 @nrt_free
-def _grow(heap, hp, xs, d, n, cap, need):
+def grow(heap, hp, xs, d, n, cap, need):
     """(status, data offset, hp, elements copied) of list xs (data d, length n, capacity cap)
     made to hold `need` elements."""
     zero = np.int64(0)
@@ -90,7 +90,7 @@ def list_method(op, arg, stack, sp, heap, hp):
         d2, m, _ = header(heap, hp, stack[sp - 1])
         if d2 < 0:
             return INVALID_BYTECODE, sp, hp, zero
-        st, d, hp, copied = _grow(heap, hp, xs, d, n, cap, n + m)
+        st, d, hp, copied = grow(heap, hp, xs, d, n, cap, n + m)
         if st != OK:
             return st, sp, hp, zero
         d2, _, _ = header(heap, hp, stack[sp - 1])  # moved when ys is xs
@@ -111,7 +111,7 @@ def list_method(op, arg, stack, sp, heap, hp):
             i = i + n if i + n > 0 else zero
         if i > n:
             i = n
-        st, d, hp, copied = _grow(heap, hp, xs, d, n, cap, n + 1)
+        st, d, hp, copied = grow(heap, hp, xs, d, n, cap, n + 1)
         if st != OK:
             return st, sp, hp, zero
         for k in range(n, i, -1):
@@ -158,7 +158,7 @@ def set_slice(arg, stack, base, heap, hp):
         for k in range(m):
             heap[d + start + k * step] = heap[d2 + k]
         return OK, base, hp, m
-    st, d, hp, copied = _grow(heap, hp, xs, d, n, cap, n - count + m)
+    st, d, hp, copied = grow(heap, hp, xs, d, n, cap, n - count + m)
     if st != OK:
         return st, base + 5, hp, zero
     tail = n - start - count

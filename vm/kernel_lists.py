@@ -54,8 +54,8 @@ from gpucc.contract.status import (
 from gpucc.contract.valuetypes import T_FLOAT, T_INT, T_STR
 from gpucc.vm.floats import b2f, f2b
 from gpucc.vm.intmath import arith
-from gpucc.vm.kernel_heap import DATA, HEADER, MIN_CAP, PLAIN, REFS, alloc, copy, header, joined_kind, kind_of, new_list
-from gpucc.vm.kernel_list_methods import list_method
+from gpucc.vm.kernel_heap import HEADER, PLAIN, REFS, copy, header, joined_kind, kind_of, new_list
+from gpucc.vm.kernel_list_methods import grow, list_method
 from gpucc.vm.kernel_slices import slice_bounds
 from gpucc.vm.kernel_order import element_equal, less, list_compare, list_equal, sort_list, strs_ok
 from gpucc.vm.kernel_walk import WALK_COLS
@@ -101,25 +101,15 @@ def _reduce(op, heap, hp, d, n, kind, etype, walk):
 @nrt_free
 def append(stack, sp, heap, hp):
     """(status, sp, hp, extra cost) of LIST_APPEND (xs v ->): a full list's elements move to a
-    new DATA block of twice its capacity (extra: the elements copied)."""
+    new DATA block of twice its capacity (kernel_list_methods.grow; extra: the elements copied)."""
     zero = np.int64(0)
     xs = stack[np.uint64(sp - 2)]
     d, n, cap = header(heap, hp, xs)
     if d < 0:
         return INVALID_BYTECODE, sp, hp, zero
-    extra = zero
-    if n == cap:
-        new_cap = 2 * cap if cap >= MIN_CAP else np.int64(MIN_CAP)
-        nd, hp = alloc(heap, hp, new_cap, DATA)
-        if nd < 0:
-            return MEMORY_LIMIT, sp, hp, zero
-        copy(heap, d, nd, n)
-        for k in range(nd + n, nd + new_cap):
-            heap[k] = 0
-        d = nd
-        heap[xs + 1] = new_cap
-        heap[xs + 2] = d
-        extra = n
+    st, d, hp, extra = grow(heap, hp, xs, d, n, cap, n + 1)
+    if st != OK:
+        return st, sp, hp, zero
     heap[np.uint64(d + n)] = stack[np.uint64(sp - 1)]
     heap[np.uint64(xs)] = n + 1
     return OK, sp - 2, hp, extra

@@ -142,16 +142,23 @@ class Heap:
         """The elements of list h as Python values (floats when is_float)."""
         return [bits_to_float(w) for w in self.slots(h)] if is_float else self.slots(h)
 
-    def append(self, h: int, v: int) -> int:
-        """xs.append(v); the elements copied when it grew (into a new DATA block)."""
+    def grow(self, h: int, need: int) -> int:
+        """List h made to hold `need` elements: its elements moved to a new DATA block of twice
+        its capacity (at least `need`, at least MIN_CAP) when they do not fit; the elements copied."""
         d, n, cap = self.header(h)
-        copied = 0
-        if n == cap:
-            new_cap = 2 * cap if cap >= MIN_CAP else MIN_CAP
-            nd = self.alloc(new_cap, DATA)
-            self.words[nd : nd + new_cap] = self.words[d : d + n] + [0] * (new_cap - n)
-            self.words[h + 1], self.words[h + 2] = new_cap, nd
-            d, copied = nd, n
+        if need <= cap:
+            return 0
+        new_cap = max(2 * cap, need, MIN_CAP)
+        nd = self.alloc(new_cap, DATA)
+        self.words[nd : nd + new_cap] = self.words[d : d + n] + [0] * (new_cap - n)
+        self.words[h + 1], self.words[h + 2] = new_cap, nd
+        return n
+
+    def append(self, h: int, v: int) -> int:
+        """xs.append(v); the elements copied when it grew."""
+        _, n, _ = self.header(h)
+        copied = self.grow(h, n + 1)
+        d, _, _ = self.header(h)
         self.words[d + n] = v
         self.words[h] = n + 1
         return copied

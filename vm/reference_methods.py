@@ -15,24 +15,12 @@ from gpucc.contract.isa import CMP_EQ
 from gpucc.contract.valuetypes import bits_to_float, float_to_bits
 from gpucc.vm.bigdecimal import DEC_WORDS
 from gpucc.vm.kernel_round import NDIGITS_MAX, NDIGITS_MIN
-from gpucc.vm.kernel_heap import DATA, PLAIN
-from gpucc.vm.reference_heap import MIN_CAP, Heap
+from gpucc.vm.kernel_heap import PLAIN
+from gpucc.vm.reference_heap import Heap
 from gpucc.vm.reference_numeric import Stop
 from gpucc.vm.reference_value import compare, comparison, constant, element_type
 
 RADIX = {2: bin, 8: oct, 16: hex}
-
-
-def grow(heap: Heap, h: int, need: int) -> int:
-    """List h made to hold `need` elements (vm/kernel_list_methods.py); the elements copied."""
-    d, n, cap = heap.header(h)
-    if need <= cap:
-        return 0
-    new_cap = max(2 * cap, need, MIN_CAP)
-    nd = heap.alloc(new_cap, DATA)
-    heap.words[nd : nd + new_cap] = heap.words[d : d + n] + [0] * (new_cap - n)
-    heap.words[h + 1], heap.words[h + 2] = new_cap, nd
-    return n
 
 
 def store(heap: Heap, h: int, xs: list[int], old_n: int) -> None:
@@ -53,7 +41,7 @@ def list_method(job, op: int) -> int:
     n = len(xs)
     if op == O.LIST_EXTEND:
         ys = heap.slots(args[0])
-        copied = grow(heap, h, n + len(ys))
+        copied = heap.grow(h, n + len(ys))
         store(heap, h, xs + ys, n)
         return len(ys) + copied
     if op == O.LIST_POP:
@@ -68,7 +56,7 @@ def list_method(job, op: int) -> int:
     if op == O.LIST_INSERT:
         i, v = args
         at = max(i + n, 0) if i < 0 else min(i, n)
-        copied = grow(heap, h, n + 1)
+        copied = heap.grow(h, n + 1)
         xs.insert(i, v)
         store(heap, h, xs, n)
         return n - at + copied
@@ -127,7 +115,7 @@ def set_slice(job, arg: int) -> int:
     if extended:
         store(heap, h, xs, n)
         return m
-    copied = grow(heap, h, len(xs))
+    copied = heap.grow(h, len(xs))
     store(heap, h, xs, n)
     return m + (n - first - count) + copied
 
