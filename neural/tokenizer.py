@@ -5,8 +5,9 @@ names stand for themselves; NEWLINE / INDENT / DEDENT as `<nl>` / `<indent>` / `
 string (a docstring) as `<str>`.  Every other name becomes a positional placeholder `V<k>` (the
 k-th distinct name in order of first appearance), so a model copies names through and renaming
 changes nothing.  An int literal 0 .. 255 is the number token `n<v>`; any other int literal or
-float literal is a size class (`<i16>`, `<i32>`, `<i64>`, `<f>`: what decides whether it fits an
-instruction's immediate) and the placeholder `L<k>` (the k-th distinct literal value).
+float literal is a size class (`<i16>`, `<i32>`, `<i64>`, `<f>`; `<f0>` for 0.0, the one float
+whose bits fit an immediate: what decides whether it fits an instruction's immediate) and the
+placeholder `L<k>` (the k-th distinct literal value).
 
 Bytecode side (one per unit, see neural/bytecode.py): per function `FN`, its parameter and slot
 counts and return type (`T:int`, ...; its operand stack depth is not written: decoding derives
@@ -41,7 +42,7 @@ from gpucc.contract import typecodes
 from gpucc.contract.valuetypes import TYPE_NAMES, bits_to_float, float_to_bits
 from gpucc.neural.bytecode import Function, UnitCode, max_stack
 
-FORMAT = 3  # the token format below: a checkpoint of another format reads tokens differently (retrain)
+FORMAT = 4  # the token format below: a checkpoint of another format reads tokens differently (retrain)
 MAX_NAMES = 64  # distinct names per source
 MAX_LITERALS = 64  # distinct placeholder literals per source
 MAX_LABELS = 128  # jump targets per function
@@ -51,6 +52,7 @@ PAD, SEP, EOS = "<pad>", "<sep>", "<eos>"
 NEWLINE, INDENT, DEDENT, STRING = "<nl>", "<indent>", "<dedent>", "<str>"
 INT_CLASSES = (("<i16>", 2**15), ("<i32>", 2**31), ("<i64>", 2**63))  # by the magnitude a literal fits in
 FLOAT = "<f>"
+FLOAT_ZERO = "<f0>"  # 0.0: its bits are 0, so the compiler loads it as LOAD_INT 0 (format 3 spelled it <f>)
 NEG, FN, LABEL = "NEG", "FN", "<label>"
 CMP_TOKENS = tuple(f"cmp:{c}" for c in O.CMP_NAMES)
 TYPE_TOKENS = tuple(f"T:{t}" for t in TYPE_NAMES)
@@ -60,7 +62,7 @@ STATIC_OF_KIND = {typecodes.runtime_kind(t): t for t in (*typecodes.LEAVES, *map
 KEPT_NAMES = frozenset(BUILTINS + METHODS)
 
 VOCAB: tuple[str, ...] = (
-    (PAD, SEP, EOS, NEWLINE, INDENT, DEDENT, STRING, FLOAT, NEG, FN, LABEL)
+    (PAD, SEP, EOS, NEWLINE, INDENT, DEDENT, STRING, FLOAT, FLOAT_ZERO, NEG, FN, LABEL)
     + tuple(c for c, _ in INT_CLASSES) + KEYWORDS + OPERATORS + BUILTINS + tuple(dict.fromkeys(METHODS))  # list.pop, dict.pop: one
     + tuple(f"V{k}" for k in range(MAX_NAMES)) + tuple(f"L{k}" for k in range(MAX_LITERALS))
     + tuple(f"n{v}" for v in range(SMALL)) + tuple(f"J{k}" for k in range(MAX_LABELS))
@@ -88,7 +90,7 @@ class Source:
 
 def _literal_class(kind: str, value: int) -> str:
     if kind == "float":
-        return FLOAT
+        return FLOAT_ZERO if value == 0 else FLOAT
     return next(c for c, bound in INT_CLASSES if -bound <= value < bound)
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from gpucc.compiler import compile_batch
 from gpucc.contract import isa as O
 from gpucc.neural import tokenizer as tk
-from gpucc.neural.bytecode import program_of
+from gpucc.neural.bytecode import program_of, unit_code
 from gpucc.vm.verify import verify
 
 
@@ -43,6 +44,14 @@ def test_names_and_literals_are_placeholders():
     assert "abs" in src.tokens and "n5" in src.tokens
     assert src.tokens.count("L0") == 2 and src.literals[0] == ("int", 70000)
     assert src.tokens[src.tokens.index("L1") - 1] == "<f>"
+
+
+def test_float_zero_has_its_own_class_because_the_compiler_loads_it_as_an_immediate():
+    source = "def f(x: float) -> float:\n    return x * 0.0 + 2.5\n"
+    src = tk.encode_source(source)
+    assert src.tokens[src.tokens.index("L0") - 1] == "<f0>" and src.tokens[src.tokens.index("L1") - 1] == "<f>"
+    toks = tk.encode_unit(unit_code(compile_batch([source]), 0), src)
+    assert "LOAD_INT n0" in " ".join(toks) and "LOAD_CONST L1" in " ".join(toks)  # 0.0's bits are 0; 2.5's are not
 
 
 def test_jumps_become_labels_resolved_after_decoding(pairs):
