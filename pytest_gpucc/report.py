@@ -180,6 +180,8 @@ def job_failure(job: JobRecord, step_limit: int) -> tuple[str, str]:
     else:
         label = st.LABELS[job.status] if 0 <= job.status < len(st.LABELS) else f"status {job.status}"
         meaning = st.MEANINGS[job.status] if 0 <= job.status < len(st.MEANINGS) else ""
+        if job.status == st.MEMORY_LIMIT:
+            meaning += " (--gpucc-heap-words)"
         at = f" at {job.location}" if job.location else ""
         reason, error = f"{job.call}: {label}{at}", f"{label}: {meaning}"
     lines = [f"{job.location}: in {job.call}" if job.location else f"in {job.call}"]

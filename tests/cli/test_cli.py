@@ -254,3 +254,11 @@ def test_neural_without_torch_says_how_to_install_it(capsys, monkeypatch):
     assert rc == 2 and "pip install 'pytest-gpucc[neural]'" in err
     rc, _, err = gpucc(capsys, "run", "examples/suite_gcd.py", "--compiler", "neural")
     assert rc == 2 and "--compiler neural: the neural compiler needs torch" in err
+
+
+def test_the_heap_words_default_is_the_vms():
+    """The CLI writes the default out (it starts without the VM's imports): it must stay LaunchLimits'."""
+    from gpucc.contract.image import LaunchLimits
+    from pytest_gpucc.cli import HEAP_WORDS_ARG
+
+    assert HEAP_WORDS_ARG[1]["default"] == LaunchLimits().heap_size

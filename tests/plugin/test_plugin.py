@@ -90,7 +90,6 @@ def test_samples_jsonl_and_identical_sources_compiled_once(gpucc):
     result.stdout.fnmatch_lines(["samples whose task_id matches no collected suite: nope"])
 
 
-
 BIG_LIST_SUITE = '''
 def squares(n: int) -> list[int]:
     ...
