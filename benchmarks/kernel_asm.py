@@ -67,7 +67,8 @@ def dump(out: str) -> None:
 
     n_jobs, run = grid_run("loop-heavy", 3, LaunchLimits().step_limit)
     _run_jobs = numba.njit(cpu._run_jobs.py_func)
-    run(_run_jobs, Results.allocate(n_jobs))
+    with cpu.kernel_inliner():  # as the kernel is compiled
+        run(_run_jobs, Results.allocate(n_jobs))
     asm = _run_jobs.inspect_asm(_run_jobs.signatures[0])
     lines, keep = [], False
     for line in asm.splitlines():

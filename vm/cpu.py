@@ -7,6 +7,7 @@ chunks are handed to threads dynamically (jobs differ wildly in length).
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 
 import llvmlite.binding as llvm
 import numba
@@ -21,18 +22,31 @@ from gpucc.vm.kernel_walk import WALK_WORDS
 from gpucc.vm.prepare import prepare_launch
 
 
-# LLVM's inliner, for the kernel's CPU code (process-wide options read whenever numba builds an
-# optimisation pipeline; CUDA's NVVM is not affected).  str_op and list_op are each one dispatch
-# over dozens of instructions, so LLVM's static estimate puts every arm below 2% of the
-# function's entry frequency: a "cold" call site, where the inline threshold is 45.  new_list,
-# which every allocating instruction calls, then stayed a call (str_op -> new_list, the heap
-# passed as seven words).  Call sites count as cold only below 1% of the entry (the arms of those
-# dispatches are above it; run_job's calls out of its hot loop stay below it: inlining more into
-# run_job cost int code 5-10%), and inlining may grow a function more (threshold 3000, LLVM's
-# -O3 default 250).  Measured in benchmarks/RESULTS.md (session 25): list code 0.75x, str code
-# 0.91x the time before, int code unchanged.
-llvm.set_option("gpucc", "-inline-threshold=3000")
-llvm.set_option("gpucc", "-cold-callsite-rel-freq=1")
+# LLVM's inliner, for the kernel's CPU code.  str_op and list_op are each one dispatch over dozens
+# of instructions, so LLVM's static estimate puts every arm below 2% of the function's entry
+# frequency: a "cold" call site, where the inline threshold is 45.  new_list, which every
+# allocating instruction calls, then stayed a call (str_op -> new_list, the heap passed as seven
+# words).  Call sites count as cold only below 1% of the entry (the arms of those dispatches are
+# above it; run_job's calls out of its hot loop stay below it: inlining more into run_job cost int
+# code 5-10%), and inlining may grow a function more (threshold 3000, LLVM's -O3 default 250).
+# Measured in benchmarks/RESULTS.md (session 25): list code 0.75x, str code 0.91x the time
+# before, int code unchanged.  The options are LLVM's process-wide command line, read whenever
+# numba builds a pass pipeline, so they hold only while the kernel compiles: under them the
+# compiler's own numba code took minutes longer to compile (RESULTS, session 26).
+_INLINER = ("-inline-threshold=3000", "-cold-callsite-rel-freq=1")
+_LLVM_DEFAULTS = ("-inline-threshold=250", "-cold-callsite-rel-freq=2")  # -O3's values
+
+
+@contextmanager
+def kernel_inliner():
+    """LLVM's inliner options for the kernel's compile, LLVM's defaults again after it."""
+    for option in _INLINER:
+        llvm.set_option("gpucc", option)
+    try:
+        yield
+    finally:
+        for option in _LLVM_DEFAULTS:
+            llvm.set_option("gpucc", option)
 
 
 def _make_runner(fingerprint):
@@ -83,6 +97,11 @@ def launch_cpu(program: Program, jobs: JobTable, limits: LaunchLimits | None = N
     if n_jobs == 0:
         return results
     scratch_size = (limits.stack_size, limits.max_depth, max(MIN_HEAP, limits.heap_size))
+    args = (image, job_cols, result_arrays(results), limits.step_limit, scratch_size, chunk_size(n_jobs))
+    types = tuple(numba.typeof(a) for a in args)
+    if types not in _launch_chunks.overloads:  # compile it, or load it from numba's cache
+        with kernel_inliner():
+            _launch_chunks.compile(types)
     with numba.parallel_chunksize(1):
-        _launch_chunks(image, job_cols, result_arrays(results), limits.step_limit, scratch_size, chunk_size(n_jobs))
+        _launch_chunks(*args)
     return results
