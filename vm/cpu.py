@@ -98,10 +98,10 @@ def launch_cpu(program: Program, jobs: JobTable, limits: LaunchLimits | None = N
         return results
     scratch_size = (limits.stack_size, limits.max_depth, max(MIN_HEAP, limits.heap_size))
     args = (image, job_cols, result_arrays(results), limits.step_limit, scratch_size, chunk_size(n_jobs))
-    types = tuple(numba.typeof(a) for a in args)
-    if types not in _launch_chunks.overloads:  # compile it, or load it from numba's cache
-        with kernel_inliner():
-            _launch_chunks.compile(types)
     with numba.parallel_chunksize(1):
-        _launch_chunks(*args)
+        if _launch_chunks.signatures:
+            _launch_chunks(*args)
+        else:  # the process's first launch compiles the launcher, or loads it from numba's cache
+            with kernel_inliner():
+                _launch_chunks(*args)
     return results

@@ -7,7 +7,14 @@ import re
 
 import numba
 import numpy as np
+from vmcheck import run_asm
 
+from gpucc import vm
+from gpucc.compiler.batch import compile_batch
+from gpucc.contract import status as S
+from gpucc.contract.image import LaunchLimits, Program
+from gpucc.vm import cpu
+from gpucc.vm.asm import make_jobs
 from gpucc.vm.cpu import kernel_inliner
 
 
@@ -49,3 +56,15 @@ def test_the_options_are_reset_when_the_compile_fails():
     except RuntimeError:
         pass
     assert _calls_left(_caller()) == 2
+
+
+def test_every_launch_has_the_launchers_one_signature():
+    """Only the process's first launch compiles under the options (vm/cpu.py), so no launch may
+    bring argument types of another signature: assembled and compiled programs, any limits."""
+    run_asm(".func f a\n    LOAD_VAR a\n    RETURN\n", [("f", (3,))])
+    batch = compile_batch(["def g(n: int) -> int:\n    return len(str(n) * 3) + sum([n, 2])\n"])
+    program, g = Program.from_batch(batch), int(batch.func_start[0]) + batch.function_names(0).index("g")
+    for limits, want in ((LaunchLimits(), (S.OK, 20)), (LaunchLimits(step_limit=2, heap_size=1 << 12), (S.STEP_LIMIT, 0))):
+        results = vm.launch(program, make_jobs({}, [(g, (12,))]), "cpu", limits)
+        assert (results.status[0], results.value[0] if results.status[0] == S.OK else 0) == want
+    assert len(cpu._launch_chunks.signatures) == 1
