@@ -45,6 +45,8 @@ class TrainConfig:
     weight_decay: float = 0.1
     stages: list[float] = field(default_factory=lambda: [0.0, 0.15, 0.35])  # step share where trained level k joins
     levels: list[int] = field(default_factory=list)  # the curriculum levels trained on, when not 0 .. train_levels - 1
+    level_weights: list[float] = field(default_factory=list)  # how often each joined level is drawn (default equal)
+    bf16: bool = False  # matmuls in bfloat16 (torch.autocast; weights stay float32): 1.4x per step on an AVX512-BF16 CPU
 
 
 def trained(cfg: TrainConfig) -> list[int]:
@@ -80,6 +82,12 @@ CONFIGS = {
     "wide": TrainConfig(model=dict(n_layer=4, n_head=6, n_embd=192, block_size=192), train_levels=2,
                         train_per_level=100000, eval_per_level=100, steps=10000, batch_size=32, lr=1.5e-3,
                         warmup=300, stages=[0.0, 0.2]),
+    # "wide" in one hour of this 2-core machine (--threads 2): bfloat16 matmuls and two threads make a
+    # step 2x faster than float32 on one; the two-statement level drawn twice as often; 200 held-out
+    # programs per level (was 100: 80 two-statement programs measured 85% +- 4 points)
+    "hour": TrainConfig(model=dict(n_layer=4, n_head=6, n_embd=192, block_size=192), train_levels=2,
+                        train_per_level=100000, eval_per_level=200, steps=20000, batch_size=32, lr=1.5e-3,
+                        warmup=300, stages=[0.0, 0.2], level_weights=[1.0, 2.0], bf16=True),
     # the same model on the old two levels and the drawn-signature ones (4 x 100,000 pairs): about an
     # hour on one idle core (timed at --threads 1 under load: 0.53 s per step wall, 0.17 s CPU; 20,000
     # pairs took ~9 CPU-seconds to make, so 400,000 ~3 minutes)
@@ -134,6 +142,13 @@ def similar_lengths(pool: list[Example], n: int, r: random.Random) -> list[Examp
     return r.sample(pool[start : start + 4 * n], min(n, len(pool)))
 
 
+def draw_level(cfg: TrainConfig, joined: list[int], r: random.Random) -> int:
+    """The level of the next batch: one of the joined ones (indices into trained(cfg)), by weight."""
+    if not cfg.level_weights:
+        return r.choice(joined)
+    return r.choices(joined, [cfg.level_weights[k] for k in joined])[0]
+
+
 def learning_rate(cfg: TrainConfig, step: int) -> float:
     if step < cfg.warmup:
         return cfg.lr * (step + 1) / cfg.warmup
@@ -168,10 +183,11 @@ def train(cfg: TrainConfig, seed: int, log=print) -> tuple[Compiler, list[Exampl
     model.train()
     for step in range(cfg.steps):
         joined = [k for k, start in enumerate(cfg.stages[: len(by_level)]) if step >= start * cfg.steps and by_level[k]]
-        x, y = batch(similar_lengths(by_level[r.choice(joined)], cfg.batch_size, r))
+        x, y = batch(similar_lengths(by_level[draw_level(cfg, joined, r)], cfg.batch_size, r))
         for g in opt.param_groups:
             g["lr"] = learning_rate(cfg, step)
-        _, loss = model(x, y)
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=cfg.bf16):
+            _, loss = model(x, y)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)

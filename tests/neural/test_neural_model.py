@@ -3,6 +3,9 @@ falls and whose held-out programs are measured."""
 
 from __future__ import annotations
 
+import dataclasses
+import random
+
 import pytest
 
 torch = pytest.importorskip("torch", reason="torch is not installed (pip install '.[neural]')")
@@ -10,7 +13,7 @@ torch = pytest.importorskip("torch", reason="torch is not installed (pip install
 from gpucc.neural import tokenizer as tk  # noqa: E402
 from gpucc.neural.data import CURRICULUM  # noqa: E402
 from gpucc.neural.model import Compiler, NeuralConfig  # noqa: E402
-from gpucc.neural.train import CONFIGS, measure, report, train, trained  # noqa: E402
+from gpucc.neural.train import CONFIGS, draw_level, measure, report, train, trained  # noqa: E402
 
 
 def test_forward_shapes_and_greedy_stops_at_the_block():
@@ -29,6 +32,21 @@ def test_a_tiny_training_run_lowers_the_loss_and_is_measured():
     figures = measure(model, held)
     assert sum(f["n"] for f in figures.values()) == len(held) > 0
     assert all(f["exact"] <= f["functional"] <= f["valid"] <= f["n"] for f in figures.values())
+
+
+def test_a_tiny_run_in_bfloat16_lowers_the_loss():
+    cfg = dataclasses.replace(CONFIGS["tiny"], bf16=True)
+    _, _, losses, _ = train(cfg, seed=0, log=lambda _: None)
+    assert sum(losses[-5:]) / 5 < 0.75 * sum(losses[:5]) / 5, losses
+
+
+def test_levels_are_drawn_by_their_weights():
+    r = random.Random(0)
+    equal = [draw_level(CONFIGS["tiny-sig"], [0, 1], r) for _ in range(4000)]
+    weighted = [draw_level(CONFIGS["hour"], [0, 1], r) for _ in range(4000)]
+    assert CONFIGS["hour"].level_weights == [1.0, 2.0]
+    assert abs(equal.count(1) / 4000 - 1 / 2) < 0.03 and abs(weighted.count(1) / 4000 - 2 / 3) < 0.03
+    assert {draw_level(CONFIGS["hour"], [0], r) for _ in range(50)} == {0}  # level 1 not joined yet
 
 
 def test_the_key_value_cache_gives_the_full_forward_passes_logits():
