@@ -33,8 +33,9 @@ instead (so that str_op and list_op inline new_list).
 The hot loop holds only the int instructions: ASSERT_CMP, the numeric, list and str
 instructions (calls) leave it and run in the loop around it.  Every call passes each array as
 seven words, and functions compiled with numba's reference counting incref and decref each
-array argument atomically: the called functions that take the job's arrays are compiled
-without it (contract.jitable.nrt_free; tests/vm/test_vm_no_nrt.py), and the list and str
+array argument atomically: every function that takes the job's arrays is compiled without it,
+run_job itself too (contract.jitable.nrt_free; tests/vm/test_vm_no_nrt.py: with it, run_job
+increfed and decrefed every array of its four bundles once per job), and the list and str
 instructions are one call from run_job (the ones loops run most, FOR_LIST, LIST_GET, LIST_SET,
 LIST_LEN, LIST_APPEND, to list_access; the other list ones to list_op, the str ones to str_op;
 COMPARE_NUM of strs or lists to list_compare), not heap_op and then list_op or str_op (two
@@ -164,7 +165,7 @@ from gpucc.contract.isa import (
     VAR_MUL_INT,
     VAR_SUB_INT,
 )
-from gpucc.contract.jitable import catchable
+from gpucc.contract.jitable import catchable, nrt_free
 from gpucc.contract.status import (
     ASSERT_FAILED,
     INVALID_BYTECODE,
@@ -211,7 +212,7 @@ def ix(i):
     return np.uint64(i)
 
 
-@register_jitable
+@nrt_free
 def operands(plain, imm, arg, stack, sp, fp):
     """(a, b, sp after) of a binary op in its three forms: `plain` == 0 on the stack (a b ->),
     `imm` == 0 the _INT form (a -> with b = arg), else the VAR_ _INT form (local lo, hi)."""
@@ -222,7 +223,7 @@ def operands(plain, imm, arg, stack, sp, fp):
     return stack[ix(fp + (arg & 0xFFFF))], arg >> 16, sp + 1
 
 
-@register_jitable
+@nrt_free
 def run_job(j, image, jobs, scratch, out, step_limit):
     """Run job j of `jobs` (JobArrays) on `image` (ImageArrays) to its end and write row j of
     `out` (ResultArrays), with `scratch` (Scratch) as its working memory.  Only functions with
@@ -244,7 +245,7 @@ def run_job(j, image, jobs, scratch, out, step_limit):
     stack = scratch.stack
     frames = scratch.frames
     heap = scratch.heap
-    walk = scratch.walk  # read once: inside the loop nest each read is an NRT incref / decref pair
+    walk = scratch.walk  # read once, before the loop nest
     stack_size = stack.shape[0]
     max_depth = frames.shape[0]
     link_row = jobs.link[j]

@@ -48,7 +48,7 @@ def heap_op(op, arg, stack, sp, fp, heap, hp, walk, consts, const_base, collect_
     return st, new_sp, hp, extra, advance
 
 
-@register_jitable
+@nrt_free
 def arguments(j, n_params, jobs, stack, base, heap, walk, hp):
     """(status, hp): job j's arguments into stack[base ..] (vm/kernel_lists.enter_arguments); when
     they do not fit, once more after a collection whose roots are the stack below base (the
