@@ -459,9 +459,9 @@ def run_job(j, image, jobs, scratch, out, step_limit):
                     if new_sp + func_max_stack[callee] > stack_size:
                         st = STACK_LIMIT
                         break
-                    frames[depth, 0] = pc + 1
-                    frames[depth, 1] = fp | (np.int64(ubase) << 32)  # int64 in plain Python too
-                    frames[depth, 2] = g | (np.int64(entry) << 32)
+                    frames[ix(depth), 0] = pc + 1
+                    frames[ix(depth), 1] = fp | (np.int64(ubase) << 32)  # int64 in plain Python too
+                    frames[ix(depth), 2] = g | (np.int64(entry) << 32)
                     depth += 1
                     g = callee
                     fp = new_fp
@@ -483,11 +483,11 @@ def run_job(j, image, jobs, scratch, out, step_limit):
                     sp = fp
                     stack[ix(sp)] = result
                     sp += 1
-                    pc = frames[depth, 0]
-                    fp = frames[depth, 1] & 0xFFFFFFFF
-                    ubase = frames[depth, 1] >> 32
-                    g = frames[depth, 2] & 0xFFFFFFFF
-                    entry = frames[depth, 2] >> 32
+                    pc = frames[ix(depth), 0]
+                    fp = frames[ix(depth), 1] & 0xFFFFFFFF
+                    ubase = frames[ix(depth), 1] >> 32
+                    g = frames[ix(depth), 2] & 0xFFFFFFFF
+                    entry = frames[ix(depth), 2] >> 32
                     if link_row >= 0:
                         counting, hidden, mark = attribute(func_unit[g] != entry_unit, counting, n_cost, hidden, mark)
                 elif op == ASSERT_TRUE:
