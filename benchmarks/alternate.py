@@ -1,7 +1,7 @@
 """Compare two checkouts launch by launch: one long-lived worker per checkout, both pinned to the
 same CPU, timing bench_vm's workloads (or a probe loop) alternately, old first on even rounds.
 
-    python -m benchmarks.alternate --old ../base --new . --rounds 15 --reps 10 --cpu 0
+    python -m benchmarks.alternate --old ../base --new . --rounds 15 --reps 10 --cpu 0 [--pairs 4]
     python -m benchmarks.alternate --old ../base --probe "t += ord(s[i % 8])" --setup "s = 'abcdefgh'"
 
 Why beside benchmarks/interleave.py (whole benchmark runs, alternated): on this shared 2-core
@@ -9,7 +9,10 @@ machine the host runs a process at one of two speeds about 2x apart for seconds 
 a process that stays on the other vCPU runs at another speed again.  Workers on one CPU,
 measurements of `reps` warm launches each, alternated: a speed change falls on both checkouts'
 neighbouring measurements, so the per-round ratio new / old (its median, and quartiles) is the
-figure; the minimum over rounds (each checkout's undisturbed speed) is printed beside it.  Each
+figure; the minimum over rounds (each checkout's undisturbed speed) is printed beside it.
+Each process also has a speed of its own, steady for its life (the str grid 66-81 ms per launch
+in six identical processes): `--pairs N` runs N worker pairs one after another and pools their
+rounds, printing each pair's median too.  Each
 worker compiles its own checkout's code on first use (numba cache) before anything is timed.
 """
 
@@ -74,12 +77,40 @@ def main(argv=None) -> None:
     ap.add_argument("--workload", action="append", help="bench_vm's workloads (default: all four)")
     ap.add_argument("--probe", help="instead: a loop body adding to t (e.g. \"t += len(s[1:5])\")")
     ap.add_argument("--setup", default="", help="the probe's statements before its loop, ';'-separated")
+    ap.add_argument("--pairs", type=int, default=1,
+                    help="worker pairs, one after another, each running every round: a process's own speed "
+                         "moves the str grid by up to 1.4x and the int grids by a few percent (cause not found)")
     args = ap.parse_args(argv)
-    from benchmarks.interleave import interpreter  # not in the worker: the old checkout may not have it
-
     names = ["probe"] if args.probe else (args.workload or ["loop-heavy", "call-heavy", "str-heavy", "list-heavy"])
     env = {**os.environ, "ALT_REPS": str(args.reps), "ALT_CANDIDATES": str(args.candidates),
            "ALT_PROBE": args.probe or "", "ALT_SETUP": args.setup}  # fmt: skip
+    times = {(n, label): [] for n in names for label in ("old", "new")}
+    pair_medians = {n: [] for n in names}
+    for _ in range(args.pairs):
+        pair = run_pair(args, env, names)
+        for name in names:
+            old, new = pair[name, "old"], pair[name, "new"]
+            times[name, "old"] += old
+            times[name, "new"] += new
+            pair_medians[name].append(statistics.median(b / a for a, b in zip(old, new)))
+    print(f"{args.pairs} worker pair(s) x {args.rounds} rounds of {args.reps} launches per checkout, CPU {args.cpu}; "
+          "ms per launch; ratio = new / old")
+    for name in names:
+        old, new = times[name, "old"], times[name, "new"]
+        paired = sorted(b / a for a, b in zip(old, new))
+        q = len(paired) // 4
+        print(f"  {name:11s} old min {1e3 * min(old):8.2f}  new min {1e3 * min(new):8.2f}  ratio of mins "
+              f"{min(new) / min(old):.3f}  per round: median {statistics.median(paired):.3f} "
+              f"(quartiles {paired[q]:.3f} - {paired[-1 - q]:.3f})")  # fmt: skip
+        if args.pairs > 1:
+            print(f"  {'':11s} per pair: " + " ".join(f"{m:.3f}" for m in pair_medians[name]))
+
+
+def run_pair(args, env: dict, names: list[str]) -> dict[tuple[str, str], list[float]]:
+    """One worker per checkout, both pinned to args.cpu: `args.rounds` rounds of every workload
+    -> (workload, "old" | "new") -> seconds per launch, one per round."""
+    from benchmarks.interleave import interpreter  # not in the worker: the old checkout may not have it
+
     workers = {}
     for label, checkout in (("old", args.old.resolve()), ("new", args.new.resolve())):
         # this file runs the worker (the old checkout may not have it); the checkout's own code is imported
@@ -104,18 +135,10 @@ def main(argv=None) -> None:
         for name in names:
             for label in ("old", "new") if r % 2 == 0 else ("new", "old"):
                 times[name, label].append(measure(label, name))
-    print(f"{args.rounds} rounds of {args.reps} launches per checkout, CPU {args.cpu}; "
-          "ms per launch; ratio = new / old")
-    for name in names:
-        old, new = times[name, "old"], times[name, "new"]
-        paired = sorted(b / a for a, b in zip(old, new))
-        q = len(paired) // 4
-        print(f"  {name:11s} old min {1e3 * min(old):8.2f}  new min {1e3 * min(new):8.2f}  ratio of mins "
-              f"{min(new) / min(old):.3f}  per round: median {statistics.median(paired):.3f} "
-              f"(quartiles {paired[q]:.3f} - {paired[-1 - q]:.3f})")  # fmt: skip
     for w in workers.values():
         w.stdin.close()
         w.wait()
+    return times
 
 
 if __name__ == "__main__":
