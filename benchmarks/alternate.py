@@ -9,11 +9,11 @@ machine the host runs a process at one of two speeds about 2x apart for seconds 
 a process that stays on the other vCPU runs at another speed again.  Workers on one CPU,
 measurements of `reps` warm launches each, alternated: a speed change falls on both checkouts'
 neighbouring measurements, so the per-round ratio new / old (its median, and quartiles) is the
-figure; the minimum over rounds (each checkout's undisturbed speed) is printed beside it.
+figure; the minimum over rounds (each checkout's undisturbed speed) is printed beside it.  Each
+worker compiles its own checkout's code on first use (numba cache) before anything is timed.
 Each process also has a speed of its own, steady for its life (the str grid 66-81 ms per launch
 in six identical processes): `--pairs N` runs N worker pairs one after another and pools their
-rounds, printing each pair's median too.  Each
-worker compiles its own checkout's code on first use (numba cache) before anything is timed.
+rounds, printing each pair's median too.
 """
 
 from __future__ import annotations

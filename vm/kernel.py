@@ -395,7 +395,9 @@ def run_job(j, image, jobs, scratch, out, step_limit):
                     else:
                         pc += 1
                 # the loop tests: one arm per comparison, a compare and a branch each (one arm for
-                # all six computed the comparison from op: ~10 more instructions per test)
+                # all six computed the comparison from op: ~10 more instructions per test).  Written
+                # out: a helper taking the comparison's bool compiled to a select, 13-15 instructions
+                # with two stack operands, loop-heavy 1.045x fec3820 (RESULTS, session 26)
                 elif op == JUMP_IF_NOT_LT_VARS:
                     pc = pc + 1 if lo_local(stack, fp, arg) < hi_local(stack, fp, arg) else entry + (arg & 0xFFFF)
                 elif op == JUMP_IF_NOT_LE_VARS:

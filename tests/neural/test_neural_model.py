@@ -34,10 +34,12 @@ def test_a_tiny_training_run_lowers_the_loss_and_is_measured():
     assert all(f["exact"] <= f["functional"] <= f["valid"] <= f["n"] for f in figures.values())
 
 
-def test_a_tiny_run_in_bfloat16_lowers_the_loss():
+def test_a_tiny_run_in_bfloat16_lowers_the_loss_and_computes_in_bfloat16():
     cfg = dataclasses.replace(CONFIGS["tiny"], bf16=True)
     _, _, losses, _ = train(cfg, seed=0, log=lambda _: None)
     assert sum(losses[-5:]) / 5 < 0.75 * sum(losses[:5]) / 5, losses
+    _, _, float32_losses, _ = train(CONFIGS["tiny"], seed=0, log=lambda _: None)
+    assert losses != float32_losses  # the same run in float32: the matmuls did change precision
 
 
 def test_levels_are_drawn_by_their_weights():
