@@ -22,6 +22,7 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 
 import torch
+from torch.optim.swa_utils import AveragedModel, get_ema_multi_avg_fn
 
 from gpucc.compiler.lexer import LexError
 from gpucc.contract import isa as O
@@ -47,6 +48,7 @@ class TrainConfig:
     levels: list[int] = field(default_factory=list)  # the curriculum levels trained on, when not 0 .. train_levels - 1
     level_weights: list[float] = field(default_factory=list)  # how often each joined level is drawn (default equal)
     bf16: bool = False  # matmuls in bfloat16 (torch.autocast; weights stay float32): 1.4x per step on an AVX512-BF16 CPU
+    ema: float = 0.0  # > 0: the model written is the exponential moving average of the weights at this decay
 
 
 def trained(cfg: TrainConfig) -> list[int]:
@@ -87,7 +89,7 @@ CONFIGS = {
     # programs per level (was 100: 80 two-statement programs measured 85% +- 4 points)
     "hour": TrainConfig(model=dict(n_layer=4, n_head=6, n_embd=192, block_size=192), train_levels=2,
                         train_per_level=100000, eval_per_level=200, steps=20000, batch_size=32, lr=1.5e-3,
-                        warmup=300, stages=[0.0, 0.2], level_weights=[1.0, 2.0], bf16=True),
+                        warmup=300, stages=[0.0, 0.2], level_weights=[1.0, 2.0], bf16=True, ema=0.999),
     # the same model on the old two levels and the drawn-signature ones (4 x 100,000 pairs): about an
     # hour on one idle core (timed at --threads 1 under load: 0.53 s per step wall, 0.17 s CPU; 20,000
     # pairs took ~9 CPU-seconds to make, so 400,000 ~3 minutes)
@@ -170,8 +172,10 @@ def datasets(cfg: TrainConfig, seed: int, log=print) -> tuple[list[Example], lis
     return examples, fresh
 
 
-def train(cfg: TrainConfig, seed: int, log=print) -> tuple[Compiler, list[Example], list[float], list[Example]]:
-    """Trains a model -> (model, held-out examples, loss per step, training examples)."""
+def train(cfg: TrainConfig, seed: int, log=print, last=None) -> tuple[Compiler, list[Example], list[float], list[Example]]:
+    """Trains a model -> (model, held-out examples, loss per step, training examples).  With
+    cfg.ema the model is the weights' moving average (torch's AveragedModel), and the last step's
+    weights go to `last(model)` when given."""
     torch.manual_seed(seed)
     examples, fresh = datasets(cfg, seed, log)
     mconf = NeuralConfig(vocab_size=len(tk.VOCAB), **cfg.model)
@@ -179,6 +183,7 @@ def train(cfg: TrainConfig, seed: int, log=print) -> tuple[Compiler, list[Exampl
     by_level = [sorted((e for e in examples if e.pair.level == k), key=length) for k in trained(cfg)]
     model = Compiler(mconf)
     opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, betas=(0.9, 0.95), weight_decay=cfg.weight_decay)
+    averaged = AveragedModel(model, multi_avg_fn=get_ema_multi_avg_fn(cfg.ema)) if cfg.ema else None
     r, losses, t0 = random.Random(seed), [], time.time()
     model.train()
     for step in range(cfg.steps):
@@ -192,11 +197,17 @@ def train(cfg: TrainConfig, seed: int, log=print) -> tuple[Compiler, list[Exampl
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
+        if averaged is not None:
+            averaged.update_parameters(model)
         losses.append(loss.item())
         if step % 100 == 0 or step == cfg.steps - 1:
             levels = [trained(cfg)[k] for k in joined]
             log(f"step {step:5d}  loss {loss.item():.4f}  levels {levels}  {time.time() - t0:.0f}s")
-    return model, fresh, losses, examples
+    if averaged is None:
+        return model, fresh, losses, examples
+    if last is not None:
+        last(model)
+    return averaged.module, fresh, losses, examples
 
 
 def measure(model: Compiler, held: list[Example], chunk: int = 64) -> dict[str, dict]:
@@ -249,9 +260,12 @@ def main(argv=None) -> None:
     torch.set_num_threads(args.threads)
     cfg = CONFIGS[args.config] if args.steps is None else replace(CONFIGS[args.config], steps=args.steps)
     t0 = time.time()
-    model, held, losses, examples = train(cfg, args.seed)
+    lasts = []
+    model, held, losses, examples = train(cfg, args.seed, last=lasts.append)
     figures = measure(model, held)
     print(report(figures, trained(cfg)))
+    for last in lasts:  # the same run without the weights' average, for comparison
+        print("the last step's weights (not averaged):\n" + report(measure(last, held), trained(cfg)))
     print(f"total {time.time() - t0:.0f}s")
     out = args.out or f"neural-{args.config}.npz"
     ops = sorted({t for e in examples for t in e.target if t in O.BY_NAME})

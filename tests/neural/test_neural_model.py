@@ -42,6 +42,23 @@ def test_a_tiny_run_in_bfloat16_lowers_the_loss_and_computes_in_bfloat16():
     assert losses != float32_losses  # the same run in float32: the matmuls did change precision
 
 
+def test_ema_writes_the_weights_moving_average_and_hands_over_the_last_ones():
+    def run(decay):
+        lasts = []
+        model, _, losses, _ = train(dataclasses.replace(CONFIGS["tiny"], ema=decay), seed=0, log=lambda _: None,
+                                    last=lasts.append)  # fmt: skip
+        return model, lasts, losses
+
+    averaged, lasts, losses = run(0.5)
+    (last,) = lasts
+    assert isinstance(averaged, Compiler) and averaged is not last
+    assert any(not torch.equal(a, b) for a, b in zip(averaged.parameters(), last.parameters()))
+    _, _, plain_losses, _ = train(CONFIGS["tiny"], seed=0, log=lambda _: None)
+    assert losses == plain_losses  # averaging does not touch the training itself
+    no_memory, lasts, _ = run(1e-12)  # decay ~0: the average is the last step's weights
+    assert all(torch.allclose(a, b) for a, b in zip(no_memory.parameters(), lasts[0].parameters()))
+
+
 def test_levels_are_drawn_by_their_weights():
     r = random.Random(0)
     equal = [draw_level(CONFIGS["tiny-sig"], [0, 1], r) for _ in range(4000)]
