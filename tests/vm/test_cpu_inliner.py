@@ -68,3 +68,11 @@ def test_every_launch_has_the_launchers_one_signature():
         results = vm.launch(program, make_jobs({}, [(g, (12,))]), "cpu", limits)
         assert (results.status[0], results.value[0] if results.status[0] == S.OK else 0) == want
     assert len(cpu._launch_chunks.signatures) == 1
+
+
+def test_the_cached_kernel_is_keyed_by_the_options_it_was_compiled_under():
+    # numba's cache key holds a closure's cell contents: the runner and launcher take the
+    # fingerprint, so other options (like other sources) never load a kernel compiled under old ones
+    for jitted in (cpu._run_jobs, cpu._launch_chunks):
+        cells = [c.cell_contents for c in jitted.py_func.__closure__]
+        assert cells == [(cpu.source_fingerprint(*cpu.KERNEL_SOURCES), cpu._INLINER)]
