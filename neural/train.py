@@ -172,7 +172,8 @@ def datasets(cfg: TrainConfig, seed: int, log=print) -> tuple[list[Example], lis
     return examples, fresh
 
 
-def train(cfg: TrainConfig, seed: int, log=print, last=None) -> tuple[Compiler, list[Example], list[float], list[Example]]:
+def train(cfg: TrainConfig, seed: int, log=print,
+          last=None) -> tuple[Compiler, list[Example], list[float], list[Example]]:
     """Trains a model -> (model, held-out examples, loss per step, training examples).  With
     cfg.ema the model is the weights' moving average (torch's AveragedModel), and the last step's
     weights go to `last(model)` when given."""
