@@ -122,8 +122,8 @@ def in_place(dicts: Dicts, op: int, form: int, a: int, b: int, kt: int) -> None:
         for hx, x in elements(dicts, form, b, kt):
             dicts.set_find(t, x, hx, kt, True)
         form, b = FORM_SET, t
+    r = body_copy(dicts, a)  # before the operand is read, as the kernel: a bad operand fails with the copy made
     xs = elements(dicts, form, b, kt) if form != FORM_SET or op == O.SET_IXOR else []
-    r = body_copy(dicts, a)
     if op == O.SET_IOR and form == FORM_SET:
         dicts.set_merge(r, b, kt)
     elif op == O.SET_IOR:
