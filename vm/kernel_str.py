@@ -258,7 +258,45 @@ def pad(mode, heap, d, n, width, fill, out):
 @nrt_free
 def str_op(op, arg, stack, sp, heap, hp, consts, const_base):
     """Run str instruction op on the stack whose top is at sp - 1 (consts[const_base ..]: the
-    running unit's constants); returns (status, sp, hp, extra cost, pc advance: 1) as list_op."""
+    running unit's constants); returns (status, sp, hp, extra cost, pc advance: 1) as list_op.
+    The short, frequent ones (LOAD_STR, s[i], ord) here: this function's prologue is short, while
+    str_rest's saves registers and zeroes dozens of call slots on every call (RESULTS, session 27)."""
+    zero = np.int64(0)
+    if op == LOAD_STR:
+        at = const_base + arg
+        h, hp = new_list(heap, hp, consts[at], PLAIN)
+        if h < 0:
+            return MEMORY_LIMIT, sp, hp, zero, 1
+        for k in range(consts[at]):
+            heap[h + HEADER + k] = consts[at + 1 + k]
+        stack[sp] = h
+        return OK, sp + 1, hp, consts[at], 1
+    if op != STR_GET and op != STR_ORD:
+        return str_rest(op, arg, stack, sp, heap, hp, consts, const_base)
+    base = sp - POPS[op]
+    d, n, _ = header(heap, hp, stack[base])
+    if d < 0:
+        return INVALID_BYTECODE, sp, hp, zero, 1
+    if op == STR_ORD:
+        if n != 1:
+            return TYPE_ERROR, sp, hp, zero, 1
+        stack[base] = heap[d]
+        return OK, base + 1, hp, zero, 1
+    i = stack[base + 1]
+    i = i + n if i < 0 else i
+    if i < 0 or i >= n:
+        return INDEX_ERROR, sp, hp, zero, 1
+    r, hp = new_list(heap, hp, np.int64(1), PLAIN)  # not new_str: one call fewer (s[i] is common)
+    if r < 0:
+        return MEMORY_LIMIT, sp, hp, zero, 1
+    heap[r + HEADER] = heap[d + i]
+    stack[base] = r
+    return OK, base + 1, hp, np.int64(1), 1
+
+
+@nrt_free
+def str_rest(op, arg, stack, sp, heap, hp, consts, const_base):
+    """str_op's other instructions (as str_op)."""
     zero = np.int64(0)
     if op == STR_RADIX:  # bin / oct / hex: vm/kernel_list_methods.py
         st, sp, hp, extra = radix_text(arg, stack, sp, heap, hp)
@@ -268,35 +306,9 @@ def str_op(op, arg, stack, sp, heap, hp, consts, const_base):
         return st, sp, hp, extra, 1
     base = sp - POPS[op]  # the operands are stack[base .. sp), the result goes to stack[base]
     r = zero  # the result: a new str's handle (-1: it did not fit), or a value
-    value = op == STR_ORD or op == STR_IS or op == STR_TO_NUM or op == STR_CONTAINS or op == STR_FIND
+    value = op == STR_IS or op == STR_TO_NUM or op == STR_CONTAINS or op == STR_FIND
     extra = zero
-    if op == LOAD_STR:
-        at = const_base + arg
-        h, hp = new_list(heap, hp, consts[at], PLAIN)
-        if h < 0:
-            return MEMORY_LIMIT, sp, hp, zero, 1
-        for k in range(consts[at]):
-            heap[h + HEADER + k] = consts[at + 1 + k]
-        r = h
-        extra = consts[at]
-    elif op == STR_GET or op == STR_ORD:
-        d, n, _ = header(heap, hp, stack[base])
-        if d < 0:
-            return INVALID_BYTECODE, sp, hp, zero, 1
-        if op == STR_ORD:
-            if n != 1:
-                return TYPE_ERROR, sp, hp, zero, 1
-            r = heap[d]
-        else:
-            i = stack[base + 1]
-            i = i + n if i < 0 else i
-            if i < 0 or i >= n:
-                return INDEX_ERROR, sp, hp, zero, 1
-            r, hp = new_list(heap, hp, np.int64(1), PLAIN)  # not new_str: one call fewer (s[i] is common)
-            if r >= 0:
-                heap[r + HEADER] = heap[d + i]
-            extra = np.int64(1)
-    elif op == STR_CHR:
+    if op == STR_CHR:
         c = stack[base]
         if c < -(2**31) or c >= 2**31:  # CPython: past a C int
             return OVERFLOW_ERROR, sp, hp, zero, 1
