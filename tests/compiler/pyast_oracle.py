@@ -110,7 +110,10 @@ def oracle_dump(source: str) -> str:
     parts = []
     for f in ast.parse(source).body:
         if isinstance(f, ast.Expr) and isinstance(f.value, ast.Constant) and isinstance(f.value.value, (str, bytes)):
-            continue  # a module docstring (or a later string statement): no node, as gpucc's parser
+            after = lines[f.end_lineno - 1].encode()[f.end_col_offset :].decode(errors="ignore")  # offsets: UTF-8
+            if not after.lstrip(" \t").startswith(";"):
+                continue  # a module docstring (or a later string statement) ending its line: no node, as gpucc's
+            # parser; one followed by `;` is parsed as any statement (a DOCSTRING node, as in a block)
         if not isinstance(f, ast.FunctionDef):  # module code: a statement as in a block
             parts.append(_stmt(f, lines))
             continue

@@ -320,3 +320,10 @@ def test_generated_valid_programs_are_accepted_like_cpython(data):
     status = run(source.encode(), plain=False)
     assert status[0] == "ok", (source, status)
     check(source.encode())
+
+
+def test_a_module_string_statement_before_a_semicolon_is_a_node():
+    # found by test_mutated_programs: `"";"doc"""` made a DOCSTRING node (the string is parsed as any
+    # statement when a `;` follows it), which the oracle had dropped as a module docstring
+    for raw in (b'"";"doc"""\ndef g(a: int) -> int: ...\n', b'"s" ;\nx = 1; "t"\ndef g(a: int) -> int: ...\n'):
+        check(raw)
