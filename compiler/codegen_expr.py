@@ -33,6 +33,7 @@ from gpucc.compiler.emit import (  # noqa: F401 - DONE: the statement walk's too
     method_argument,
     needs_truth,
     patch,
+    set_last_operand,
 )  # fmt: skip
 from gpucc.compiler.emit_builtins import emit_builtin_arg, emit_builtin_end
 from gpucc.compiler.emit_dict import (
@@ -79,7 +80,7 @@ from gpucc.compiler.nodes import (
     PAIR,
     UN_NEG,
 )
-from gpucc.compiler.scope import B_DICT_CALL, B_SET_CALL, F_NPARAMS, F_PTYPE, GLOBAL
+from gpucc.compiler.scope import B_DICT_CALL, B_ORD, B_SET_CALL, F_NPARAMS, F_PTYPE, GLOBAL
 from gpucc.compiler.typecheck import S_A, S_B, S_C, S_NODE, S_STATE
 from gpucc.compiler.typecheck_base import UNBOX_LATE, UNBOXED, can_unbox
 from gpucc.compiler.typerules import element_type, is_dict, is_set, is_sized
@@ -285,6 +286,8 @@ def _call(n, st, top, tree, types, out, stk, line, err):
             emit_convert(out, fn[slot[n], F_PTYPE + st - 1], type_[a], line)
         elif builtin >= FIRST_MODULE_CODE:
             emit_math_arg(out, builtin - FIRST_MODULE_CODE, type_[a], line)
+        elif builtin == B_ORD and tree.kind[a] == N_SUBSCRIPT and type_[tree.first[a]] == T_STR:
+            set_last_operand(out, 1)  # ord(s[i]): s[i]'s STR_GET pushes the code point (no str made)
         else:
             several = tree.next[tree.first[n]] != -1
             emit_builtin_arg(out, builtin, st - 1, several, type_[a], type_[n], line, err)

@@ -116,6 +116,14 @@ def retarget_last(out, old, opc):
 
 
 @nrt_free
+def set_last_operand(out, arg):
+    """The instruction emitted last takes operand arg instead (same stack effect)."""
+    pc = out.cg[CG_PC] - 1
+    if pc < out.code.shape[0]:
+        out.code[pc, 1] = arg
+
+
+@nrt_free
 def patch_to(out, chain, target):
     """Point every jump of a placeholder chain at `target` (relative to the entry)."""
     code = out.code

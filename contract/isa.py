@@ -122,10 +122,11 @@ SLOT_WIDTHS = {"FOR_RANGE": 3, "RANGE_CHECK": 3, "FOR_LIST": 2,
 # loop), or fall through to it pushing nothing
 FOR_TESTS = ("FOR_RANGE", "FOR_LIST", "FOR_DICT_KEYS", "FOR_DICT_VALUES", "FOR_DICT_ITEMS", "FOR_SET")
 # IMM operands with a range: NEW_LIST's count, LIST_SLICE's bits, the element kinds (0 ints,
-# 1 floats, 2 strs: LIST_SUM takes no strs), the str modes, STR_FROM / STR_TO_NUM's type codes
+# 1 floats, 2 strs: LIST_SUM takes no strs), the str modes (STR_GET's: a str or its code point),
+# STR_FROM / STR_TO_NUM's type codes
 IMM_MAXES = {"NEW_LIST": 255, "LIST_SLICE": 7, "LIST_SET_SLICE": 7, "LIST_SUM": 1,
              **{n: 2 for n in ("LIST_MIN", "LIST_MAX", "LIST_SORTED", "LIST_SORT", "LIST_EQ")},
-             "STR_FIND": 6, "STR_CASE": 5, "STR_IS": 7, "STR_STRIP": 2, "STR_SPLIT": 1, "STR_PAD": 3,
+             "STR_GET": 1, "STR_FIND": 6, "STR_CASE": 5, "STR_IS": 7, "STR_STRIP": 2, "STR_SPLIT": 1, "STR_PAD": 3,
              "STR_FROM": 3, "STR_TO_NUM": 3, "STR_RADIX": 16, "UNPACK_CHECK": 255, "UNBOX": 1, "DICT_LIST": 3,
              "RAISE": 62, **{n: len(modes) - 1 for n, modes in MATH_MODES.items()}, "MATH_PROD": 1}  # fmt: skip
 

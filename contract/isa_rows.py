@@ -180,7 +180,8 @@ _LIST_ROWS = [    ("NEW_LIST", ARG_IMM, VARIABLE, 1, 2, "pop arg values (pushed 
 # operand not given is pushed as -1 (NO_ARG).  Ops touching n code points add n to the cost.
 _STR_ROWS = [
     ("LOAD_STR", ARG_CONST, 0, 1, 2, "a new str of the code points consts[arg + 1 .. arg + 1 + consts[arg])"),
-    ("STR_GET", ARG_NONE, 2, 1, 2, "s[i] (pops s, i) as a new 1-char str; IndexError"),
+    ("STR_GET", ARG_IMM, 2, 1, 2, "s[i] (pops s, i): arg 0 a new 1-char str, 1 its code point (ord(s[i]), "
+     "nothing allocated); IndexError"),
     ("STR_CHR", ARG_NONE, 1, 1, 2, "chr(i) as a new 1-char str; ValueError unless 0 <= i <= 0x10FFFF "
      "(OverflowError past a C int, as CPython)"),
     ("STR_ORD", ARG_NONE, 1, 1, 1, "ord(s); TypeError unless len(s) == 1"),

@@ -18,12 +18,12 @@ strconv.PARSE_FLOAT_SCRATCH words for its scratch (vm/kernel_heap.py; MEMORY_LIM
 not fit).  Strs are PLAIN blocks, STR_SPLIT's list a REFS block.
 
 Cost (added to the table cost): the code points of the result for the instructions that
-build a str (LOAD_STR, STR_GET, STR_CHR, STR_CASE, STR_STRIP, STR_JOIN, STR_REPLACE,
+build a str (LOAD_STR, STR_GET 0, STR_CHR, STR_CASE, STR_STRIP, STR_JOIN, STR_REPLACE,
 STR_PAD, STR_FROM), STR_SPLIT: the code points of its parts plus the parts; searches: the
 code points of s they pass over: STR_CONTAINS, find, index: up to the end of the match (n
 when absent); rfind, rindex: from its start to the end (n when absent); count: n;
 startswith / endswith: len(prefix) (0 when it is longer than s); STR_IS and STR_TO_NUM: n;
-STR_ORD: 0.  A failing instruction adds nothing.
+STR_ORD and STR_GET 1 (ord(s[i])): 0.  A failing instruction adds nothing.
 """
 
 from __future__ import annotations
@@ -286,6 +286,9 @@ def str_op(op, arg, stack, sp, heap, hp, consts, const_base):
     i = i + n if i < 0 else i
     if i < 0 or i >= n:
         return INDEX_ERROR, sp, hp, zero, 1
+    if arg != 0:  # ord(s[i]): the code point, no str made
+        stack[base] = heap[d + i]
+        return OK, base + 1, hp, zero, 1
     r, hp = new_list(heap, hp, np.int64(1), PLAIN)  # not new_str: one call fewer (s[i] is common)
     if r < 0:
         return MEMORY_LIMIT, sp, hp, zero, 1

@@ -116,6 +116,9 @@ def execute(job, op: int, arg: int) -> int:
         i = args[1]
         if not -len(points) <= i < len(points):
             raise Stop(S.INDEX_ERROR)
+        if arg:  # ord(s[i]): the code point itself
+            job.push(points[i])
+            return 0
         job.push(heap.new([points[i]], PLAIN))
         return 1
     if op == O.STR_CHR:

@@ -82,6 +82,11 @@ PROGRAMS = {
         [(65,), (0,), (233,), (0x1F600,), (0x10FFFF,), (-1,), (0x110000,)],
     ),
     "ord_of_long_str": ("def f(n: int) -> int:\n    return ord(words(n))\n", [(1,), (0,), (2,)]),
+    "ord_of_index": (  # ord(s[i]) is one instruction; through a conditional it stays two
+        "def f(n: int, i: int) -> int:\n    s = words(n)\n    t = words(n + 1)\n"
+        "    return ord(s[i]) * 3 + ord((s if i > 0 else t)[i]) + ord(s[i] if i % 2 else t[-i]) * 5 + ord(s[i:i + 1])\n",
+        [(n, i) for n in (1, 2, 4, 7) for i in (0, 1, -2, 5, -20)] + [(0, 0)],
+    ),
     "str_of_numbers": (
         "def f(n: int, x: float) -> int:\n    return digest(str(n)) + digest(str(n > 0)) * 3 + digest(str(x)) * 5"
         " + digest(str('s')) * 7\n",
@@ -270,6 +275,21 @@ def test_str_annotations_everywhere():
     assert batch.ok(0), batch.error(0)
     str_list = typecodes.list_of(typecodes.STR)  # signatures are contract.typecodes codes
     assert list(batch.func_param_types[1][:2]) == [typecodes.STR, str_list] and int(batch.func_ret_type[0]) == str_list
+
+
+def test_ord_of_an_index_is_one_instruction_unless_a_jump_meets_it():
+    """ord(s[i]): STR_GET 1 (the code point, no 1-char str); where the argument is no plain
+    index (a conditional's two STR_GETs meet at the ord) STR_GET 0 and STR_ORD stay."""
+    from gpucc.contract.image import Program
+    from gpucc.vm.disasm import disassemble
+
+    def ops(body):
+        batch = compile_batch([f"def f(s: str, t: str, i: int) -> int:\n    return {body}\n"])
+        assert batch.ok(0), batch.error(0)
+        return [line.split()[-2:] for line in disassemble(Program.from_batch(batch)).splitlines() if "STR_" in line]
+
+    assert ops("ord(s[i])") == [["STR_GET", "1"]]
+    assert ops("ord(s[i] if i else t[0])") == [["STR_GET", "0"], ["STR_GET", "0"], ["STR_ORD", "0"]]
 
 
 def test_identical_literals_share_their_pool_entries():

@@ -177,8 +177,12 @@ def test_simulated_launch_with_strs_matches_cpu(tmp_path: Path):
     BINARY_ADD
     LOAD_VAR u
     LOAD_INT 0
-    STR_GET
+    STR_GET 0
     STR_ORD
+    BINARY_ADD
+    LOAD_VAR u
+    LOAD_INT -1
+    STR_GET 1
     BINARY_ADD
     LOAD_VAR u
     LIST_LEN

@@ -137,6 +137,7 @@ def test_load_str_builds_its_constant_and_costs_its_length():
     ("LOAD_CONST 5\n    POP_TOP\n    LOAD_STR @0\n    RETURN", "operand 0 is out of range"),  # 5 code points missing
     ("LOAD_CONST -1\n    POP_TOP\n    LOAD_STR @0\n    RETURN", "operand 0 is out of range"),  # a negative length
     ("LOAD_STR 'ab'\n    LOAD_STR @1\n    RETURN", "operand 1 is out of range"),  # 97 code points after 'a'
+    ("LOAD_INT 1\n    LOAD_INT 0\n    STR_GET 2\n    RETURN", "operand 2 is out of range"),
     ("LOAD_INT 1\n    STR_FIND 7\n    RETURN", "operand 7 is out of range"),
     ("LOAD_INT 1\n    STR_CASE 6\n    RETURN", "operand 6 is out of range"),
     ("LOAD_INT 1\n    STR_IS 8\n    RETURN", "operand 8 is out of range"),
@@ -162,11 +163,27 @@ def test_asm_rejects_a_load_str_without_a_str_literal_and_disasm_names_a_bad_one
 
 def test_get_chr_ord_follow_python():
     calls = [(s, i) for s in ["", "a", "Σ😀b", "ß"] for i in range(-4, 4)]
-    assert run("    LOAD_VAR2 s, i\n    STR_GET", "s i", calls, "str") == [python(lambda s, i: s[i], *c) for c in calls]
+    assert run("    LOAD_VAR2 s, i\n    STR_GET 0", "s i", calls, "str") == [python(lambda s, i: s[i], *c) for c in calls]
+    assert run("    LOAD_VAR2 s, i\n    STR_GET 1", "s i", calls) == [python(lambda s, i: ord(s[i]), *c) for c in calls]
     codes = [-1, 0, 65, 0x3A3, 0xD800, 0x1F600, 0x10FFFF, 0x110000, MIN, MAX]
     assert run("    LOAD_VAR i\n    STR_CHR", "i", [(i,) for i in codes], "str") == [python(chr, i) for i in codes]
     strs = ["", "a", "😀", "ab", "ß"]
     assert run("    LOAD_VAR s\n    STR_ORD", "s", [(s,) for s in strs]) == [python(ord, s) for s in strs]
+
+
+def test_str_get_1_is_ord_of_the_code_point_and_allocates_nothing():
+    """ord(s[i]) in one instruction: the cost of STR_GET alone (STR_GET 0 adds the 1-char str's
+    code point) and no heap word: it runs where STR_GET 0 has no room for its str."""
+    text = ".func f s i\n    LOAD_VAR2 s, i\n    STR_GET {}\n    RETURN\n"
+    base = TABLE[BY_NAME["LOAD_VAR2"].number].cost + TABLE[BY_NAME["STR_GET"].number].cost
+    base += TABLE[BY_NAME["RETURN"].number].cost
+    for mode, extra in ((0, 1), (1, 0)):
+        results, _ = run_asm(text.format(mode), [("f", (slot_arg("abc"), 1))])
+        assert S.NAMES[results.status[0]] == "OK" and results.cost[0] == base + extra
+    tight = LaunchLimits(heap_size=heap_for(8))  # the argument's str only
+    got = [run_asm(text.format(mode), [("f", (slot_arg("abc"), 1))], limits=tight, plain=True)[0].status[0]
+           for mode in (0, 1)]
+    assert [S.NAMES[g] for g in got] == ["MEMORY_LIMIT", "OK"]
 
 
 # -- searching
@@ -384,7 +401,7 @@ def test_memory_limit_and_the_room_str_from_needs():
         assert S.NAMES[results.status[0]] == want, heap  # the list, then each part
 
 
-GARBAGE_OPS = ["STR_GET", "STR_ORD", "STR_CONTAINS", "STR_FIND 0", "STR_FIND 4", "STR_CASE 0", "STR_IS 4",
+GARBAGE_OPS = ["STR_GET 0", "STR_GET 1", "STR_ORD", "STR_CONTAINS", "STR_FIND 0", "STR_FIND 4", "STR_CASE 0", "STR_IS 4",
                "STR_STRIP 0", "STR_SPLIT 1", "STR_JOIN", "STR_REPLACE", "STR_PAD 1", "STR_TO_NUM 1",
                "LIST_SORTED 2", "LIST_MIN 2", "LIST_EQ 2", "COMPARE_NUM < str", "COMPARE_NUM == list[str]",
                "LIST_CONTAINS == str str"]  # fmt: skip
