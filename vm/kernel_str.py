@@ -259,8 +259,9 @@ def pad(mode, heap, d, n, width, fill, out):
 def str_op(op, arg, stack, sp, heap, hp, consts, const_base):
     """Run str instruction op on the stack whose top is at sp - 1 (consts[const_base ..]: the
     running unit's constants); returns (status, sp, hp, extra cost, pc advance: 1) as list_op.
-    The short, frequent ones (LOAD_STR, s[i], ord) here: this function's prologue is short, while
-    str_rest's saves registers and zeroes dozens of call slots on every call (RESULTS, session 27)."""
+    The short, frequent ones (LOAD_STR, s[i], ord, the searches) here: this function's prologue is
+    short, while str_rest's saves registers and zeroes dozens of call slots on every call (RESULTS,
+    session 27)."""
     zero = np.int64(0)
     if op == LOAD_STR:
         at = const_base + arg
@@ -271,6 +272,21 @@ def str_op(op, arg, stack, sp, heap, hp, consts, const_base):
             heap[h + HEADER + k] = consts[at + 1 + k]
         stack[sp] = h
         return OK, sp + 1, hp, consts[at], 1
+    if op == STR_CONTAINS or op == STR_FIND:  # a in b, find, count, startswith, ...: nothing allocated
+        base = sp - 2
+        d, n = text(heap, hp, stack[base])
+        d2, m = text(heap, hp, stack[base + 1])
+        if d < 0 or d2 < 0:
+            return INVALID_BYTECODE, sp, hp, zero, 1
+        if op == STR_CONTAINS:  # find a in b
+            st, r, extra = search(FIND, heap, d2, m, d, n)
+            r = np.int64(r >= 0)
+        else:
+            st, r, extra = search(arg, heap, d, n, d2, m)
+        if st != OK:
+            return st, sp, hp, zero, 1
+        stack[base] = r
+        return OK, base + 1, hp, extra, 1
     if op != STR_GET and op != STR_ORD:
         return str_rest(op, arg, stack, sp, heap, hp, consts, const_base)
     base = sp - POPS[op]
@@ -309,7 +325,7 @@ def str_rest(op, arg, stack, sp, heap, hp, consts, const_base):
         return st, sp, hp, extra, 1
     base = sp - POPS[op]  # the operands are stack[base .. sp), the result goes to stack[base]
     r = zero  # the result: a new str's handle (-1: it did not fit), or a value
-    value = op == STR_IS or op == STR_TO_NUM or op == STR_CONTAINS or op == STR_FIND
+    value = op == STR_IS or op == STR_TO_NUM
     extra = zero
     if op == STR_CHR:
         c = stack[base]
@@ -399,15 +415,7 @@ def str_rest(op, arg, stack, sp, heap, hp, consts, const_base):
                 d2, m = text(heap, hp, stack[base + 1])
                 if d2 < 0:
                     return INVALID_BYTECODE, sp, hp, zero, 1
-            if op == STR_CONTAINS or op == STR_FIND:  # a in b: find a in b
-                mode = arg if op == STR_FIND else FIND
-                s, ns, t, nt = (d2, m, d, n) if op == STR_CONTAINS else (d, n, d2, m)
-                st, r, extra = search(mode, heap, s, ns, t, nt)
-                if st != OK:
-                    return st, sp, hp, zero, 1
-                if op == STR_CONTAINS:
-                    r = np.int64(r >= 0)
-            elif op == STR_STRIP:  # mode 0 both ends, 1 the left, 2 the right
+            if op == STR_STRIP:  # mode 0 both ends, 1 the left, 2 the right
                 lo, hi = trim(heap, d, zero, n, False, d2, m) if arg != 2 else (zero, n)
                 lo, hi = trim(heap, d, lo, hi, True, d2, m) if arg != 1 else (lo, hi)
                 r, hp = new_str(heap, hp, d + lo, hi - lo)
