@@ -1,7 +1,7 @@
 """Machine instructions the CPU kernel executes per VM instruction, counted by valgrind's
 callgrind (a count, not a time: it does not move with the machine's load).
 
-    python -m benchmarks.vm_instructions [--workload loop-heavy] [--candidates 20] [--runs 2]
+    python -m benchmarks.vm_instructions [--workload loop-heavy] [--candidates 20] [--runs 2] [--icache 8192]
 
 Runs a child under ``valgrind --tool=callgrind --instr-atstart=no``: the child compiles
 bench_vm's grid of the workload and makes a first call of vm/cpu.py's run_jobs (run_job over
@@ -9,8 +9,16 @@ every job, one thread, numba's cached code; func_ok from the plain-Python verifi
 without instrumentation, then turns callgrind's instrumentation on (a client request from a
 small C helper built here with cc and valgrind's callgrind.h) for --runs more calls only.
 Prints the instructions counted ("Collected") over the VM instructions those runs executed
-(Results.steps).  Also runs in an older checkout (copy this file and kernel_asm.py into its
+(Results.steps).  `--icache N` also simulates an N-byte, 8-way instruction cache and prints
+its misses: a proxy for the hot code's footprint (a small cache stands in for the core's
+micro-op cache).  Also runs in an older checkout (copy this file and kernel_asm.py into its
 benchmarks/).
+
+The CPU valgrind shows a program is not this machine's (no AVX-512 here), and numba keys its
+cache by the CPU: under valgrind the kernel would compile afresh, for hours.  So both runs
+target valgrind's CPU (NUMBA_CPU_NAME / NUMBA_CPU_FEATURES, asked of llvmlite under valgrind)
+and the child first runs natively, compiling (or loading) that code into numba's cache.  The
+count is of that code, not of the code numba makes for this machine's own CPU.
 """
 
 from __future__ import annotations
@@ -40,22 +48,37 @@ def helper(tmp: str) -> str:
 
 def child(workload: str, n_candidates: int, runs: int, lib: str) -> None:
     """Compile the grid, run it once, then `runs` times with instrumentation on; print the steps."""
+    import contextlib
+
     from benchmarks.kernel_asm import grid_run
     from gpucc.contract.image import Results
-    from gpucc.vm.cpu import _run_jobs, kernel_inliner
+    from gpucc.vm import cpu
+
+    kernel_inliner = getattr(cpu, "kernel_inliner", contextlib.nullcontext)  # fec3820 has none
 
     n_jobs, run = grid_run(workload, n_candidates, 50_000_000)
     results = [Results.allocate(n_jobs) for _ in range(runs + 1)]
     cg = ctypes.CDLL(lib)
     with kernel_inliner():
-        run(_run_jobs, results[0])  # compiles, or loads numba's cache
+        run(cpu._run_jobs, results[0])  # compiles, or loads numba's cache
     cg.cg_start()
     for r in results[1:]:
-        run(_run_jobs, r)
+        run(cpu._run_jobs, r)
     cg.cg_stop()
     for r in results:
         assert (r.status == 0).all() and (r.steps == results[0].steps).all(), "workload must run cleanly on the VM"
     print(f"steps {runs * int(results[0].steps.sum())} jobs {n_jobs}")
+
+
+CPU_QUERY = ("import llvmlite.binding as b; b.initialize_native_target(); print(b.get_host_cpu_name()); "
+             "print(b.get_host_cpu_features().flatten())")
+
+
+def valgrind_cpu() -> dict[str, str]:
+    """numba's CPU settings for the CPU a program sees under valgrind."""
+    out = subprocess.run(["valgrind", "-q", sys.executable, "-c", CPU_QUERY], capture_output=True, text=True, check=True)
+    name, features = out.stdout.split()[-2:]
+    return {"NUMBA_CPU_NAME": name, "NUMBA_CPU_FEATURES": features}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,23 +86,30 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workload", default="loop-heavy")
     ap.add_argument("--candidates", type=int, default=20)
     ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--icache", type=int, default=0, help="simulate an instruction cache of this many bytes")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.child:
         child(a.workload, a.candidates, a.runs, a.child)
         return 0
+    env = {**os.environ, **valgrind_cpu()}
+    sim = ["--cache-sim=yes", f"--I1={a.icache},8,64", "--D1=32768,8,64", "--LL=1048576,16,64"] if a.icache else []
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={tmp}/cg.out",
-               sys.executable, "-m", "benchmarks.vm_instructions", "--workload", a.workload,
-               "--candidates", str(a.candidates), "--runs", str(a.runs), "--child", helper(tmp)]  # fmt: skip
-        out = subprocess.run(cmd, capture_output=True, text=True)
-    collected = re.search(r"Collected\s*:\s*(\d+)", out.stderr)
+        child_cmd = [sys.executable, "-m", "benchmarks.vm_instructions", "--workload", a.workload,
+                     "--candidates", str(a.candidates), "--runs", str(a.runs), "--child", helper(tmp)]  # fmt: skip
+        subprocess.run(child_cmd, env=env, check=True, capture_output=True)  # natively: numba's cache filled
+        cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", *sim, f"--callgrind-out-file={tmp}/cg.out"]
+        out = subprocess.run(cmd + child_cmd, env=env, capture_output=True, text=True)
+    collected = re.search(r"Collected\s*:\s*(\d+)(?:\s+\d+\s+\d+\s+(\d+))?", out.stderr)
     steps = re.search(r"^steps (\d+) jobs (\d+)$", out.stdout, re.M)
     if out.returncode or not collected or not steps:
         raise RuntimeError(f"no count in valgrind's output:\n{out.stdout[-1000:]}\n{out.stderr[-2000:]}")
     ir, n = int(collected[1]), int(steps[1])
     print(f"{a.workload}: {a.candidates} candidates, {steps[2]} jobs, {a.runs} runs: {n:,} VM instructions, "
           f"{ir:,} machine instructions, {ir / n:.3f} per VM instruction")  # fmt: skip
+    if a.icache:
+        misses = int(collected[2])
+        print(f"  {a.icache}-byte instruction cache: {misses:,} misses, {misses / ir:.2%} of the instructions")
     return 0
 
 
