@@ -11,7 +11,8 @@ small C helper built here with cc and valgrind's callgrind.h) for --runs more ca
 Prints the instructions counted ("Collected") over the VM instructions those runs executed
 (Results.steps).  `--icache N` also simulates an N-byte, 8-way instruction cache and prints
 its misses: a proxy for the hot code's footprint (a small cache stands in for the core's
-micro-op cache).  Also runs in an older checkout (copy this file and kernel_asm.py into its
+micro-op cache).  Then both per kernel function (the child prints the functions' addresses,
+from numba's cached library; callgrind's per-address totals go to the function at or below).  Also runs in an older checkout (copy this file and kernel_asm.py into its
 benchmarks/).
 
 The CPU valgrind shows a program is not this machine's (no AVX-512 here), and numba keys its
@@ -68,6 +69,46 @@ def child(workload: str, n_candidates: int, runs: int, lib: str) -> None:
     for r in results:
         assert (r.status == 0).all() and (r.steps == results[0].steps).all(), "workload must run cleanly on the VM"
     print(f"steps {runs * int(results[0].steps.sum())} jobs {n_jobs}")
+    library = next(iter(cpu._run_jobs.overloads.values())).library
+    for f in library._shared_module.functions:  # the kernel's functions (cached code: their names are here)
+        if not f.is_declaration and (address := library._codegen._engine.get_function_address(f.name)):
+            print(f"fn {address:x} {demangle(f.name)}")
+
+
+def demangle(name: str) -> str:
+    """numba's mangled `_ZN5gpucc2vm10kernel_str6str_opB3v36...` as `vm.kernel_str.str_op` (a
+    `cpython.` or `cfunc.` wrapper keeps its prefix)."""
+    z = name.find("_ZN")
+    if z < 0:
+        return name
+    at, parts = z + 3, []
+    while at < len(name) and name[at].isdigit():
+        digits = re.match(r"\d+", name[at:])[0]
+        at += len(digits) + int(digits)
+        parts.append(name[at - int(digits) : at])
+    return name[:z] + ".".join(p for p in parts if p != "gpucc")
+
+
+def by_function(out_file: str, addresses: list[tuple[int, str]], icache: bool) -> list[tuple[str, int, int]]:
+    """(function, instructions, I-cache misses) per kernel function, from callgrind's per-address
+    totals: each address goes to the function starting at or below it."""
+    import bisect
+
+    events = "Ir,I1mr" if icache else "Ir"
+    text = subprocess.run(["callgrind_annotate", f"--show={events}", "--threshold=100", out_file],
+                          capture_output=True, text=True, check=True).stdout  # fmt: skip
+    starts = sorted(addresses)
+    totals: dict[str, list[int]] = {}
+    for line in text.splitlines():
+        m = re.match(r"\s*([\d,]+)\s+\([^)]*\)\s+(?:([\d,]+)\s+\([^)]*\)\s+)?\?\?\?:0x([0-9a-f]+)", line)
+        if not m:
+            continue
+        k = bisect.bisect_right(starts, (int(m[3], 16), "\uffff")) - 1
+        name = starts[k][1] if k >= 0 else "(outside the kernel)"
+        t = totals.setdefault(name, [0, 0])
+        t[0] += int(m[1].replace(",", ""))
+        t[1] += int(m[2].replace(",", "")) if m[2] else 0
+    return sorted(((n, ir, mr) for n, (ir, mr) in totals.items()), key=lambda r: -r[1])
 
 
 CPU_QUERY = ("import llvmlite.binding as b; b.initialize_native_target(); print(b.get_host_cpu_name()); "
@@ -100,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run(child_cmd, env=env, check=True, capture_output=True)  # natively: numba's cache filled
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", *sim, f"--callgrind-out-file={tmp}/cg.out"]
         out = subprocess.run(cmd + child_cmd, env=env, capture_output=True, text=True)
+        functions = [(int(a, 16), n) for a, n in re.findall(r"^fn ([0-9a-f]+) (\S+)$", out.stdout, re.M)]
+        table = by_function(f"{tmp}/cg.out", functions, bool(a.icache)) if out.returncode == 0 else []
     collected = re.search(r"Collected\s*:\s*(\d+)(?:\s+\d+\s+\d+\s+(\d+))?", out.stderr)
     steps = re.search(r"^steps (\d+) jobs (\d+)$", out.stdout, re.M)
     if out.returncode or not collected or not steps:
@@ -110,6 +153,10 @@ def main(argv: list[str] | None = None) -> int:
     if a.icache:
         misses = int(collected[2])
         print(f"  {a.icache}-byte instruction cache: {misses:,} misses, {misses / ir:.2%} of the instructions")
+    print(f"  {'function':44} {'instructions':>14} {'share':>7}" + (f" {'I-cache misses':>15} {'share':>7}" if a.icache else ""))
+    for name, fn_ir, fn_mr in table[:15]:
+        row = f"  {name[:44]:44} {fn_ir:>14,} {fn_ir / ir:>7.1%}"
+        print(row + (f" {fn_mr:>15,} {fn_mr / max(misses, 1):>7.1%}" if a.icache else ""))
     return 0
 
 

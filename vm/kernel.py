@@ -37,7 +37,8 @@ array argument atomically: every function that takes the job's arrays is compile
 run_job itself too (contract.jitable.nrt_free; tests/vm/test_vm_no_nrt.py: with it, run_job
 increfed and decrefed every array of its four bundles once per job), and the list and str
 instructions are one call from run_job (the ones loops run most, FOR_LIST, LIST_GET, LIST_SET,
-LIST_LEN, LIST_APPEND, to list_access; the other list ones to list_op, the str ones to str_op;
+LIST_LEN, LIST_APPEND, to list_access; the other list ones to list_op, the str ones to str_op,
+each of which runs its frequent short ones itself and calls list_rest / str_rest for the rest;
 COMPARE_NUM of strs or lists to list_compare), not heap_op and then list_op or str_op (two
 calls, four arrays then three: list code was 2-3x slower, str code 1.3x); heap_op runs one
 again after a collection.  Those arms come first in the loop around the hot loop.  LLVM

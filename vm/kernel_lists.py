@@ -164,7 +164,54 @@ def list_access(op, arg, stack, sp, fp, heap, hp):
 def list_op(op, arg, stack, sp, fp, heap, hp, walk):
     """Run list instruction op (or COMPARE_NUM on list operands; not those of list_access) on
     the stack whose top is at sp - 1 and the frame at fp (walk: the job's Scratch.walk); returns
-    (status, sp, hp, extra cost, pc advance)."""
+    (status, sp, hp, extra cost, pc advance).  The frequent ones of str code too (comparisons, +,
+    slices) here, in a function with a short prologue; the rest in list_rest, whose inlined list
+    methods make it large (RESULTS, session 28)."""
+    zero = np.int64(0)
+    if op == LIST_EQ or op == COMPARE_NUM:
+        if op == LIST_EQ:
+            t = T_FLOAT if arg == 1 else (T_STR if arg == 2 else T_INT)
+            st, eq, extra = list_equal(heap, hp, stack[sp - 2], stack[sp - 1], t, t)
+        else:
+            st, eq, extra = list_compare(arg, stack[sp - 2], stack[sp - 1], heap, hp)
+        if st != OK:
+            return st, sp, hp, zero, 1
+        stack[sp - 2] = eq
+        return OK, sp - 1, hp, extra, 1
+    if op == LIST_CONCAT:
+        a = stack[sp - 2]
+        d, n, _ = header(heap, hp, a)
+        d2, n2, _ = header(heap, hp, stack[sp - 1])
+        if d < 0 or d2 < 0:
+            return INVALID_BYTECODE, sp, hp, zero, 1
+        h, hp = new_list(heap, hp, n + n2, joined_kind(heap, a, stack[sp - 1]))
+        if h < 0:
+            return MEMORY_LIMIT, sp, hp, zero, 1
+        copy(heap, d, h + HEADER, n)
+        copy(heap, d2, h + HEADER + n, n2)
+        stack[sp - 2] = h
+        return OK, sp - 1, hp, n + n2, 1
+    if op == LIST_SLICE:
+        base = sp - 4
+        d, n, _ = header(heap, hp, stack[base])
+        if d < 0:
+            return INVALID_BYTECODE, sp, hp, zero, 1
+        st, start, count, step = slice_bounds(n, arg, stack[base + 1], stack[base + 2], stack[base + 3])
+        if st != OK:
+            return st, sp, hp, zero, 1
+        h, hp = new_list(heap, hp, count, kind_of(heap, stack[base]))
+        if h < 0:
+            return MEMORY_LIMIT, sp, hp, zero, 1
+        for k in range(count):
+            heap[h + HEADER + k] = heap[d + start + k * step]
+        stack[base] = h
+        return OK, base + 1, hp, count, 1
+    return list_rest(op, arg, stack, sp, fp, heap, hp, walk)
+
+
+@nrt_free
+def list_rest(op, arg, stack, sp, fp, heap, hp, walk):
+    """list_op's other instructions (as list_op)."""
     zero = np.int64(0)
     if op == NEW_LIST:
         h, hp = new_list(heap, hp, np.int64(arg), REFS)
@@ -190,60 +237,24 @@ def list_op(op, arg, stack, sp, fp, heap, hp, walk):
             k += 1
         stack[sp - 2] = found
         return OK, sp - 1, hp, k + extra, 1
-    if op == LIST_EQ or op == COMPARE_NUM:
-        if op == LIST_EQ:
-            t = T_FLOAT if arg == 1 else (T_STR if arg == 2 else T_INT)
-            st, eq, extra = list_equal(heap, hp, stack[sp - 2], stack[sp - 1], t, t)
-        else:
-            st, eq, extra = list_compare(arg, stack[sp - 2], stack[sp - 1], heap, hp)
-        if st != OK:
-            return st, sp, hp, zero, 1
-        stack[sp - 2] = eq
-        return OK, sp - 1, hp, extra, 1
-    if op == LIST_CONCAT or op == LIST_REPEAT:
+    if op == LIST_REPEAT:
         a = stack[sp - 2]
         d, n, _ = header(heap, hp, a)
         if d < 0:
             return INVALID_BYTECODE, sp, hp, zero, 1
-        if op == LIST_CONCAT:
-            d2, n2, _ = header(heap, hp, stack[sp - 1])
-            if d2 < 0:
-                return INVALID_BYTECODE, sp, hp, zero, 1
-            times = np.int64(1)
-            total = n + n2
-        else:
-            d2 = d
-            n2 = zero
-            times = stack[sp - 1]
-            if times <= 0 or n == 0:
-                times = zero
-            elif times > heap.shape[0] // n:  # surely past the heap (n * times might overflow)
-                return MEMORY_LIMIT, sp, hp, zero, 1
-            total = n * times
-        kind = joined_kind(heap, a, stack[sp - 1]) if op == LIST_CONCAT else kind_of(heap, a)
-        h, hp = new_list(heap, hp, total, kind)
+        times = stack[sp - 1]
+        if times <= 0 or n == 0:
+            times = zero
+        elif times > heap.shape[0] // n:  # surely past the heap (n * times might overflow)
+            return MEMORY_LIMIT, sp, hp, zero, 1
+        total = n * times
+        h, hp = new_list(heap, hp, total, kind_of(heap, a))
         if h < 0:
             return MEMORY_LIMIT, sp, hp, zero, 1
         for r in range(times):
             copy(heap, d, h + HEADER + r * n, n)
-        copy(heap, d2, h + HEADER + n, n2)
         stack[sp - 2] = h
         return OK, sp - 1, hp, total, 1
-    if op == LIST_SLICE:
-        base = sp - 4
-        d, n, _ = header(heap, hp, stack[base])
-        if d < 0:
-            return INVALID_BYTECODE, sp, hp, zero, 1
-        st, start, count, step = slice_bounds(n, arg, stack[base + 1], stack[base + 2], stack[base + 3])
-        if st != OK:
-            return st, sp, hp, zero, 1
-        h, hp = new_list(heap, hp, count, kind_of(heap, stack[base]))
-        if h < 0:
-            return MEMORY_LIMIT, sp, hp, zero, 1
-        for k in range(count):
-            heap[h + HEADER + k] = heap[d + start + k * step]
-        stack[base] = h
-        return OK, base + 1, hp, count, 1
     if op == LIST_APPEND:  # again after a collection (list_access's did not fit)
         st, sp, hp, extra = append(stack, sp, heap, hp)
         return st, sp, hp, extra, 1
