@@ -11,13 +11,14 @@ small C helper built here with cc and valgrind's callgrind.h) for --runs more ca
 Prints the instructions counted ("Collected") over the VM instructions those runs executed
 (Results.steps).  `--icache N` also simulates an N-byte, 8-way instruction cache and prints
 its misses: a proxy for the hot code's footprint (a small cache stands in for the core's
-micro-op cache).  Then both per kernel function (the child prints the functions' addresses,
-from numba's cached library; callgrind's per-address totals go to the function at or below).  Also runs in an older checkout (copy this file and kernel_asm.py into its
+micro-op cache).  Then the same per kernel function (the child prints the functions'
+addresses, from numba's cached library; callgrind's per-address totals go to the function at or
+below each).  Also runs in an older checkout (copy this file and kernel_asm.py into its
 benchmarks/).
 
 The CPU valgrind shows a program is not this machine's (no AVX-512 here), and numba keys its
-cache by the CPU: under valgrind the kernel would compile afresh, for hours.  So both runs
-target valgrind's CPU (NUMBA_CPU_NAME / NUMBA_CPU_FEATURES, asked of llvmlite under valgrind)
+cache by the CPU: under valgrind the kernel would compile afresh (still compiling after 30
+minutes when stopped, RESULTS session 28).  So both runs target valgrind's CPU (NUMBA_CPU_NAME / NUMBA_CPU_FEATURES, asked of llvmlite under valgrind)
 and the child first runs natively, compiling (or loading) that code into numba's cache.  The
 count is of that code, not of the code numba makes for this machine's own CPU.
 """
